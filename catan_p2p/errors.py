@@ -1,0 +1,45 @@
+"""Every exception catan_p2p raises, in one place.
+
+Each class is one kind of failure, so players, peers and tests can tell a broken
+rule from a corrupt file from a forked branch by type alone.
+"""
+
+
+class CatanError(Exception):
+    """Base class of every catan_p2p error; its message is one sentence for a person."""
+
+
+class IllegalAction(CatanError, ValueError):
+    """An action breaks a rule of the game; the message names the rule and the values."""
+
+
+class InvalidAction(CatanError, ValueError):
+    """An action cannot even be parsed (bad JSON, unknown kind, malformed id)."""
+
+
+class InvariantViolation(CatanError):
+    """A state breaks a conservation law or a board rule that no legal play can break."""
+
+
+class BoardError(CatanError, ValueError):
+    """A board description is inconsistent (wrong counts, unknown tiles, bad ports)."""
+
+
+class StateFileError(CatanError):
+    """A state file in a commit is malformed or violates the schema."""
+
+
+class VerificationError(CatanError):
+    """A commit from a peer fails verification (wrong author, illegal action, bad tree)."""
+
+
+class ForkError(CatanError):
+    """Two different histories claim the same place in one player's log."""
+
+
+class RemoteError(CatanError):
+    """A remote could not be reached or refused an operation."""
+
+
+class UsageError(CatanError):
+    """The command line or an API was called with arguments that make no sense."""

@@ -1,0 +1,378 @@
+"""Actions: one small frozen class per thing a player can do.
+
+Each action names its player (a seat colour such as ``"red"``) and its places by
+board-independent ids, so it serialises to one JSON object without the board and
+reads like a commit summary (``str(action)``). Outcomes of chance (dice, stolen card,
+drawn card) are fields that are ``None`` until the engine resolves them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, TypeAlias
+
+from catan_p2p.errors import InvalidAction
+from catan_p2p.rules.cards import NO_CARDS, Counts, DevCard, Resource, format_counts
+from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId, format_place, format_tile, parse_place
+
+ACTION_TYPES: dict[str, type[Action]] = {}
+
+
+def _register(cls: type[Action]) -> type[Action]:
+    """Make ``Action.from_json`` know ``cls`` by its ``kind``."""
+    ACTION_TYPES[cls.kind] = cls
+    return cls
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of all actions; subclasses register themselves under ``kind``."""
+
+    kind: ClassVar[str] = ""
+    player: str
+
+    def describe(self) -> str:
+        """What the player does, without the player's name."""
+        return self.kind.replace("_", " ")
+
+    def __str__(self) -> str:
+        return f"{self.player.capitalize()}: {self.describe()}"
+
+    def to_json(self) -> dict[str, Any]:
+        """One JSON-ready object; ``Action.from_json`` is its inverse."""
+        data: dict[str, Any] = {"type": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = _encode(f.name, value)
+        return data
+
+    def dumps(self) -> str:
+        """Canonical one-line JSON text (sorted keys, no spaces)."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Action:
+        """Rebuild an action from ``to_json`` output; raises ``InvalidAction`` when malformed."""
+        if not isinstance(data, dict):
+            raise InvalidAction(f"an action must be a JSON object, got {type(data).__name__}")
+        kind = data.get("type")
+        cls = ACTION_TYPES.get(kind)  # type: ignore[arg-type]
+        if cls is None:
+            known = ", ".join(sorted(ACTION_TYPES))
+            raise InvalidAction(f"unknown action type {kind!r}; expected one of: {known}")
+        kwargs = {}
+        for f in fields(cls):
+            if f.name not in data:
+                if f.default is not MISSING:
+                    continue
+                raise InvalidAction(f"{kind} action is missing its {f.name!r} field")
+            try:
+                kwargs[f.name] = _decode(f.name, data[f.name])
+            except (TypeError, ValueError, KeyError) as exc:
+                raise InvalidAction(f"{kind} action has a bad {f.name!r}: {exc}") from None
+        extra = set(data) - {"type"} - {f.name for f in fields(cls)}
+        if extra:
+            raise InvalidAction(f"{kind} action has unknown fields: {', '.join(sorted(extra))}")
+        return cls(**kwargs)
+
+    @staticmethod
+    def loads(text: str) -> Action:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidAction(f"action is not valid JSON: {exc}") from None
+        return Action.from_json(data)
+
+    def unresolved(self) -> Action:
+        """This action with its chance outcomes cleared (what the player chose)."""
+        return self
+
+
+def _encode(name: str, value: Any) -> Any:
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if name in ("vertex", "edge"):
+        return format_place(value)
+    if name == "tile":
+        return format_tile(value)
+    if name in ("give", "get", "cards"):
+        return {r.label: n for r, n in zip(Resource, value, strict=True) if n}
+    if name in ("resource", "stolen", "first", "second"):
+        return Resource(value).label
+    if name == "card":
+        return DevCard(value).label
+    if name == "dice":
+        return list(value)
+    return value
+
+
+def _decode(name: str, value: Any) -> Any:
+    if value is None or name == "player" or isinstance(value, bool):
+        if name == "player" and not isinstance(value, str):
+            raise TypeError("player must be a string")
+        return value
+    if name == "vertex":
+        tiles = parse_place(value)
+        if len(tiles) != 3:
+            raise ValueError(f"a vertex names three tiles, got {value!r}")
+        return tiles
+    if name == "edge":
+        tiles = parse_place(value)
+        if len(tiles) != 2:
+            raise ValueError(f"an edge names two tiles, got {value!r}")
+        return tiles
+    if name == "tile":
+        tiles = parse_place(value)
+        if len(tiles) != 1:
+            raise ValueError(f"a tile is one (q,r), got {value!r}")
+        return tiles[0]
+    if name in ("give", "get", "cards"):
+        counts = [0] * 5
+        for label, n in dict(value).items():
+            if not isinstance(n, int) or n < 0:
+                raise ValueError(f"card count {n!r} must be a non-negative integer")
+            counts[Resource.parse(label)] = n
+        return tuple(counts)
+    if name in ("resource", "stolen", "first", "second"):
+        return Resource.parse(value)
+    if name == "card":
+        return DevCard.parse(value)
+    if name == "dice":
+        a, b = value
+        return (int(a), int(b))
+    if name in ("victim", "partner") and not isinstance(value, str):
+        raise TypeError(f"{name} must be a player name")
+    return value
+
+
+# --- setup and building ---------------------------------------------------------------
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class BuildSettlement(Action):
+    """Place a settlement (free in the setup rounds)."""
+
+    kind: ClassVar[str] = "build_settlement"
+    vertex: VertexId
+
+    def describe(self) -> str:
+        return f"build settlement {format_place(self.vertex)}"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class BuildRoad(Action):
+    """Place a road (free in the setup rounds and with road building)."""
+
+    kind: ClassVar[str] = "build_road"
+    edge: EdgeId
+
+    def describe(self) -> str:
+        return f"build road {format_place(self.edge)}"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class BuildCity(Action):
+    """Upgrade one of one's settlements to a city."""
+
+    kind: ClassVar[str] = "build_city"
+    vertex: VertexId
+
+    def describe(self) -> str:
+        return f"build city {format_place(self.vertex)}"
+
+
+# --- the turn ----------------------------------------------------------------------------
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class RollDice(Action):
+    """Roll the two dice; ``dice`` is filled in by chance."""
+
+    kind: ClassVar[str] = "roll_dice"
+    dice: tuple[int, int] | None = None
+
+    def describe(self) -> str:
+        if self.dice is None:
+            return "roll dice"
+        return f"roll {self.dice[0]}+{self.dice[1]}={sum(self.dice)}"
+
+    def unresolved(self) -> Action:
+        return RollDice(self.player)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Give half of a hand of more than seven cards back to the bank after a seven."""
+
+    kind: ClassVar[str] = "discard"
+    cards: Counts = NO_CARDS
+
+    def describe(self) -> str:
+        return f"discard {format_counts(self.cards)}"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class MoveRobber(Action):
+    """Move the robber to ``tile`` and steal from ``victim`` (None: nobody to rob)."""
+
+    kind: ClassVar[str] = "move_robber"
+    tile: Tile
+    victim: str | None = None
+    stolen: Resource | None = None
+
+    def describe(self) -> str:
+        text = f"move robber to {format_tile(self.tile)}"
+        if self.victim is not None:
+            text += f", rob {self.victim.capitalize()}"
+            if self.stolen is not None:
+                text += f" of 1 {Resource(self.stolen).label}"
+        return text
+
+    def unresolved(self) -> Action:
+        return MoveRobber(self.player, self.tile, self.victim)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    """Pass the dice to the next player."""
+
+    kind: ClassVar[str] = "end_turn"
+
+
+# --- development cards -------------------------------------------------------------------
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class BuyDevCard(Action):
+    """Buy the top development card; ``card`` is filled in by chance."""
+
+    kind: ClassVar[str] = "buy_dev_card"
+    card: DevCard | None = None
+
+    def describe(self) -> str:
+        return "buy development card"  # the card stays secret in the summary
+
+    def unresolved(self) -> Action:
+        return BuyDevCard(self.player)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class PlayKnight(Action):
+    """Play a knight: the robber moves next."""
+
+    kind: ClassVar[str] = "play_knight"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class PlayRoadBuilding(Action):
+    """Play road building: up to two free roads follow."""
+
+    kind: ClassVar[str] = "play_road_building"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class PlayYearOfPlenty(Action):
+    """Play year of plenty: take two resources of one's choice from the bank."""
+
+    kind: ClassVar[str] = "play_year_of_plenty"
+    first: Resource
+    second: Resource
+
+    def describe(self) -> str:
+        return f"play year of plenty for {Resource(self.first).label} and {Resource(self.second).label}"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class PlayMonopoly(Action):
+    """Play monopoly: every other player hands over all cards of ``resource``."""
+
+    kind: ClassVar[str] = "play_monopoly"
+    resource: Resource
+
+    def describe(self) -> str:
+        return f"play monopoly on {Resource(self.resource).label}"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class EndRoadBuilding(Action):
+    """Stop road building early (keep the second free road unbuilt)."""
+
+    kind: ClassVar[str] = "end_road_building"
+
+
+# --- trade -------------------------------------------------------------------------------
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class MaritimeTrade(Action):
+    """Trade with the bank at 4:1, or 3:1 / 2:1 through one's ports."""
+
+    kind: ClassVar[str] = "maritime_trade"
+    give: Resource
+    get: Resource
+
+    def describe(self) -> str:
+        return f"trade {Resource(self.give).label} for 1 {Resource(self.get).label} with the bank"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class OfferTrade(Action):
+    """Offer the other players ``give`` in exchange for ``get``."""
+
+    kind: ClassVar[str] = "offer_trade"
+    give: Counts
+    get: Counts
+
+    def describe(self) -> str:
+        return f"offer {format_counts(self.give)} for {format_counts(self.get)}"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class AnswerTrade(Action):
+    """Accept or decline the open trade offer."""
+
+    kind: ClassVar[str] = "answer_trade"
+    accept: bool
+
+    def describe(self) -> str:
+        return "accept the offer" if self.accept else "decline the offer"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class ConfirmTrade(Action):
+    """Close the open offer by trading with one player who accepted it."""
+
+    kind: ClassVar[str] = "confirm_trade"
+    partner: str
+
+    def describe(self) -> str:
+        return f"trade with {self.partner.capitalize()}"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class CancelTrade(Action):
+    """Withdraw the open offer."""
+
+    kind: ClassVar[str] = "cancel_trade"
+
+
+ActionT: TypeAlias = Action

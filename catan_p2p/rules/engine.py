@@ -1,0 +1,991 @@
+"""The rules: which actions are legal now, and what an action does to the state.
+
+``legal_actions(state)`` lists what may be done; ``apply(state, action, chance)``
+returns the next state or raises ``IllegalAction`` naming the rule broken, leaving the
+given state untouched (states are immutable). ``step`` also returns the action with
+its chance outcomes filled in, which is what a replicated log records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations_with_replacement
+
+from catan_p2p.errors import IllegalAction, UsageError
+from catan_p2p.rules.actions import (
+    Action,
+    AnswerTrade,
+    BuildCity,
+    BuildRoad,
+    BuildSettlement,
+    BuyDevCard,
+    CancelTrade,
+    ConfirmTrade,
+    Discard,
+    EndRoadBuilding,
+    EndTurn,
+    MaritimeTrade,
+    MoveRobber,
+    OfferTrade,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
+    RollDice,
+)
+from catan_p2p.rules.board import NO_PORT, BoardGraph
+from catan_p2p.rules.cards import (
+    CITY_COST,
+    DEV_CARD_COST,
+    NO_CARDS,
+    RESOURCES,
+    ROAD_COST,
+    SETTLEMENT_COST,
+    Counts,
+    DevCard,
+    Resource,
+    add,
+    covers,
+    format_counts,
+    one,
+    sub,
+)
+from catan_p2p.rules.chance import Chance
+from catan_p2p.rules.hexgrid import format_place, format_tile
+from catan_p2p.rules.roads import longest_road
+from catan_p2p.rules.state import (
+    DISCARD_LIMIT,
+    LARGEST_ARMY_MIN,
+    LONGEST_ROAD_MIN,
+    NOBODY,
+    Answer,
+    GameState,
+    Phase,
+    PlayerState,
+    TradeOffer,
+)
+
+# --- small helpers -----------------------------------------------------------------------
+
+
+def _with(items: tuple, index: int, value: object) -> tuple:
+    """``items`` with one element replaced (tuples are never mutated)."""
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def _name(state: GameState, seat: int) -> str:
+    return state.players[seat].capitalize()
+
+
+def _need_turn(state: GameState, seat: int, what: str) -> None:
+    if seat != state.current:
+        raise IllegalAction(
+            f"turn order: it is {_name(state, state.current)}'s turn, "
+            f"{_name(state, seat)} cannot {what}"
+        )
+
+
+def _need_phase(state: GameState, what: str, *phases: Phase) -> None:
+    if state.phase not in phases:
+        raise IllegalAction(f"cannot {what} now: {_expecting(state)}")
+
+
+def _expecting(state: GameState) -> str:
+    """What the game is waiting for, as a phrase for error messages and the client."""
+    who = _name(state, state.current)
+    phase = state.phase
+    if phase is Phase.SETUP_SETTLEMENT:
+        return f"{who} must place a set-up settlement"
+    if phase is Phase.SETUP_ROAD:
+        return f"{who} must place a road next to the new settlement"
+    if phase is Phase.ROLL:
+        return f"{who} must roll the dice"
+    if phase is Phase.DISCARD:
+        owing = [
+            f"{_name(state, s)} ({n})" for s, n in enumerate(state.discards) if n
+        ]
+        return f"waiting for discards from {', '.join(owing)}"
+    if phase is Phase.MOVE_ROBBER:
+        return f"{who} must move the robber"
+    if phase is Phase.ROAD_BUILDING:
+        return f"{who} must place {state.free_roads} free road(s)"
+    if phase is Phase.TRADE:
+        return f"{who}'s trade offer is open"
+    if phase is Phase.GAME_OVER:
+        return f"the game is over, {_name(state, state.winner)} won"
+    return f"it is {who}'s turn"
+
+
+def expecting(state: GameState) -> str:
+    """A short sentence saying who must do what next."""
+    return _expecting(state)
+
+
+def _pay(state: GameState, seat: int, cost: Counts, what: str) -> tuple[Counts, Counts]:
+    hand = state.hands[seat].resources
+    if not covers(hand, cost):
+        raise IllegalAction(
+            f"cost: {what} costs {format_counts(cost)}; {_name(state, seat)} has "
+            f"{format_counts(hand)}"
+        )
+    return sub(hand, cost), add(state.bank, cost)
+
+
+def _vertex(graph: BoardGraph, vid: tuple) -> int:
+    try:
+        return graph.vertex_index[vid]
+    except (KeyError, TypeError):
+        raise IllegalAction(f"board: {format_place(vid)} is not a vertex on this board's land") from None
+
+
+def _edge(graph: BoardGraph, eid: tuple) -> int:
+    try:
+        return graph.edge_index[eid]
+    except (KeyError, TypeError):
+        raise IllegalAction(f"board: {format_place(eid)} is not an edge on this board's land") from None
+
+
+def _distance_ok(state: GameState, v: int) -> bool:
+    owner = state.vertex_owner
+    return all(owner[n] == NOBODY for n in state.board.graph.vertex_neighbours[v])
+
+
+def _road_connects(state: GameState, seat: int, e: int) -> bool:
+    """True when edge ``e`` touches the seat's building, or its road through a free vertex."""
+    graph = state.board.graph
+    owner_v = state.vertex_owner
+    owner_e = state.edge_owner
+    for v in graph.edge_vertices[e]:
+        o = owner_v[v]
+        if o == seat:
+            return True
+        if o != NOBODY:
+            continue  # an opponent's building: no connection through it
+        for other in graph.vertex_edges[v]:
+            if other != e and owner_e[other] == seat:
+                return True
+    return False
+
+
+def _update_longest_road(state: GameState, seats: list[int]) -> GameState:
+    """Recompute the road lengths of ``seats`` and hand the longest road award on."""
+    graph = state.board.graph
+    hands = state.hands
+    for s in seats:
+        h = hands[s]
+        length = longest_road(graph, h.roads, state.vertex_owner, s)
+        if length != h.road_length:
+            hands = _with(hands, s, h._replace(road_length=length))
+    lengths = [h.road_length for h in hands]
+    best = max(lengths)
+    holder = state.longest_road
+    if best < LONGEST_ROAD_MIN:
+        holder = NOBODY
+    elif holder != NOBODY and lengths[holder] == best:
+        pass  # ties keep the holder
+    else:
+        leaders = [s for s, n in enumerate(lengths) if n == best]
+        holder = leaders[0] if len(leaders) == 1 else NOBODY  # a tie sets the award aside
+    return state._replace(hands=hands, longest_road=holder)
+
+
+def _check_victory(state: GameState) -> GameState:
+    """The active player wins as soon as they hold enough points on their own turn."""
+    if state.phase >= Phase.ROLL and state.points(state.current) >= state.victory_points:
+        return state._replace(phase=Phase.GAME_OVER, winner=state.current)
+    return state
+
+
+def _after_robber_phase(state: GameState) -> Phase:
+    """Where the turn resumes after the robber or free roads: before or after the roll."""
+    return Phase.ROLL if state.dice is None else Phase.MAIN
+
+
+def _victims(state: GameState, seat: int, tile: int) -> list[int]:
+    owner = state.vertex_owner
+    found = []
+    for v in state.board.graph.tile_vertices[tile]:
+        o = owner[v]
+        if o != NOBODY and o != seat and o not in found and state.hands[o].card_count > 0:
+            found.append(o)
+    return sorted(found)
+
+
+def _pick_card(counts: Counts, index: int) -> int:
+    """The card at ``index`` when ``counts`` is laid out in canonical order."""
+    for kind, n in enumerate(counts):
+        if index < n:
+            return kind
+        index -= n
+    raise ValueError("index beyond the cards held")
+
+
+def _need_chance(chance: Chance | None, what: str) -> Chance:
+    if chance is None:
+        raise UsageError(f"{what} needs a chance source (pass chance= to apply)")
+    return chance
+
+
+# --- handlers: one per action type ------------------------------------------------------
+
+
+def _build_settlement(
+    state: GameState, seat: int, a: BuildSettlement, chance: Chance | None
+) -> tuple[GameState, Action]:
+    graph = state.board.graph
+    v = _vertex(graph, a.vertex)
+    _need_phase(state, "build a settlement", Phase.SETUP_SETTLEMENT, Phase.MAIN)
+    _need_turn(state, seat, "build a settlement")
+    where = format_place(a.vertex)
+    if state.vertex_owner[v] != NOBODY:
+        raise IllegalAction(
+            f"occupied: vertex {where} already holds {_name(state, state.vertex_owner[v])}'s building"
+        )
+    if not _distance_ok(state, v):
+        near = next(n for n in graph.vertex_neighbours[v] if state.vertex_owner[n] != NOBODY)
+        raise IllegalAction(
+            f"distance rule: vertex {where} is next to {_name(state, state.vertex_owner[near])}'s "
+            f"building at {format_place(graph.vertices[near])}"
+        )
+    hand = state.hands[seat]
+    if hand.settlements_left <= 0:
+        raise IllegalAction(f"pieces: {_name(state, seat)} has no settlements left")
+    resources, bank = hand.resources, state.bank
+    if state.phase is Phase.MAIN:
+        if not any(state.edge_owner[e] == seat for e in graph.vertex_edges[v]):
+            raise IllegalAction(
+                f"connection: a settlement must touch one of {_name(state, seat)}'s roads; "
+                f"{where} does not"
+            )
+        resources, bank = _pay(state, seat, SETTLEMENT_COST, "a settlement")
+    elif state.setup_step >= len(state.players):
+        # Second set-up settlement: one card from each adjacent producing tile.
+        for t in graph.vertex_tiles[v]:
+            r = graph.tile_resource[t]
+            if r >= 0 and bank[r] > 0:
+                resources = add(resources, one(r))
+                bank = sub(bank, one(r))
+    ports = hand.ports
+    if graph.vertex_port[v] != NO_PORT:
+        ports = ports | {graph.vertex_port[v]}
+    hand = hand._replace(resources=resources, settlements=hand.settlements | {v}, ports=ports)
+    state = state._replace(
+        hands=_with(state.hands, seat, hand),
+        vertex_owner=_with(state.vertex_owner, v, seat),
+        bank=bank,
+    )
+    if state.phase is Phase.SETUP_SETTLEMENT:
+        return state._replace(phase=Phase.SETUP_ROAD), a
+    broken = [
+        s for s in range(len(state.players))
+        if s != seat and any(state.edge_owner[e] == s for e in graph.vertex_edges[v])
+    ]
+    if broken:
+        state = _update_longest_road(state, broken)
+    return _check_victory(state), a
+
+
+def _setup_settlement_without_road(state: GameState, seat: int) -> int:
+    graph = state.board.graph
+    for v in state.hands[seat].settlements:
+        if not any(state.edge_owner[e] == seat for e in graph.vertex_edges[v]):
+            return v
+    return NOBODY
+
+
+def _build_road(
+    state: GameState, seat: int, a: BuildRoad, chance: Chance | None
+) -> tuple[GameState, Action]:
+    graph = state.board.graph
+    e = _edge(graph, a.edge)
+    _need_phase(state, "build a road", Phase.SETUP_ROAD, Phase.MAIN, Phase.ROAD_BUILDING)
+    _need_turn(state, seat, "build a road")
+    where = format_place(a.edge)
+    if state.edge_owner[e] != NOBODY:
+        raise IllegalAction(f"occupied: edge {where} already holds {_name(state, state.edge_owner[e])}'s road")
+    hand = state.hands[seat]
+    if hand.roads_left <= 0:
+        raise IllegalAction(f"pieces: {_name(state, seat)} has no roads left")
+    resources, bank = hand.resources, state.bank
+    if state.phase is Phase.SETUP_ROAD:
+        fresh = _setup_settlement_without_road(state, seat)
+        if fresh not in graph.edge_vertices[e]:
+            raise IllegalAction(
+                f"set-up: the road must touch the settlement just placed at "
+                f"{format_place(graph.vertices[fresh])}; {where} does not"
+            )
+    elif not _road_connects(state, seat, e):
+        raise IllegalAction(
+            f"connection: road {where} does not connect to {_name(state, seat)}'s roads or "
+            f"buildings (an opponent's settlement blocks the way through it)"
+        )
+    if state.phase is Phase.MAIN:
+        resources, bank = _pay(state, seat, ROAD_COST, "a road")
+    hand = hand._replace(resources=resources, roads=hand.roads | {e})
+    state = state._replace(
+        hands=_with(state.hands, seat, hand),
+        edge_owner=_with(state.edge_owner, e, seat),
+        bank=bank,
+    )
+    state = _update_longest_road(state, [seat])
+    if state.phase is Phase.SETUP_ROAD:
+        step = state.setup_step + 1
+        order = state.setup_order
+        if step < len(order):
+            return state._replace(phase=Phase.SETUP_SETTLEMENT, setup_step=step, current=order[step]), a
+        return state._replace(phase=Phase.ROLL, setup_step=step, current=0, turn=1), a
+    if state.phase is Phase.ROAD_BUILDING:
+        left = state.free_roads - 1
+        if left <= 0 or hand.roads_left <= 0 or not _road_edges(state, seat):
+            state = state._replace(free_roads=0, phase=_after_robber_phase(state))
+        else:
+            state = state._replace(free_roads=left)
+    return _check_victory(state), a
+
+
+def _build_city(
+    state: GameState, seat: int, a: BuildCity, chance: Chance | None
+) -> tuple[GameState, Action]:
+    graph = state.board.graph
+    v = _vertex(graph, a.vertex)
+    _need_phase(state, "build a city", Phase.MAIN)
+    _need_turn(state, seat, "build a city")
+    hand = state.hands[seat]
+    if v not in hand.settlements:
+        raise IllegalAction(
+            f"city: a city replaces one of {_name(state, seat)}'s own settlements; "
+            f"{format_place(a.vertex)} holds none"
+        )
+    if hand.cities_left <= 0:
+        raise IllegalAction(f"pieces: {_name(state, seat)} has no cities left")
+    resources, bank = _pay(state, seat, CITY_COST, "a city")
+    hand = hand._replace(
+        resources=resources, settlements=hand.settlements - {v}, cities=hand.cities | {v}
+    )
+    state = state._replace(hands=_with(state.hands, seat, hand), bank=bank)
+    return _check_victory(state), a
+
+
+def _produce(state: GameState, number: int) -> GameState:
+    """Pay every building next to a tile showing ``number``, minding bank shortages."""
+    graph = state.board.graph
+    n = len(state.players)
+    owed = [[0] * 5 for _ in range(n)]
+    owner = state.vertex_owner
+    for t in graph.number_tiles[number]:
+        if t == state.robber:
+            continue
+        r = graph.tile_resource[t]
+        for v in graph.tile_vertices[t]:
+            o = owner[v]
+            if o != NOBODY:
+                owed[o][r] += 2 if v in state.hands[o].cities else 1
+    bank = list(state.bank)
+    hands = list(state.hands)
+    gains = [[0] * 5 for _ in range(n)]
+    for r in range(5):
+        total = sum(owed[s][r] for s in range(n))
+        if not total:
+            continue
+        if total <= bank[r]:
+            for s in range(n):
+                gains[s][r] = owed[s][r]
+            bank[r] -= total
+        else:
+            takers = [s for s in range(n) if owed[s][r]]
+            if len(takers) == 1:  # a lone player gets what is left
+                gains[takers[0]][r] = bank[r]
+                bank[r] = 0
+            # several players owed a short resource: nobody gets any
+    for s in range(n):
+        if any(gains[s]):
+            hands[s] = hands[s]._replace(resources=add(hands[s].resources, tuple(gains[s])))
+    return state._replace(bank=tuple(bank), hands=tuple(hands))
+
+
+def _roll_dice(
+    state: GameState, seat: int, a: RollDice, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "roll the dice", Phase.ROLL)
+    _need_turn(state, seat, "roll the dice")
+    dice = a.dice if a.dice is not None else _need_chance(chance, "rolling").roll()
+    if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+        raise IllegalAction(f"dice: {dice} is not a roll of two six-sided dice")
+    a = RollDice(a.player, tuple(dice))  # type: ignore[arg-type]
+    state = state._replace(dice=tuple(dice))
+    total = dice[0] + dice[1]
+    if total != 7:
+        return _check_victory(_produce(state, total)._replace(phase=Phase.MAIN)), a
+    owed = tuple(
+        h.card_count // 2 if h.card_count > DISCARD_LIMIT else 0 for h in state.hands
+    )
+    phase = Phase.DISCARD if any(owed) else Phase.MOVE_ROBBER
+    return state._replace(discards=owed, phase=phase), a
+
+
+def _discard(
+    state: GameState, seat: int, a: Discard, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "discard", Phase.DISCARD)
+    owed = state.discards[seat]
+    if owed == 0:
+        raise IllegalAction(f"discard: {_name(state, seat)} owes no discard")
+    cards = tuple(a.cards)
+    if len(cards) != 5 or any(n < 0 for n in cards) or sum(cards) != owed:
+        raise IllegalAction(
+            f"discard: {_name(state, seat)} must discard exactly {owed} cards "
+            f"(half of {state.hands[seat].card_count}, rounded down), not {sum(cards)}"
+        )
+    hand = state.hands[seat]
+    if not covers(hand.resources, cards):
+        raise IllegalAction(
+            f"discard: {_name(state, seat)} cannot discard {format_counts(cards)} "
+            f"holding {format_counts(hand.resources)}"
+        )
+    hand = hand._replace(resources=sub(hand.resources, cards))
+    discards = _with(state.discards, seat, 0)
+    state = state._replace(
+        hands=_with(state.hands, seat, hand),
+        bank=add(state.bank, cards),
+        discards=discards,
+        phase=Phase.DISCARD if any(discards) else Phase.MOVE_ROBBER,
+    )
+    return state, a
+
+
+def _move_robber(
+    state: GameState, seat: int, a: MoveRobber, chance: Chance | None
+) -> tuple[GameState, Action]:
+    graph = state.board.graph
+    _need_phase(state, "move the robber", Phase.MOVE_ROBBER)
+    _need_turn(state, seat, "move the robber")
+    tile = graph.tile_index.get(a.tile)  # type: ignore[arg-type]
+    if tile is None:
+        raise IllegalAction(f"robber: {format_tile(a.tile)} is not a land tile of this board")
+    if tile == state.robber:
+        raise IllegalAction(f"robber: the robber must leave {format_tile(a.tile)}, it is already there")
+    victims = _victims(state, seat, tile)
+    victim = NOBODY
+    if a.victim is not None:
+        if a.victim not in state.players:
+            raise IllegalAction(f"robber: there is no player {a.victim!r} to rob")
+        victim = state.seat(a.victim)
+        if victim == seat:
+            raise IllegalAction("robber: you cannot rob yourself")
+        if victim not in victims:
+            raise IllegalAction(
+                f"robber: {_name(state, victim)} has no building with cards at "
+                f"{format_tile(a.tile)} to rob"
+            )
+    elif victims:
+        names = ", ".join(_name(state, s) for s in victims)
+        raise IllegalAction(f"robber: you must rob one of {names} at {format_tile(a.tile)}")
+    state = state._replace(robber=tile, phase=_after_robber_phase(state))
+    if victim == NOBODY:
+        return _check_victory(state), MoveRobber(a.player, a.tile, None, None)
+    loser = state.hands[victim]
+    if a.stolen is not None:
+        stolen = int(a.stolen)
+        if loser.resources[stolen] <= 0:
+            raise IllegalAction(f"robber: {_name(state, victim)} holds no {Resource(stolen).label}")
+    else:
+        pick = _need_chance(chance, "stealing").randrange(loser.card_count)
+        stolen = _pick_card(loser.resources, pick)
+    card = one(stolen)
+    winner = state.hands[seat]
+    hands = _with(state.hands, victim, loser._replace(resources=sub(loser.resources, card)))
+    hands = _with(hands, seat, winner._replace(resources=add(winner.resources, card)))
+    resolved = MoveRobber(a.player, a.tile, a.victim, Resource(stolen))
+    return _check_victory(state._replace(hands=hands)), resolved
+
+
+def _end_turn(
+    state: GameState, seat: int, a: EndTurn, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "end the turn", Phase.MAIN)
+    _need_turn(state, seat, "end the turn")
+    hand = state.hands[seat]
+    if any(hand.new_dev_cards):
+        hand = hand._replace(dev_cards=add(hand.dev_cards, hand.new_dev_cards), new_dev_cards=NO_CARDS)
+    nxt = (seat + 1) % len(state.players)
+    state = state._replace(
+        hands=_with(state.hands, seat, hand),
+        current=nxt,
+        turn=state.turn + 1,
+        dice=None,
+        dev_played=False,
+        phase=Phase.ROLL,
+    )
+    return _check_victory(state), a
+
+
+def _buy_dev_card(
+    state: GameState, seat: int, a: BuyDevCard, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "buy a development card", Phase.MAIN)
+    _need_turn(state, seat, "buy a development card")
+    deck = state.dev_deck
+    if not any(deck):
+        raise IllegalAction("development cards: the deck is empty")
+    resources, bank = _pay(state, seat, DEV_CARD_COST, "a development card")
+    if a.card is not None:
+        card = int(a.card)
+        if deck[card] <= 0:
+            raise IllegalAction(f"development cards: no {DevCard(card).label} is left in the deck")
+    else:
+        card = _pick_card(deck, _need_chance(chance, "drawing").randrange(sum(deck)))
+    hand = state.hands[seat]
+    hand = hand._replace(resources=resources, new_dev_cards=add(hand.new_dev_cards, one(card)))
+    state = state._replace(
+        hands=_with(state.hands, seat, hand), bank=bank, dev_deck=sub(deck, one(card))
+    )
+    return _check_victory(state), BuyDevCard(a.player, DevCard(card))
+
+
+def _take_dev_card(state: GameState, seat: int, card: DevCard) -> GameState:
+    """Common checks and bookkeeping of playing a development card."""
+    what = f"play {card.label}"
+    _need_turn(state, seat, what)
+    _need_phase(state, what, Phase.ROLL, Phase.MAIN)
+    if state.dev_played:
+        raise IllegalAction("development cards: only one development card may be played per turn")
+    hand = state.hands[seat]
+    if hand.dev_cards[card] <= 0:
+        if hand.new_dev_cards[card] > 0:
+            raise IllegalAction(
+                f"development cards: a {card.label} bought this turn cannot be played until the next"
+            )
+        raise IllegalAction(f"development cards: {_name(state, seat)} holds no {card.label}")
+    hand = hand._replace(dev_cards=sub(hand.dev_cards, one(card)), played=add(hand.played, one(card)))
+    return state._replace(hands=_with(state.hands, seat, hand), dev_played=True)
+
+
+def _play_knight(
+    state: GameState, seat: int, a: PlayKnight, chance: Chance | None
+) -> tuple[GameState, Action]:
+    state = _take_dev_card(state, seat, DevCard.KNIGHT)
+    knights = state.hands[seat].knights
+    holder = state.largest_army
+    if knights >= LARGEST_ARMY_MIN and (holder == NOBODY or knights > state.hands[holder].knights):
+        state = state._replace(largest_army=seat)
+    return _check_victory(state._replace(phase=Phase.MOVE_ROBBER)), a
+
+
+def _road_edges(state: GameState, seat: int) -> list[int]:
+    """Edges where the seat may build a road now (ignoring cost)."""
+    graph = state.board.graph
+    owner_v = state.vertex_owner
+    owner_e = state.edge_owner
+    hand = state.hands[seat]
+    frontier: set[int] = set()
+    for v in hand.settlements:
+        frontier.add(v)
+    for v in hand.cities:
+        frontier.add(v)
+    for e in hand.roads:
+        for v in graph.edge_vertices[e]:
+            if owner_v[v] == NOBODY or owner_v[v] == seat:
+                frontier.add(v)
+    found = set()
+    for v in frontier:
+        for e in graph.vertex_edges[v]:
+            if owner_e[e] == NOBODY:
+                found.add(e)
+    return sorted(found)
+
+
+def _play_road_building(
+    state: GameState, seat: int, a: PlayRoadBuilding, chance: Chance | None
+) -> tuple[GameState, Action]:
+    hand = state.hands[seat]
+    if seat == state.current and hand.roads_left <= 0:
+        raise IllegalAction(f"road building: {_name(state, seat)} has no road pieces left")
+    if seat == state.current and not _road_edges(state, seat):
+        raise IllegalAction(f"road building: {_name(state, seat)} has nowhere to build a road")
+    state = _take_dev_card(state, seat, DevCard.ROAD_BUILDING)
+    return state._replace(phase=Phase.ROAD_BUILDING, free_roads=min(2, hand.roads_left)), a
+
+
+def _end_road_building(
+    state: GameState, seat: int, a: EndRoadBuilding, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "stop road building", Phase.ROAD_BUILDING)
+    _need_turn(state, seat, "stop road building")
+    return state._replace(free_roads=0, phase=_after_robber_phase(state)), a
+
+
+def _play_year_of_plenty(
+    state: GameState, seat: int, a: PlayYearOfPlenty, chance: Chance | None
+) -> tuple[GameState, Action]:
+    take = add(one(int(a.first)), one(int(a.second)))
+    if not covers(state.bank, take):
+        raise IllegalAction(f"year of plenty: the bank cannot give {format_counts(take)}")
+    state = _take_dev_card(state, seat, DevCard.YEAR_OF_PLENTY)
+    hand = state.hands[seat]
+    hand = hand._replace(resources=add(hand.resources, take))
+    state = state._replace(hands=_with(state.hands, seat, hand), bank=sub(state.bank, take))
+    return _check_victory(state), a
+
+
+def _play_monopoly(
+    state: GameState, seat: int, a: PlayMonopoly, chance: Chance | None
+) -> tuple[GameState, Action]:
+    state = _take_dev_card(state, seat, DevCard.MONOPOLY)
+    r = int(a.resource)
+    hands = list(state.hands)
+    taken = 0
+    for s, h in enumerate(hands):
+        if s != seat and h.resources[r]:
+            taken += h.resources[r]
+            hands[s] = h._replace(resources=_with(h.resources, r, 0))
+    hands[seat] = hands[seat]._replace(resources=add(hands[seat].resources, one(r, taken)))
+    return _check_victory(state._replace(hands=tuple(hands))), a
+
+
+def _maritime_trade(
+    state: GameState, seat: int, a: MaritimeTrade, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "trade with the bank", Phase.MAIN)
+    _need_turn(state, seat, "trade with the bank")
+    give, get = int(a.give), int(a.get)
+    if give == get:
+        raise IllegalAction("maritime trade: giving and getting the same resource makes no trade")
+    rate = state.rate(seat, give)
+    hand = state.hands[seat]
+    if hand.resources[give] < rate:
+        raise IllegalAction(
+            f"maritime trade: {_name(state, seat)} trades {Resource(give).label} at {rate}:1 "
+            f"and holds only {hand.resources[give]}"
+        )
+    if state.bank[get] <= 0:
+        raise IllegalAction(f"maritime trade: the bank has no {Resource(get).label} left")
+    paid = one(give, rate)
+    hand = hand._replace(resources=add(sub(hand.resources, paid), one(get)))
+    state = state._replace(
+        hands=_with(state.hands, seat, hand), bank=sub(add(state.bank, paid), one(get))
+    )
+    return state, a
+
+
+def _offer_trade(
+    state: GameState, seat: int, a: OfferTrade, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "offer a trade", Phase.MAIN)
+    _need_turn(state, seat, "offer a trade")
+    give, get = tuple(a.give), tuple(a.get)
+    if len(give) != 5 or len(get) != 5 or min(give) < 0 or min(get) < 0:
+        raise IllegalAction("player trade: an offer lists non-negative counts of the five resources")
+    if not any(give) or not any(get):
+        raise IllegalAction("player trade: no gifts, both sides of a trade must give something")
+    if any(g and w for g, w in zip(give, get, strict=True)):
+        raise IllegalAction("player trade: no like-for-like, a resource cannot be on both sides")
+    if not covers(state.hands[seat].resources, give):  # type: ignore[arg-type]
+        raise IllegalAction(
+            f"player trade: {_name(state, seat)} cannot offer {format_counts(give)} "  # type: ignore[arg-type]
+            f"holding {format_counts(state.hands[seat].resources)}"
+        )
+    answers = tuple(Answer.PENDING for _ in state.players)
+    offer = TradeOffer(give, get, answers)  # type: ignore[arg-type]
+    return state._replace(phase=Phase.TRADE, trade=offer), a
+
+
+def _answer_trade(
+    state: GameState, seat: int, a: AnswerTrade, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "answer a trade offer", Phase.TRADE)
+    offer = state.trade
+    assert offer is not None
+    if seat == state.current:
+        raise IllegalAction("player trade: the player who made the offer does not answer it")
+    if offer.answers[seat] is not Answer.PENDING:
+        raise IllegalAction(f"player trade: {_name(state, seat)} has already answered")
+    if a.accept and not covers(state.hands[seat].resources, offer.get):
+        raise IllegalAction(
+            f"player trade: {_name(state, seat)} cannot accept, it asks for "
+            f"{format_counts(offer.get)} and they hold {format_counts(state.hands[seat].resources)}"
+        )
+    answer = Answer.ACCEPT if a.accept else Answer.DECLINE
+    offer = offer._replace(answers=_with(offer.answers, seat, answer))
+    return state._replace(trade=offer), a
+
+
+def _confirm_trade(
+    state: GameState, seat: int, a: ConfirmTrade, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "close a trade", Phase.TRADE)
+    _need_turn(state, seat, "close a trade")
+    offer = state.trade
+    assert offer is not None
+    if a.partner not in state.players:
+        raise IllegalAction(f"player trade: there is no player {a.partner!r}")
+    partner = state.seat(a.partner)
+    if partner == seat or offer.answers[partner] is not Answer.ACCEPT:
+        raise IllegalAction(f"player trade: {_name(state, partner)} has not accepted the offer")
+    mine, theirs = state.hands[seat], state.hands[partner]
+    if not covers(mine.resources, offer.give) or not covers(theirs.resources, offer.get):
+        raise IllegalAction("player trade: one side no longer holds the cards of the offer")
+    hands = _with(
+        state.hands, seat, mine._replace(resources=add(sub(mine.resources, offer.give), offer.get))
+    )
+    hands = _with(
+        hands, partner, theirs._replace(resources=add(sub(theirs.resources, offer.get), offer.give))
+    )
+    return state._replace(hands=hands, trade=None, phase=Phase.MAIN), a
+
+
+def _cancel_trade(
+    state: GameState, seat: int, a: CancelTrade, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "withdraw a trade offer", Phase.TRADE)
+    _need_turn(state, seat, "withdraw a trade offer")
+    return state._replace(trade=None, phase=Phase.MAIN), a
+
+
+Handler = Callable[[GameState, int, Action, "Chance | None"], "tuple[GameState, Action]"]
+
+HANDLERS: dict[type[Action], Handler] = {
+    BuildSettlement: _build_settlement,  # type: ignore[dict-item]
+    BuildRoad: _build_road,  # type: ignore[dict-item]
+    BuildCity: _build_city,  # type: ignore[dict-item]
+    RollDice: _roll_dice,  # type: ignore[dict-item]
+    Discard: _discard,  # type: ignore[dict-item]
+    MoveRobber: _move_robber,  # type: ignore[dict-item]
+    EndTurn: _end_turn,  # type: ignore[dict-item]
+    BuyDevCard: _buy_dev_card,  # type: ignore[dict-item]
+    PlayKnight: _play_knight,  # type: ignore[dict-item]
+    PlayRoadBuilding: _play_road_building,  # type: ignore[dict-item]
+    EndRoadBuilding: _end_road_building,  # type: ignore[dict-item]
+    PlayYearOfPlenty: _play_year_of_plenty,  # type: ignore[dict-item]
+    PlayMonopoly: _play_monopoly,  # type: ignore[dict-item]
+    MaritimeTrade: _maritime_trade,  # type: ignore[dict-item]
+    OfferTrade: _offer_trade,  # type: ignore[dict-item]
+    AnswerTrade: _answer_trade,  # type: ignore[dict-item]
+    ConfirmTrade: _confirm_trade,  # type: ignore[dict-item]
+    CancelTrade: _cancel_trade,  # type: ignore[dict-item]
+}
+
+
+def step(
+    state: GameState, action: Action, chance: Chance | None = None
+) -> tuple[GameState, Action]:
+    """Apply ``action`` and also return it with its chance outcomes filled in.
+
+    Raises:
+        IllegalAction: the action breaks a rule; the message names it. ``state`` is
+            unchanged (it is immutable).
+    """
+    if state.phase is Phase.GAME_OVER:
+        raise IllegalAction(f"game over: {_name(state, state.winner)} has already won")
+    handler = HANDLERS.get(type(action))
+    if handler is None:
+        raise IllegalAction(f"unknown action {action!r}")
+    try:
+        seat = state.players.index(action.player)
+    except ValueError:
+        raise IllegalAction(
+            f"players: {action.player!r} is not in this game ({', '.join(state.players)})"
+        ) from None
+    return handler(state, seat, action, chance)
+
+
+def apply(state: GameState, action: Action, chance: Chance | None = None) -> GameState:
+    """The state after ``action``; see ``step``."""
+    return step(state, action, chance)[0]
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    """True when ``action`` may be applied now (its chance outcomes, if given, are possible)."""
+    try:
+        step(state, action, _ProbeChance())
+    except IllegalAction:
+        return False
+    return True
+
+
+class _ProbeChance(Chance):
+    """A chance source for legality probes: always the first outcome."""
+
+    def __init__(self) -> None:
+        pass
+
+    def randrange(self, n: int) -> int:
+        return 0
+
+
+# --- legal actions -----------------------------------------------------------------------
+
+
+def _settlement_spots(state: GameState, seat: int, setup: bool) -> list[int]:
+    graph = state.board.graph
+    owner_v = state.vertex_owner
+    neighbours = graph.vertex_neighbours
+    if setup:
+        candidates = range(len(owner_v))
+    else:
+        candidates = {v for e in state.hands[seat].roads for v in graph.edge_vertices[e]}
+    spots = []
+    for v in candidates:
+        if owner_v[v] != NOBODY:
+            continue
+        for n in neighbours[v]:
+            if owner_v[n] != NOBODY:
+                break
+        else:
+            spots.append(v)
+    spots.sort()
+    return spots
+
+
+def _discard_options(hand: Counts, owed: int) -> list[Counts]:
+    options: list[Counts] = []
+    kinds = [r for r in range(5) if hand[r]]
+    for combo in combinations_with_replacement(kinds, owed):
+        counts = [0] * 5
+        for r in combo:
+            counts[r] += 1
+        if all(counts[r] <= hand[r] for r in range(5)):
+            options.append(tuple(counts))  # type: ignore[arg-type]
+    return options
+
+
+def _dev_card_actions(state: GameState, seat: int, name: str) -> list[Action]:
+    if state.dev_played:
+        return []
+    hand = state.hands[seat]
+    held = hand.dev_cards
+    out: list[Action] = []
+    if held[DevCard.KNIGHT]:
+        out.append(PlayKnight(name))
+    if held[DevCard.ROAD_BUILDING] and hand.roads_left > 0 and _road_edges(state, seat):
+        out.append(PlayRoadBuilding(name))
+    if held[DevCard.YEAR_OF_PLENTY]:
+        bank = state.bank
+        for r1 in range(5):
+            for r2 in range(r1, 5):
+                if (bank[r1] >= 2) if r1 == r2 else (bank[r1] and bank[r2]):
+                    out.append(PlayYearOfPlenty(name, RESOURCES[r1], RESOURCES[r2]))
+    if held[DevCard.MONOPOLY]:
+        out.extend(PlayMonopoly(name, r) for r in RESOURCES)
+    return out
+
+
+def _main_actions(state: GameState, seat: int, name: str) -> list[Action]:
+    graph = state.board.graph
+    hand = state.hands[seat]
+    res = hand.resources
+    out: list[Action] = [EndTurn(name)]
+    if res[0] >= 1 and res[1] >= 1 and hand.roads_left > 0:
+        out.extend(BuildRoad(name, graph.edges[e]) for e in _road_edges(state, seat))
+    if covers(res, SETTLEMENT_COST) and hand.settlements_left > 0:
+        out.extend(
+            BuildSettlement(name, graph.vertices[v]) for v in _settlement_spots(state, seat, False)
+        )
+    if res[3] >= 2 and res[4] >= 3 and hand.cities_left > 0:
+        out.extend(BuildCity(name, graph.vertices[v]) for v in sorted(hand.settlements))
+    if res[2] and res[3] and res[4] and any(state.dev_deck):
+        out.append(BuyDevCard(name))
+    out.extend(_dev_card_actions(state, seat, name))
+    bank = state.bank
+    for give in range(5):
+        if res[give] >= state.rate(seat, give):
+            out.extend(
+                MaritimeTrade(name, RESOURCES[give], RESOURCES[get])
+                for get in range(5)
+                if get != give and bank[get]
+            )
+    # Player trade offers are unbounded; list the one-for-one offers as representatives.
+    for give in range(5):
+        if res[give]:
+            out.extend(
+                OfferTrade(name, one(give), one(get)) for get in range(5) if get != give
+            )
+    return out
+
+
+def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
+    """Every action that may be applied now (of ``player`` only, when given).
+
+    Several players may act at once while discards or trade answers are owed. Player
+    trade offers are unbounded, so only the one-for-one offers are listed; any other
+    valid offer is accepted by ``apply`` all the same.
+    """
+    phase = state.phase
+    players = state.players
+    graph = state.board.graph
+    if phase is Phase.DISCARD:
+        return [
+            Discard(players[s], c)
+            for s, owed in enumerate(state.discards)
+            if owed and (player is None or players[s] == player)
+            for c in _discard_options(state.hands[s].resources, owed)
+        ]
+    if phase is Phase.TRADE:
+        offer = state.trade
+        assert offer is not None
+        out: list[Action] = []
+        cur = state.current
+        for s, name in enumerate(players):
+            if player is not None and name != player:
+                continue
+            if s == cur:
+                out.append(CancelTrade(name))
+                out.extend(
+                    ConfirmTrade(name, players[p])
+                    for p, ans in enumerate(offer.answers)
+                    if p != cur and ans is Answer.ACCEPT
+                    and covers(state.hands[p].resources, offer.get)
+                )
+            elif offer.answers[s] is Answer.PENDING:
+                if covers(state.hands[s].resources, offer.get):
+                    out.append(AnswerTrade(name, True))
+                out.append(AnswerTrade(name, False))
+        return out
+    seat = state.current
+    name = players[seat]
+    if player is not None and player != name:
+        return []
+    if phase is Phase.MAIN:
+        return _main_actions(state, seat, name)
+    if phase is Phase.ROLL:
+        return [RollDice(name), *_dev_card_actions(state, seat, name)]
+    if phase is Phase.SETUP_SETTLEMENT:
+        return [BuildSettlement(name, graph.vertices[v]) for v in _settlement_spots(state, seat, True)]
+    if phase is Phase.SETUP_ROAD:
+        fresh = _setup_settlement_without_road(state, seat)
+        return [
+            BuildRoad(name, graph.edges[e])
+            for e in graph.vertex_edges[fresh]
+            if state.edge_owner[e] == NOBODY
+        ]
+    if phase is Phase.MOVE_ROBBER:
+        out = []
+        for t, tile in enumerate(graph.tiles):
+            if t == state.robber:
+                continue
+            victims = _victims(state, seat, t)
+            if victims:
+                out.extend(MoveRobber(name, tile, players[v]) for v in victims)
+            else:
+                out.append(MoveRobber(name, tile))
+        return out
+    if phase is Phase.ROAD_BUILDING:
+        return [BuildRoad(name, graph.edges[e]) for e in _road_edges(state, seat)] + [
+            EndRoadBuilding(name)
+        ]
+    return []
+
+
+def actors(state: GameState) -> list[str]:
+    """Players who may act now (several during discards and trade answers)."""
+    if state.phase is Phase.DISCARD:
+        return [state.players[s] for s, n in enumerate(state.discards) if n]
+    if state.phase is Phase.TRADE:
+        assert state.trade is not None
+        return [state.players[state.current]] + [
+            state.players[s]
+            for s, a in enumerate(state.trade.answers)
+            if s != state.current and a is Answer.PENDING
+        ]
+    if state.phase is Phase.GAME_OVER:
+        return []
+    return [state.players[state.current]]

@@ -1,0 +1,120 @@
+"""Invariants that no sequence of legal actions can break (the thesis's safety properties).
+
+``check_invariants`` is separate from parsing: a corrupt file fails in store/, a broken
+rule fails here, with ``InvariantViolation`` naming the law and the numbers.
+"""
+
+from __future__ import annotations
+
+from catan_p2p.errors import InvariantViolation
+from catan_p2p.rules.cards import (
+    CITY_PIECES,
+    DEV_DECK,
+    RESOURCE_SUPPLY,
+    RESOURCES,
+    ROAD_PIECES,
+    SETTLEMENT_PIECES,
+    DevCard,
+    add,
+)
+from catan_p2p.rules.roads import longest_road
+from catan_p2p.rules.state import LARGEST_ARMY_MIN, LONGEST_ROAD_MIN, NOBODY, GameState, Phase
+
+
+def check_invariants(state: GameState) -> None:
+    """Raise ``InvariantViolation`` for the first broken invariant of ``state``."""
+    graph = state.board.graph
+    hands = state.hands
+
+    # Conservation of resource cards: hands + bank = 19 of each.
+    total = state.bank
+    for h in hands:
+        if min(h.resources) < 0:
+            raise InvariantViolation(f"resource cards: a hand holds a negative count {h.resources}")
+        total = add(total, h.resources)
+    if min(state.bank) < 0:
+        raise InvariantViolation(f"resource cards: the bank holds a negative count {state.bank}")
+    if total != RESOURCE_SUPPLY:
+        bad = [f"{r.label} {total[r]}" for r in RESOURCES if total[r] != RESOURCE_SUPPLY[r]]
+        raise InvariantViolation(f"conservation of resource cards: {', '.join(bad)} instead of 19")
+
+    # Conservation of development cards: deck + hands + played = 25 by kind.
+    dev = state.dev_deck
+    for h in hands:
+        dev = add(add(add(dev, h.dev_cards), h.new_dev_cards), h.played)
+    if dev != DEV_DECK or min(state.dev_deck) < 0:
+        raise InvariantViolation(f"conservation of development cards: {dev} instead of {DEV_DECK}")
+    if any(h.played[DevCard.VICTORY_POINT] for h in hands):
+        raise InvariantViolation("development cards: victory point cards are never played")
+
+    # Pieces: placed + left = 15 / 5 / 4, and the board agrees with the hands.
+    vertex_owner = [NOBODY] * len(graph.vertices)
+    edge_owner = [NOBODY] * len(graph.edges)
+    for s, h in enumerate(hands):
+        if len(h.roads) > ROAD_PIECES or len(h.settlements) > SETTLEMENT_PIECES or len(
+            h.cities
+        ) > CITY_PIECES:
+            raise InvariantViolation(f"pieces: {state.players[s]} placed more pieces than exist")
+        if h.settlements & h.cities:
+            raise InvariantViolation(f"pieces: {state.players[s]} has a settlement and city on one vertex")
+        for v in h.settlements | h.cities:
+            if vertex_owner[v] != NOBODY:
+                raise InvariantViolation(f"pieces: two buildings on vertex {graph.vertices[v]}")
+            vertex_owner[v] = s
+        for e in h.roads:
+            if edge_owner[e] != NOBODY:
+                raise InvariantViolation(f"pieces: two roads on edge {graph.edges[e]}")
+            edge_owner[e] = s
+    if tuple(vertex_owner) != state.vertex_owner or tuple(edge_owner) != state.edge_owner:
+        raise InvariantViolation("pieces: the board's owners disagree with the players' pieces")
+
+    # Distance rule.
+    for v, o in enumerate(vertex_owner):
+        if o != NOBODY and any(vertex_owner[n] != NOBODY for n in graph.vertex_neighbours[v]):
+            raise InvariantViolation(f"distance rule: vertex {graph.vertices[v]} has a neighbour building")
+
+    # Road connectivity: every road reaches its owner's building through its own roads
+    # (a later opponent settlement may split a network but never orphans a road).
+    for s, h in enumerate(hands):
+        reached: set[int] = set()
+        stack = [v for v in h.settlements | h.cities]
+        seen_v = set(stack)
+        while stack:
+            v = stack.pop()
+            for e in graph.vertex_edges[v]:
+                if e in h.roads and e not in reached:
+                    reached.add(e)
+                    for w in graph.edge_vertices[e]:
+                        if w not in seen_v:
+                            seen_v.add(w)
+                            stack.append(w)
+        if reached != h.roads:
+            raise InvariantViolation(f"road connectivity: {state.players[s]} has a road not joined to its network")
+
+    # Cached road lengths and awards.
+    for s, h in enumerate(hands):
+        if h.road_length != longest_road(graph, h.roads, state.vertex_owner, s):
+            raise InvariantViolation(f"longest road: {state.players[s]}'s cached length is stale")
+    if state.longest_road != NOBODY and hands[state.longest_road].road_length < LONGEST_ROAD_MIN:
+        raise InvariantViolation("longest road: the holder's road is shorter than 5")
+    if state.longest_road != NOBODY and any(
+        h.road_length > hands[state.longest_road].road_length for h in hands
+    ):
+        raise InvariantViolation("longest road: someone's road is longer than the holder's")
+    if state.largest_army != NOBODY:
+        k = hands[state.largest_army].knights
+        if k < LARGEST_ARMY_MIN or any(h.knights > k for h in hands):
+            raise InvariantViolation("largest army: the holder does not have the largest army")
+
+    # Points are consistent with the board; nobody but the winner reached the goal on their turn.
+    for s in range(len(hands)):
+        pts = state.points(s)
+        if pts != len(hands[s].settlements) + 2 * len(hands[s].cities) + hands[s].victory_cards + (
+            2 if state.longest_road == s else 0
+        ) + (2 if state.largest_army == s else 0):
+            raise InvariantViolation(f"points: {state.players[s]}'s points disagree with the board")
+    if state.phase is Phase.GAME_OVER:
+        if state.winner == NOBODY or state.points(state.winner) < state.victory_points:
+            raise InvariantViolation("victory: the game ended without a winner at the goal")
+    elif state.phase >= Phase.ROLL and state.points(state.current) >= state.victory_points:
+        raise InvariantViolation("victory: the active player has won but the game goes on")

@@ -1,0 +1,210 @@
+"""The game state: frozen plain data that ``apply`` replaces rather than mutates.
+
+``GameState`` and ``PlayerState`` are named tuples of ints, tuples and frozensets.
+Places are int indices into the board's ``graph`` tables; seats are ints in the order
+of ``players``. Everything here is a pure function of the state.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from catan_p2p.rules.board import STANDARD_BOARD, Board
+from catan_p2p.rules.cards import (
+    CITY_PIECES,
+    DEV_DECK,
+    NO_CARDS,
+    RESOURCE_SUPPLY,
+    ROAD_PIECES,
+    SETTLEMENT_PIECES,
+    Counts,
+    DevCard,
+)
+
+NOBODY = -1
+VICTORY_POINTS = 10
+LONGEST_ROAD_MIN = 5
+LARGEST_ARMY_MIN = 3
+DISCARD_LIMIT = 7  # a hand of more than this many cards loses half on a seven
+
+
+class Phase(IntEnum):
+    """What the game waits for next."""
+
+    SETUP_SETTLEMENT = 0  # the seat in ``setup_order`` places a settlement
+    SETUP_ROAD = 1  # ... and then a road touching it
+    ROLL = 2  # the active player rolls (or plays a development card first)
+    DISCARD = 3  # players with more than seven cards give half back (concurrently)
+    MOVE_ROBBER = 4  # the active player moves the robber and steals
+    MAIN = 5  # the active player trades, builds, buys and plays cards, then ends the turn
+    ROAD_BUILDING = 6  # the active player places the free roads of a road building card
+    TRADE = 7  # an offer is open: the others answer, then the active player closes it
+    GAME_OVER = 8
+
+    @property
+    def label(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+class Answer(IntEnum):
+    """A player's answer to an open trade offer."""
+
+    PENDING = 0
+    ACCEPT = 1
+    DECLINE = 2
+
+
+class TradeOffer(NamedTuple):
+    """An open offer of the active player: ``give`` for ``get``, with each seat's answer."""
+
+    give: Counts
+    get: Counts
+    answers: tuple[Answer, ...]
+
+
+class PlayerState(NamedTuple):
+    """One seat: hand, development cards, pieces on the board and cached road length."""
+
+    resources: Counts = NO_CARDS
+    dev_cards: Counts = NO_CARDS  # held since before this turn (playable; VP cards count)
+    new_dev_cards: Counts = NO_CARDS  # bought this turn, playable from the next one
+    played: Counts = NO_CARDS  # development cards played face up (knights make the army)
+    settlements: frozenset[int] = frozenset()
+    cities: frozenset[int] = frozenset()
+    roads: frozenset[int] = frozenset()
+    road_length: int = 0  # longest road of this player's network (cached)
+    ports: frozenset[int] = frozenset()  # port codes touched by this player's buildings
+
+    @property
+    def card_count(self) -> int:
+        return sum(self.resources)
+
+    @property
+    def knights(self) -> int:
+        return self.played[DevCard.KNIGHT]
+
+    @property
+    def victory_cards(self) -> int:
+        return self.dev_cards[DevCard.VICTORY_POINT] + self.new_dev_cards[DevCard.VICTORY_POINT]
+
+    @property
+    def roads_left(self) -> int:
+        return ROAD_PIECES - len(self.roads)
+
+    @property
+    def settlements_left(self) -> int:
+        return SETTLEMENT_PIECES - len(self.settlements)
+
+    @property
+    def cities_left(self) -> int:
+        return CITY_PIECES - len(self.cities)
+
+
+class GameState(NamedTuple):
+    """The whole game at one moment (the thesis's state variables, full rules)."""
+
+    board: Board
+    players: tuple[str, ...]  # seat colours in turn order
+    phase: Phase
+    current: int  # seat to act (during setup, the seat placing)
+    setup_step: int  # position in ``setup_order``; len(setup_order) once set-up is over
+    turn: int  # number of the current turn, 0 during set-up
+    dice: tuple[int, int] | None  # this turn's roll, None before rolling
+    bank: Counts
+    dev_deck: Counts
+    hands: tuple[PlayerState, ...]
+    vertex_owner: tuple[int, ...]  # seat with a building on each vertex, or NOBODY
+    edge_owner: tuple[int, ...]  # seat with a road on each edge, or NOBODY
+    robber: int  # tile index
+    longest_road: int = NOBODY
+    largest_army: int = NOBODY
+    dev_played: bool = False  # a development card was played this turn
+    discards: tuple[int, ...] = ()  # cards each seat still owes after a seven
+    trade: TradeOffer | None = None
+    free_roads: int = 0  # roads left to place with road building
+    winner: int = NOBODY
+    victory_points: int = VICTORY_POINTS
+
+    # --- derived views ---------------------------------------------------------------
+
+    @property
+    def setup_order(self) -> tuple[int, ...]:
+        return setup_order(len(self.players))
+
+    @property
+    def is_setup(self) -> bool:
+        return self.phase <= Phase.SETUP_ROAD
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def seat(self, player: str) -> int:
+        """Seat index of a colour; ``ValueError`` naming the players when unknown."""
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise ValueError(
+                f"no player {player!r} in this game (players: {', '.join(self.players)})"
+            ) from None
+
+    def points(self, seat: int) -> int:
+        """Victory points of a seat, hidden victory point cards included."""
+        hand = self.hands[seat]
+        pts = len(hand.settlements) + 2 * len(hand.cities) + hand.victory_cards
+        if self.longest_road == seat:
+            pts += 2
+        if self.largest_army == seat:
+            pts += 2
+        return pts
+
+    def public_points(self, seat: int) -> int:
+        """Points everyone can see (without hidden victory point cards)."""
+        return self.points(seat) - self.hands[seat].victory_cards
+
+    def rate(self, seat: int, resource: int) -> int:
+        """How many cards of ``resource`` the seat gives the bank for one card."""
+        ports = self.hands[seat].ports
+        if resource in ports:
+            return 2
+        if 5 in ports:
+            return 3
+        return 4
+
+
+def setup_order(n_players: int) -> tuple[int, ...]:
+    """Snake order of the two set-up rounds: 0, 1, ..., n-1, n-1, ..., 0."""
+    forward = tuple(range(n_players))
+    return forward + forward[::-1]
+
+
+def new_game(
+    players: tuple[str, ...] | list[str],
+    board: Board = STANDARD_BOARD,
+    victory_points: int = VICTORY_POINTS,
+) -> GameState:
+    """The state before the first settlement: full bank and deck, robber on the desert."""
+    players = tuple(players)
+    if not 2 <= len(players) <= 4:
+        raise ValueError(f"Catan is played by 2 to 4 players, got {len(players)}")
+    if len(set(players)) != len(players):
+        raise ValueError(f"player names must differ: {', '.join(players)}")
+    graph = board.graph
+    return GameState(
+        board=board,
+        players=players,
+        phase=Phase.SETUP_SETTLEMENT,
+        current=0,
+        setup_step=0,
+        turn=0,
+        dice=None,
+        bank=RESOURCE_SUPPLY,
+        dev_deck=DEV_DECK,
+        hands=tuple(PlayerState() for _ in players),
+        vertex_owner=(NOBODY,) * len(graph.vertices),
+        edge_owner=(NOBODY,) * len(graph.edges),
+        robber=graph.desert,
+        discards=(0,) * len(players),
+        victory_points=victory_points,
+    )

@@ -1,0 +1,17 @@
+# Sourced by play.sh and test.sh: make sure .venv exists and holds the package with the
+# given extras ("" or "[dev]"), reinstalling only when pyproject.toml changed.
+extras="${1:-}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/.venv"
+stamp="$venv/.installed$extras"
+if [ ! -x "$venv/bin/python" ]; then
+  echo "Creating the virtual environment in $venv (first run only)..." >&2
+  python3 -m venv "$venv"
+fi
+want="$(sha256sum "$root/pyproject.toml" | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "Installing catan_p2p$extras and its dependencies (first run only)..." >&2
+  "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
+  "$venv/bin/python" -m pip install --quiet -e "$root$extras" >&2
+  echo "$want" > "$stamp"
+fi

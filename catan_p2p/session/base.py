@@ -1,0 +1,91 @@
+"""What a running game looks like to its users (the client, bots-as-peers, the CLI).
+
+A ``Session`` is one window's or one process's view of one game: the current state,
+the seats it may act for, a way to submit actions and the log of what happened.
+``GitSession`` (session/git.py) records every action as a commit; ``MemorySession``
+keeps everything in memory for quick experiments and the engine's own tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from catan_p2p.rules.actions import Action
+from catan_p2p.rules.chance import derive_chance
+from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.state import GameState
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One recorded action: where it is in history, who made it and what it was."""
+
+    commit: str  # commit id (or a running number in memory)
+    author: str  # the player's colour
+    action: Action  # resolved: dice, stolen card and drawn card filled in
+    summary: str  # the commit summary line, e.g. "Red: build road (0,-1|0,0)"
+
+
+@dataclass
+class SyncStatus:
+    """What the sync indicator shows."""
+
+    peers: tuple[str, ...] = ()
+    ahead: int = 0  # own commits not yet pushed
+    behind: int = 0  # peer commits seen but not yet applied
+    last_fetch: float | None = None  # time.time() of the last successful fetch
+    error: str | None = None  # the last sync error, one sentence
+    forks: tuple[str, ...] = field(default_factory=tuple)  # fork reports
+
+
+class Session(Protocol):
+    """The interface the client, the bots and the CLI play through."""
+
+    game_id: str
+    local_players: tuple[str, ...]  # the seats this session may act for
+
+    @property
+    def state(self) -> GameState: ...
+
+    def submit(self, action: Action) -> GameState:
+        """Apply and record ``action``; raises ``IllegalAction`` and records nothing if illegal."""
+        ...
+
+    def legal_actions(self, player: str | None = None) -> list[Action]: ...
+
+    def history(self) -> list[LogEntry]: ...
+
+    def sync(self) -> SyncStatus:
+        """Exchange with peers (a no-op when every seat is local)."""
+        ...
+
+
+class MemorySession:
+    """A session without Git: chance is derived from the seed and the action's index."""
+
+    def __init__(self, state: GameState, seed: str, local_players: tuple[str, ...] | None = None):
+        self.game_id = f"memory-{seed}"
+        self.seed = seed
+        self._state = state
+        self._log: list[LogEntry] = []
+        self.local_players = tuple(local_players or state.players)
+
+    @property
+    def state(self) -> GameState:
+        return self._state
+
+    def submit(self, action: Action) -> GameState:
+        chance = derive_chance(self.seed, str(len(self._log)))
+        self._state, resolved = step(self._state, action, chance)
+        self._log.append(LogEntry(str(len(self._log)), action.player, resolved, str(resolved)))
+        return self._state
+
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        return legal_actions(self._state, player)
+
+    def history(self) -> list[LogEntry]:
+        return list(self._log)
+
+    def sync(self) -> SyncStatus:
+        return SyncStatus(peers=self._state.players)

@@ -17,9 +17,13 @@ BOARD_KINDS = ("standard", "random", "balanced")
 
 
 def _add_repo(p: argparse.ArgumentParser, game: bool = True) -> None:
-    p.add_argument("--repo", default=".", help="the game's Git repository (default: current directory)")
+    p.add_argument(
+        "--repo", default=".", help="the game's Git repository (default: current directory)"
+    )
     if game:
-        p.add_argument("--game", default=None, help="game id (default: the only game in the repository)")
+        p.add_argument(
+            "--game", default=None, help="game id (default: the only game in the repository)"
+        )
 
 
 def _add_json(p: argparse.ArgumentParser) -> None:
@@ -36,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play in a window (you against bots by default)")
     p.add_argument("--humans", type=int, default=1, help="human seats in this window (hot-seat)")
-    p.add_argument("--bots", type=int, default=None, help="bot seats (default: 3 minus extra humans)")
+    p.add_argument(
+        "--bots", type=int, default=None, help="bot seats (default: 3 minus extra humans)"
+    )
     p.add_argument("--board", choices=BOARD_KINDS, default="standard")
     p.add_argument("--seed", default=None, help="game seed (default: random)")
     p.add_argument("--repo", default=None, help="where to save the game (default: a new folder)")

@@ -291,7 +291,8 @@ class PlayYearOfPlenty(Action):
     second: Resource
 
     def describe(self) -> str:
-        return f"play year of plenty for {Resource(self.first).label} and {Resource(self.second).label}"
+        first, second = Resource(self.first).label, Resource(self.second).label
+        return f"play year of plenty for {first} and {second}"
 
 
 @_register

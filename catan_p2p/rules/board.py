@@ -87,7 +87,9 @@ class Board:
                 raise BoardError(f"tile {t.tile}: number token {t.number} is not 2..6 or 8..12")
         expected = 3 * self.radius * (self.radius + 1) + 1
         if len(seen) != expected:
-            raise BoardError(f"a board of radius {self.radius} needs {expected} land tiles, got {len(seen)}")
+            raise BoardError(
+                f"a board of radius {self.radius} needs {expected} land tiles, got {len(seen)}"
+            )
         if not any(t.terrain is Terrain.DESERT for t in self.tiles):
             raise BoardError("the board needs a desert for the robber to start on")
         for port in self.ports:
@@ -110,8 +112,10 @@ class Board:
                 for t in sorted(self.tiles, key=lambda t: t.tile)
             ],
             "ports": [
-                {"edge": [list(x) for x in p.edge],
-                 "resource": None if p.resource is None else p.resource.label}
+                {
+                    "edge": [list(x) for x in p.edge],
+                    "resource": None if p.resource is None else p.resource.label,
+                }
                 for p in sorted(self.ports)
             ],
         }
@@ -120,7 +124,9 @@ class Board:
     def from_data(cls, data: dict) -> Board:
         try:
             tiles = tuple(
-                HexTile((int(t["tile"][0]), int(t["tile"][1])), Terrain.parse(t["terrain"]), t["number"])
+                HexTile(
+                    (int(t["tile"][0]), int(t["tile"][1])), Terrain.parse(t["terrain"]), t["number"]
+                )
                 for t in data["tiles"]
             )
             ports = tuple(
@@ -185,7 +191,9 @@ class BoardGraph:
         for i, n in enumerate(self.tile_number):
             if n:
                 number_tiles[n].append(i)
-        self.number_tiles: dict[int, tuple[int, ...]] = {n: tuple(v) for n, v in number_tiles.items()}
+        self.number_tiles: dict[int, tuple[int, ...]] = {
+            n: tuple(v) for n, v in number_tiles.items()
+        }
 
         vertex_port = [NO_PORT] * len(self.vertices)
         for port in board.ports:
@@ -206,7 +214,11 @@ class BoardGraph:
 
 def _beginner() -> Board:
     f, h, p, g, m, d = (
-        Terrain.FOREST, Terrain.HILLS, Terrain.PASTURE, Terrain.FIELDS, Terrain.MOUNTAINS,
+        Terrain.FOREST,
+        Terrain.HILLS,
+        Terrain.PASTURE,
+        Terrain.FIELDS,
+        Terrain.MOUNTAINS,
         Terrain.DESERT,
     )
     # Row by row from the top, west to east: the rulebook's beginner set-up

@@ -61,7 +61,6 @@ from catan_p2p.rules.state import (
     Answer,
     GameState,
     Phase,
-    PlayerState,
     TradeOffer,
 )
 
@@ -101,9 +100,7 @@ def _expecting(state: GameState) -> str:
     if phase is Phase.ROLL:
         return f"{who} must roll the dice"
     if phase is Phase.DISCARD:
-        owing = [
-            f"{_name(state, s)} ({n})" for s, n in enumerate(state.discards) if n
-        ]
+        owing = [f"{_name(state, s)} ({n})" for s, n in enumerate(state.discards) if n]
         return f"waiting for discards from {', '.join(owing)}"
     if phase is Phase.MOVE_ROBBER:
         return f"{who} must move the robber"
@@ -135,14 +132,18 @@ def _vertex(graph: BoardGraph, vid: tuple) -> int:
     try:
         return graph.vertex_index[vid]
     except (KeyError, TypeError):
-        raise IllegalAction(f"board: {format_place(vid)} is not a vertex on this board's land") from None
+        raise IllegalAction(
+            f"board: {format_place(vid)} is not a vertex on this board's land"
+        ) from None
 
 
 def _edge(graph: BoardGraph, eid: tuple) -> int:
     try:
         return graph.edge_index[eid]
     except (KeyError, TypeError):
-        raise IllegalAction(f"board: {format_place(eid)} is not an edge on this board's land") from None
+        raise IllegalAction(
+            f"board: {format_place(eid)} is not an edge on this board's land"
+        ) from None
 
 
 def _distance_ok(state: GameState, v: int) -> bool:
@@ -239,7 +240,8 @@ def _build_settlement(
     where = format_place(a.vertex)
     if state.vertex_owner[v] != NOBODY:
         raise IllegalAction(
-            f"occupied: vertex {where} already holds {_name(state, state.vertex_owner[v])}'s building"
+            f"occupied: vertex {where} already holds "
+            f"{_name(state, state.vertex_owner[v])}'s building"
         )
     if not _distance_ok(state, v):
         near = next(n for n in graph.vertex_neighbours[v] if state.vertex_owner[n] != NOBODY)
@@ -277,7 +279,8 @@ def _build_settlement(
     if state.phase is Phase.SETUP_SETTLEMENT:
         return state._replace(phase=Phase.SETUP_ROAD), a
     broken = [
-        s for s in range(len(state.players))
+        s
+        for s in range(len(state.players))
         if s != seat and any(state.edge_owner[e] == s for e in graph.vertex_edges[v])
     ]
     if broken:
@@ -302,7 +305,9 @@ def _build_road(
     _need_turn(state, seat, "build a road")
     where = format_place(a.edge)
     if state.edge_owner[e] != NOBODY:
-        raise IllegalAction(f"occupied: edge {where} already holds {_name(state, state.edge_owner[e])}'s road")
+        raise IllegalAction(
+            f"occupied: edge {where} already holds {_name(state, state.edge_owner[e])}'s road"
+        )
     hand = state.hands[seat]
     if hand.roads_left <= 0:
         raise IllegalAction(f"pieces: {_name(state, seat)} has no roads left")
@@ -332,7 +337,9 @@ def _build_road(
         step = state.setup_step + 1
         order = state.setup_order
         if step < len(order):
-            return state._replace(phase=Phase.SETUP_SETTLEMENT, setup_step=step, current=order[step]), a
+            return state._replace(
+                phase=Phase.SETUP_SETTLEMENT, setup_step=step, current=order[step]
+            ), a
         return state._replace(phase=Phase.ROLL, setup_step=step, current=0, turn=1), a
     if state.phase is Phase.ROAD_BUILDING:
         left = state.free_roads - 1
@@ -416,9 +423,7 @@ def _roll_dice(
     total = dice[0] + dice[1]
     if total != 7:
         return _check_victory(_produce(state, total)._replace(phase=Phase.MAIN)), a
-    owed = tuple(
-        h.card_count // 2 if h.card_count > DISCARD_LIMIT else 0 for h in state.hands
-    )
+    owed = tuple(h.card_count // 2 if h.card_count > DISCARD_LIMIT else 0 for h in state.hands)
     phase = Phase.DISCARD if any(owed) else Phase.MOVE_ROBBER
     return state._replace(discards=owed, phase=phase), a
 
@@ -463,7 +468,9 @@ def _move_robber(
     if tile is None:
         raise IllegalAction(f"robber: {format_tile(a.tile)} is not a land tile of this board")
     if tile == state.robber:
-        raise IllegalAction(f"robber: the robber must leave {format_tile(a.tile)}, it is already there")
+        raise IllegalAction(
+            f"robber: the robber must leave {format_tile(a.tile)}, it is already there"
+        )
     victims = _victims(state, seat, tile)
     victim = NOBODY
     if a.victim is not None:
@@ -506,7 +513,9 @@ def _end_turn(
     _need_turn(state, seat, "end the turn")
     hand = state.hands[seat]
     if any(hand.new_dev_cards):
-        hand = hand._replace(dev_cards=add(hand.dev_cards, hand.new_dev_cards), new_dev_cards=NO_CARDS)
+        hand = hand._replace(
+            dev_cards=add(hand.dev_cards, hand.new_dev_cards), new_dev_cards=NO_CARDS
+        )
     nxt = (seat + 1) % len(state.players)
     state = state._replace(
         hands=_with(state.hands, seat, hand),
@@ -553,10 +562,13 @@ def _take_dev_card(state: GameState, seat: int, card: DevCard) -> GameState:
     if hand.dev_cards[card] <= 0:
         if hand.new_dev_cards[card] > 0:
             raise IllegalAction(
-                f"development cards: a {card.label} bought this turn cannot be played until the next"
+                f"development cards: a {card.label} bought this turn cannot be played "
+                "until the next turn"
             )
         raise IllegalAction(f"development cards: {_name(state, seat)} holds no {card.label}")
-    hand = hand._replace(dev_cards=sub(hand.dev_cards, one(card)), played=add(hand.played, one(card)))
+    hand = hand._replace(
+        dev_cards=sub(hand.dev_cards, one(card)), played=add(hand.played, one(card))
+    )
     return state._replace(hands=_with(state.hands, seat, hand), dev_played=True)
 
 
@@ -674,7 +686,9 @@ def _offer_trade(
     _need_turn(state, seat, "offer a trade")
     give, get = tuple(a.give), tuple(a.get)
     if len(give) != 5 or len(get) != 5 or min(give) < 0 or min(get) < 0:
-        raise IllegalAction("player trade: an offer lists non-negative counts of the five resources")
+        raise IllegalAction(
+            "player trade: an offer lists non-negative counts of the five resources"
+        )
     if not any(give) or not any(get):
         raise IllegalAction("player trade: no gifts, both sides of a trade must give something")
     if any(g and w for g, w in zip(give, get, strict=True)):
@@ -896,9 +910,7 @@ def _main_actions(state: GameState, seat: int, name: str) -> list[Action]:
     # Player trade offers are unbounded; list the one-for-one offers as representatives.
     for give in range(5):
         if res[give]:
-            out.extend(
-                OfferTrade(name, one(give), one(get)) for get in range(5) if get != give
-            )
+            out.extend(OfferTrade(name, one(give), one(get)) for get in range(5) if get != give)
     return out
 
 
@@ -932,7 +944,8 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
                 out.extend(
                     ConfirmTrade(name, players[p])
                     for p, ans in enumerate(offer.answers)
-                    if p != cur and ans is Answer.ACCEPT
+                    if p != cur
+                    and ans is Answer.ACCEPT
                     and covers(state.hands[p].resources, offer.get)
                 )
             elif offer.answers[s] is Answer.PENDING:
@@ -949,7 +962,9 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
     if phase is Phase.ROLL:
         return [RollDice(name), *_dev_card_actions(state, seat, name)]
     if phase is Phase.SETUP_SETTLEMENT:
-        return [BuildSettlement(name, graph.vertices[v]) for v in _settlement_spots(state, seat, True)]
+        return [
+            BuildSettlement(name, graph.vertices[v]) for v in _settlement_spots(state, seat, True)
+        ]
     if phase is Phase.SETUP_ROAD:
         fresh = _setup_settlement_without_road(state, seat)
         return [

@@ -59,9 +59,7 @@ def spiral(radius: int) -> list[Tile]:
 
 def corners(tile: Tile) -> tuple[VertexId, ...]:
     """The six vertex ids around a tile, corner ``i`` between neighbours ``i`` and ``i+1``."""
-    return tuple(
-        vertex_id(tile, neighbour(tile, d), neighbour(tile, d + 1)) for d in range(6)
-    )
+    return tuple(vertex_id(tile, neighbour(tile, d), neighbour(tile, d + 1)) for d in range(6))
 
 
 def sides(tile: Tile) -> tuple[EdgeId, ...]:

@@ -51,12 +51,16 @@ def check_invariants(state: GameState) -> None:
     vertex_owner = [NOBODY] * len(graph.vertices)
     edge_owner = [NOBODY] * len(graph.edges)
     for s, h in enumerate(hands):
-        if len(h.roads) > ROAD_PIECES or len(h.settlements) > SETTLEMENT_PIECES or len(
-            h.cities
-        ) > CITY_PIECES:
+        if (
+            len(h.roads) > ROAD_PIECES
+            or len(h.settlements) > SETTLEMENT_PIECES
+            or len(h.cities) > CITY_PIECES
+        ):
             raise InvariantViolation(f"pieces: {state.players[s]} placed more pieces than exist")
         if h.settlements & h.cities:
-            raise InvariantViolation(f"pieces: {state.players[s]} has a settlement and city on one vertex")
+            raise InvariantViolation(
+                f"pieces: {state.players[s]} has a settlement and city on one vertex"
+            )
         for v in h.settlements | h.cities:
             if vertex_owner[v] != NOBODY:
                 raise InvariantViolation(f"pieces: two buildings on vertex {graph.vertices[v]}")
@@ -71,7 +75,9 @@ def check_invariants(state: GameState) -> None:
     # Distance rule.
     for v, o in enumerate(vertex_owner):
         if o != NOBODY and any(vertex_owner[n] != NOBODY for n in graph.vertex_neighbours[v]):
-            raise InvariantViolation(f"distance rule: vertex {graph.vertices[v]} has a neighbour building")
+            raise InvariantViolation(
+                f"distance rule: vertex {graph.vertices[v]} has a neighbour building"
+            )
 
     # Road connectivity: every road reaches its owner's building through its own roads
     # (a later opponent settlement may split a network but never orphans a road).
@@ -89,7 +95,9 @@ def check_invariants(state: GameState) -> None:
                             seen_v.add(w)
                             stack.append(w)
         if reached != h.roads:
-            raise InvariantViolation(f"road connectivity: {state.players[s]} has a road not joined to its network")
+            raise InvariantViolation(
+                f"road connectivity: {state.players[s]} has a road not joined to its network"
+            )
 
     # Cached road lengths and awards.
     for s, h in enumerate(hands):

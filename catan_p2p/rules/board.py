@@ -70,6 +70,9 @@ class Board:
     name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
+        # Canonical order, so two descriptions of one board are equal and serialise alike.
+        object.__setattr__(self, "tiles", tuple(sorted(self.tiles, key=lambda t: t.tile)))
+        object.__setattr__(self, "ports", tuple(sorted(self.ports)))
         self.validate()
 
     def validate(self) -> None:

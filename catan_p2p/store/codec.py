@@ -1,0 +1,412 @@
+"""State <-> files: the canonical serialisation of a GameState as a Git tree.
+
+The same state always gives the same bytes, so the tree id is a pure function of
+the state and a peer verifies a commit by comparing tree ids. Files are sorted-key
+JSON with one entry per line, so ``git diff`` between two commits reads naturally.
+The board sits in its own subtree that is never rewritten.
+
+Writing (``StateWriter``) is the hot path: plain dicts and ``json.dumps``, with
+caches so unchanged files and subtrees are not even re-serialised. Reading
+(``read_state``) validates every file with the pydantic models of schema.py and
+names the file, commit and field of the first problem.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from catan_p2p.errors import BoardError, StateFileError
+from catan_p2p.rules.board import Board
+from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, Counts, DevCard, Resource
+from catan_p2p.rules.hexgrid import format_place, format_tile, parse_place
+from catan_p2p.rules.roads import longest_road
+from catan_p2p.rules.state import NOBODY, Answer, GameState, Phase, PlayerState, TradeOffer
+from catan_p2p.store import schema
+from catan_p2p.store.objects import ObjectStore, parse_tree, tree_data
+
+_RES = tuple(r.label for r in RESOURCES)
+_DEV = tuple(d.name.lower() for d in DEV_CARDS)
+_ANSWER = {Answer.PENDING: "pending", Answer.ACCEPT: "accept", Answer.DECLINE: "decline"}
+_ANSWER_BACK = {v: k for k, v in _ANSWER.items()}
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is besides its state: its id and seed (both in ``game.json``)."""
+
+    game: str
+    seed: str
+
+
+def dumps(data: Any) -> bytes:
+    """Canonical JSON bytes: sorted keys, one entry per line, trailing newline."""
+    return (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode()
+
+
+def _resources(c: Counts) -> dict[str, int]:
+    return dict(zip(_RES, c, strict=True))
+
+
+def _devs(c: Counts) -> dict[str, int]:
+    return dict(zip(_DEV, c, strict=True))
+
+
+def game_data(state: GameState, info: GameInfo) -> dict:
+    return {
+        "schema_version": schema.SCHEMA_VERSION,
+        "game": info.game,
+        "players": list(state.players),
+        "seed": info.seed,
+        "victory_points": state.victory_points,
+    }
+
+
+def turn_data(state: GameState) -> dict:
+    players = state.players
+    trade = None
+    if state.trade is not None:
+        trade = {
+            "give": _resources(state.trade.give),
+            "get": _resources(state.trade.get),
+            "answers": {
+                players[s]: _ANSWER[a]
+                for s, a in enumerate(state.trade.answers)
+                if s != state.current
+            },
+        }
+    return {
+        "phase": state.phase.name.lower(),
+        "current": players[state.current],
+        "turn": state.turn,
+        "setup_step": state.setup_step,
+        "dice": list(state.dice) if state.dice is not None else None,
+        "dev_played": state.dev_played,
+        "free_roads": state.free_roads,
+        "robber": format_tile(state.board.graph.tiles[state.robber]),
+        "discards": {players[s]: n for s, n in enumerate(state.discards) if n},
+        "trade": trade,
+        "winner": players[state.winner] if state.winner != NOBODY else None,
+    }
+
+
+def player_data(hand: PlayerState) -> dict:
+    return {
+        "resources": _resources(hand.resources),
+        "dev_cards": _devs(hand.dev_cards),
+        "new_dev_cards": _devs(hand.new_dev_cards),
+        "played": _devs(hand.played),
+    }
+
+
+class StateWriter:
+    """Writes states of one game as trees, reusing every unchanged file and subtree."""
+
+    def __init__(self, store: ObjectStore, info: GameInfo) -> None:
+        self.store = store
+        self.info = info
+        self._board_tree: dict[int, str] = {}  # id(board) -> tree id
+        self._game_blob: dict[tuple, str] = {}
+        self._by_identity: dict[tuple[str, int], tuple[object, str]] = {}
+        self._trees: dict[bytes, str] = {}
+
+    def _blob(self, data: bytes) -> str:
+        return self.store.write(b"blob", data)
+
+    def _tree(self, entries: dict[str, tuple[bool, str]]) -> str:
+        raw = tree_data(entries)
+        oid = self._trees.get(raw)
+        if oid is None:
+            oid = self.store.write(b"tree", raw)
+            if len(self._trees) > 4096:
+                self._trees.clear()
+            self._trees[raw] = oid
+        return oid
+
+    def _cached(self, kind: str, obj: object, make: Any) -> str:
+        """Blob id of ``make(obj)``, remembered by the identity of ``obj``.
+
+        States share unchanged parts (apply never copies them), so identity is a cheap
+        and exact key; the cache keeps ``obj`` alive so its id cannot be reused.
+        """
+        key = (kind, id(obj))
+        hit = self._by_identity.get(key)
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        oid = self._blob(dumps(make(obj)))
+        if len(self._by_identity) > 8192:
+            self._by_identity.clear()
+        self._by_identity[key] = (obj, oid)
+        return oid
+
+    def board_tree(self, board: Board) -> str:
+        oid = self._board_tree.get(id(board))
+        if oid is None:
+            oid = self._tree({"board.json": (False, self._blob(dumps(board.to_data())))})
+            self._board_tree[id(board)] = oid
+        return oid
+
+    def write(self, state: GameState) -> str:
+        """Write ``state`` and return its tree id."""
+        graph = state.board.graph
+        players = state.players
+        key = (players, state.victory_points)
+        game_blob = self._game_blob.get(key)
+        if game_blob is None:
+            game_blob = self._game_blob[key] = self._blob(dumps(game_data(state, self.info)))
+        player_entries = {
+            f"{name}.json": (False, self._cached("player", hand, player_data))
+            for name, hand in zip(players, state.hands, strict=True)
+        }
+
+        def settlements(owner: tuple[int, ...]) -> dict:
+            return {
+                format_place(graph.vertices[v]): players[o]
+                for v, o in enumerate(owner)
+                if o != NOBODY and v not in state.hands[o].cities
+            }
+
+        def cities(hands: tuple[PlayerState, ...]) -> dict:
+            return {
+                format_place(graph.vertices[v]): players[s]
+                for s, h in enumerate(hands)
+                for v in h.cities
+            }
+
+        def roads(owner: tuple[int, ...]) -> dict:
+            return {
+                format_place(graph.edges[e]): players[o] for e, o in enumerate(owner) if o != NOBODY
+            }
+
+        city_sets = tuple(h.cities for h in state.hands)
+        map_tree = self._tree(
+            {
+                "settlements.json": (False, self._settlements_blob(state, settlements, city_sets)),
+                "cities.json": (
+                    False,
+                    self._cached("cities", city_sets, lambda _: cities(state.hands)),
+                ),
+                "roads.json": (False, self._cached("roads", state.edge_owner, roads)),
+            }
+        )
+        root = {
+            "board": (True, self.board_tree(state.board)),
+            "game.json": (False, game_blob),
+            "turn.json": (False, self._blob(dumps(turn_data(state)))),
+            "bank.json": (
+                False,
+                self._blob(
+                    dumps({"resources": _resources(state.bank), "dev_cards": _devs(state.dev_deck)})
+                ),
+            ),
+            "awards.json": (
+                False,
+                self._blob(
+                    dumps(
+                        {
+                            "longest_road": None
+                            if state.longest_road == NOBODY
+                            else players[state.longest_road],
+                            "largest_army": None
+                            if state.largest_army == NOBODY
+                            else players[state.largest_army],
+                        }
+                    )
+                ),
+            ),
+            "players": (True, self._tree(player_entries)),
+            "map": (True, map_tree),
+        }
+        return self._tree(root)
+
+    def _settlements_blob(self, state: GameState, make: Any, city_sets: tuple) -> str:
+        # Settlements change with the vertex owners and with cities (an upgrade).
+        key = ("settlements", id(state.vertex_owner))
+        hit = self._by_identity.get(key)
+        if hit is not None and hit[0] == (state.vertex_owner, city_sets):
+            return hit[1]
+        oid = self._blob(dumps(make(state.vertex_owner)))
+        self._by_identity[key] = ((state.vertex_owner, city_sets), oid)
+        return oid
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def _validate(model: type[BaseModel], path: str, data: bytes, where: str) -> Any:
+    try:
+        return model.model_validate_json(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(x) for x in err["loc"]) or "(whole file)"
+        raise StateFileError(
+            f"{path} in {where} is malformed at field {field!r}: {err['msg']}; "
+            "the commit cannot be trusted, fetch it again from its owner or run `catan-p2p verify`"
+        ) from None
+
+
+def _counts(model: BaseModel, names: tuple[str, ...]) -> Counts:
+    return tuple(getattr(model, n) for n in names)  # type: ignore[return-value]
+
+
+def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
+    """Rebuild a state from its files (``path -> bytes``); ``where`` names the commit."""
+
+    def need(path: str) -> bytes:
+        if path not in files:
+            raise StateFileError(f"{path} is missing from {where}; the state tree is incomplete")
+        return files[path]
+
+    game = _validate(schema.GameFile, "game.json", need("game.json"), where)
+    if game.schema_version > schema.SCHEMA_VERSION:
+        raise StateFileError(
+            f"game.json in {where} uses schema version {game.schema_version}; this catan_p2p "
+            f"reads up to {schema.SCHEMA_VERSION}, please upgrade"
+        )
+    board_file = _validate(schema.BoardFile, "board/board.json", need("board/board.json"), where)
+    try:
+        board = Board.from_data(board_file.model_dump())
+    except BoardError as exc:
+        raise StateFileError(f"board/board.json in {where}: {exc}") from None
+    graph = board.graph
+    players = tuple(game.players)
+    seat = {name: i for i, name in enumerate(players)}
+
+    def player_of(path: str, name: str | None) -> int:
+        if name is None:
+            return NOBODY
+        if name not in seat:
+            raise StateFileError(
+                f"{path} in {where} names {name!r}, who is not a player of this game"
+            )
+        return seat[name]
+
+    turn = _validate(schema.TurnFile, "turn.json", need("turn.json"), where)
+    bank = _validate(schema.BankFile, "bank.json", need("bank.json"), where)
+    awards = _validate(schema.AwardsFile, "awards.json", need("awards.json"), where)
+
+    def places(path: str, kind: str) -> dict[int, int]:
+        mapping = _validate(schema.PlacesFile, path, need(path), where).root
+        out = {}
+        index = graph.vertex_index if kind == "vertex" else graph.edge_index
+        for text, owner in mapping.items():
+            try:
+                place = index[parse_place(text)]  # type: ignore[index]
+            except (KeyError, ValueError):
+                raise StateFileError(
+                    f"{path} in {where}: {text!r} is not a {kind} of this board"
+                ) from None
+            out[place] = player_of(path, owner)
+        return out
+
+    settlements = places("map/settlements.json", "vertex")
+    cities = places("map/cities.json", "vertex")
+    roads = places("map/roads.json", "edge")
+    both = set(settlements) & set(cities)
+    if both:
+        raise StateFileError(f"map/ in {where} puts a settlement and a city on one vertex")
+
+    vertex_owner = [NOBODY] * len(graph.vertices)
+    for v, o in {**settlements, **cities}.items():
+        vertex_owner[v] = o
+    edge_owner = [NOBODY] * len(graph.edges)
+    for e, o in roads.items():
+        edge_owner[e] = o
+    vo, eo = tuple(vertex_owner), tuple(edge_owner)
+
+    hands = []
+    for s, name in enumerate(players):
+        path = f"players/{name}.json"
+        pf = _validate(schema.PlayerFile, path, need(path), where)
+        own_s = frozenset(v for v, o in settlements.items() if o == s)
+        own_c = frozenset(v for v, o in cities.items() if o == s)
+        own_r = frozenset(e for e, o in roads.items() if o == s)
+        ports = frozenset(graph.vertex_port[v] for v in own_s | own_c if graph.vertex_port[v] >= 0)
+        hands.append(
+            PlayerState(
+                resources=_counts(pf.resources, _RES),
+                dev_cards=_counts(pf.dev_cards, _DEV),
+                new_dev_cards=_counts(pf.new_dev_cards, _DEV),
+                played=_counts(pf.played, _DEV),
+                settlements=own_s,
+                cities=own_c,
+                roads=own_r,
+                road_length=longest_road(graph, own_r, vo, s),
+                ports=ports,
+            )
+        )
+
+    try:
+        robber = graph.tile_index[parse_place(turn.robber)[0]]
+    except (KeyError, ValueError, IndexError):
+        raise StateFileError(
+            f"turn.json in {where}: robber {turn.robber!r} is not a land tile"
+        ) from None
+    trade = None
+    if turn.trade is not None:
+        answers = [Answer.PENDING] * len(players)
+        for name, ans in turn.trade.answers.items():
+            answers[player_of("turn.json", name)] = _ANSWER_BACK[ans]
+        trade = TradeOffer(
+            _counts(turn.trade.give, _RES), _counts(turn.trade.get, _RES), tuple(answers)
+        )
+    discards = [0] * len(players)
+    for name, n in turn.discards.items():
+        discards[player_of("turn.json", name)] = n
+    state = GameState(
+        board=board,
+        players=players,
+        phase=Phase[turn.phase.upper()],
+        current=player_of("turn.json", turn.current),
+        setup_step=turn.setup_step,
+        turn=turn.turn,
+        dice=tuple(turn.dice) if turn.dice is not None else None,  # type: ignore[arg-type]
+        bank=_counts(bank.resources, _RES),
+        dev_deck=_counts(bank.dev_cards, _DEV),
+        hands=tuple(hands),
+        vertex_owner=vo,
+        edge_owner=eo,
+        robber=robber,
+        longest_road=player_of("awards.json", awards.longest_road),
+        largest_army=player_of("awards.json", awards.largest_army),
+        dev_played=turn.dev_played,
+        discards=tuple(discards),
+        trade=trade,
+        free_roads=turn.free_roads,
+        winner=player_of("turn.json", turn.winner),
+        victory_points=game.victory_points,
+    )
+    return state, GameInfo(game.game, game.seed)
+
+
+def read_files(store: ObjectStore, tree: str, where: str) -> dict[str, bytes]:
+    """Every file of a state tree as ``path -> bytes``."""
+    out: dict[str, bytes] = {}
+
+    def walk(oid: str, prefix: str) -> None:
+        kind, data = store.read(oid)
+        if kind != b"tree":
+            raise StateFileError(
+                f"{prefix or 'the root'} in {where} is a {kind.decode()}, not a tree"
+            )
+        for name, (is_tree, child) in parse_tree(data).items():
+            path = f"{prefix}{name}"
+            if is_tree:
+                walk(child, path + "/")
+            else:
+                kind, blob = store.read(child)
+                out[path] = blob
+
+    walk(tree, "")
+    return out
+
+
+def read_state(store: ObjectStore, tree: str, where: str) -> tuple[GameState, GameInfo]:
+    """Decode the state stored in ``tree`` (``where`` names the commit for errors)."""
+    return decode(read_files(store, tree, where), where)
+
+
+_ = (DevCard, Resource)  # re-exported names used by callers' type hints

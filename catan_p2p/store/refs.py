@@ -1,0 +1,155 @@
+"""Ref names of the protocol and compare-and-swap updates of loose refs.
+
+Every ref name is built here (``player_ref``, ``answer_ref``), never by concatenation
+elsewhere. A ref only moves by ``set_ref(name, new, expected_old)``, which takes
+Git's own ``<ref>.lock`` file, so two writers can never lose an update.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from catan_p2p.errors import ForkError, UsageError
+
+PREFIX = "refs/heads/catan"
+ZERO = "0" * 40
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+KINDS = ("discard", "trade")
+
+
+def check_name(what: str, name: str) -> str:
+    """Game ids and player names are short lower-case words (they become ref parts)."""
+    if not _NAME.match(name):
+        raise UsageError(
+            f"{what} {name!r} must be 1-40 characters of a-z, 0-9, '-' or '_', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+def game_prefix(game: str) -> str:
+    return f"{PREFIX}/{check_name('game id', game)}"
+
+
+def player_ref(game: str, player: str) -> str:
+    """``refs/heads/catan/<game>/<player>``: the player's single-writer log."""
+    return f"{game_prefix(game)}/{check_name('player', player)}"
+
+
+def answer_ref(game: str, kind: str, opening: str, player: str) -> str:
+    """``refs/heads/catan/<game>/<kind>/<opening>/<player>``: a concurrent answer."""
+    if kind not in KINDS:
+        raise UsageError(f"concurrent step kind {kind!r} must be one of {', '.join(KINDS)}")
+    return f"{game_prefix(game)}/{kind}/{opening}/{check_name('player', player)}"
+
+
+def parse_ref(ref: str, game: str) -> tuple[str, str | None, str | None]:
+    """``(player, kind, opening)`` of a game ref; kind/opening are None for player logs."""
+    rest = ref[len(game_prefix(game)) + 1 :]
+    parts = rest.split("/")
+    if len(parts) == 1:
+        return parts[0], None, None
+    if len(parts) == 3 and parts[0] in KINDS:
+        return parts[2], parts[0], parts[1]
+    raise UsageError(f"{ref} is not a catan_p2p ref")
+
+
+class Refs:
+    """Loose refs of one repository, with packed-refs as a read-only fallback."""
+
+    def __init__(self, git_dir: Path) -> None:
+        self.git_dir = Path(git_dir)
+
+    def _path(self, name: str) -> Path:
+        return self.git_dir / name
+
+    def _packed(self) -> dict[str, str]:
+        packed = self.git_dir / "packed-refs"
+        out: dict[str, str] = {}
+        if packed.exists():
+            for line in packed.read_text().splitlines():
+                if line and line[0] not in "#^":
+                    oid, _, name = line.partition(" ")
+                    out[name] = oid
+        return out
+
+    def get(self, name: str) -> str | None:
+        """The commit id a ref points at, or None when it does not exist."""
+        try:
+            value = self._path(name).read_text().strip()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return self._packed().get(name)
+        return value or None
+
+    def list(self, prefix: str) -> dict[str, str]:
+        """Every ref under ``prefix`` (loose ones override packed ones)."""
+        out = {n: o for n, o in self._packed().items() if n.startswith(prefix + "/")}
+        base = self._path(prefix)
+        if base.is_dir():
+            for root, _dirs, files in os.walk(base):
+                for f in files:
+                    if f.endswith(".lock"):
+                        continue
+                    path = Path(root) / f
+                    name = path.relative_to(self.git_dir).as_posix()
+                    value = path.read_text().strip()
+                    if value:
+                        out[name] = value
+        return out
+
+    def set(self, name: str, new: str, expected: str | None) -> None:
+        """Point ``name`` at ``new`` if it still points at ``expected`` (None: absent).
+
+        Raises:
+            ForkError: the ref moved meanwhile (someone else wrote it).
+        """
+        path = self._path(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = path.with_name(path.name + ".lock")
+        try:
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            raise ForkError(f"{name} is being updated by another writer ({lock} exists)") from None
+        try:
+            current = self.get(name)
+            if current != expected:
+                raise ForkError(
+                    f"{name} moved to {current or 'nothing'} while expected at "
+                    f"{expected or 'nothing'}"
+                )
+            os.write(fd, (new + "\n").encode())
+            os.close(fd)
+            fd = -1
+            os.replace(lock, path)
+        finally:
+            if fd != -1:
+                os.close(fd)
+            if lock.exists():
+                lock.unlink()
+
+    def delete(self, name: str, expected: str | None = None) -> None:
+        """Remove a loose ref (and its packed copy) if it points at ``expected`` (any if None)."""
+        current = self.get(name)
+        if current is None:
+            return
+        if expected is not None and current != expected:
+            raise ForkError(f"{name} moved to {current}; not deleting it")
+        path = self._path(name)
+        if path.exists():
+            path.unlink()
+        packed = self.git_dir / "packed-refs"
+        if packed.exists() and name in self._packed():
+            lines = [
+                line for line in packed.read_text().splitlines() if not line.endswith(" " + name)
+            ]
+            packed.write_text("\n".join(lines) + "\n")
+        # Tidy empty directories left behind by temporary answer branches.
+        parent = path.parent
+        while parent != self.git_dir / "refs" / "heads" and parent.is_dir():
+            try:
+                parent.rmdir()
+            except OSError:
+                break
+            parent = parent.parent

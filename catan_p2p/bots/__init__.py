@@ -1,0 +1,26 @@
+"""Bots: players that choose actions from ``rules.legal_actions`` (random, greedy)."""
+
+from __future__ import annotations
+
+from catan_p2p.bots.base import Bot
+from catan_p2p.bots.random_bot import RandomBot
+
+#: Bot strategies by the name used on the command line.
+STRATEGIES: dict[str, type] = {"random": RandomBot}
+
+
+def make_bot(strategy: str, seed: object = 0) -> Bot:
+    """A new bot of ``strategy`` with its own generator seeded by ``seed``.
+
+    Raises:
+        ValueError: the strategy is unknown (the message lists the known ones).
+    """
+    try:
+        cls = STRATEGIES[strategy]
+    except KeyError:
+        known = ", ".join(sorted(STRATEGIES))
+        raise ValueError(f"unknown bot strategy {strategy!r}; choose from {known}") from None
+    return cls(seed)
+
+
+__all__ = ["STRATEGIES", "Bot", "RandomBot", "make_bot"]

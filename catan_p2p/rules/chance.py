@@ -18,14 +18,20 @@ class Chance:
     uses rejection sampling so every outcome of ``randrange(n)`` is equally likely.
     """
 
-    __slots__ = ("_key", "_counter", "_pool")
+    __slots__ = ("_seed", "_context", "_key", "_counter", "_pool")
 
     def __init__(self, seed: str, context: str) -> None:
-        self._key = hashlib.sha256(f"catan-p2p/v1\0{seed}\0{context}".encode()).digest()
+        self._seed = seed
+        self._context = context
+        self._key = b""  # derived on the first draw: most actions never draw
         self._counter = 0
         self._pool = 0
 
     def _word(self) -> int:
+        if not self._key:
+            self._key = hashlib.sha256(
+                f"catan-p2p/v1\0{self._seed}\0{self._context}".encode()
+            ).digest()
         block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
         self._counter += 1
         return int.from_bytes(block[:8], "big")

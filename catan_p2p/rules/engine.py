@@ -9,6 +9,7 @@ its chance outcomes filled in, which is what a replicated log records.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from catan_p2p.errors import IllegalAction, UsageError
@@ -377,37 +378,45 @@ def _produce(state: GameState, number: int) -> GameState:
     """Pay every building next to a tile showing ``number``, minding bank shortages."""
     graph = state.board.graph
     n = len(state.players)
-    owed = [[0] * 5 for _ in range(n)]
     owner = state.vertex_owner
+    hands = state.hands
+    robber = state.robber
+    tile_resource = graph.tile_resource
+    tile_vertices = graph.tile_vertices
+    owed: dict[int, list[int]] = {}  # resource -> cards owed to each seat
     for t in graph.number_tiles[number]:
-        if t == state.robber:
+        if t == robber:
             continue
-        r = graph.tile_resource[t]
-        for v in graph.tile_vertices[t]:
+        r = tile_resource[t]
+        for v in tile_vertices[t]:
             o = owner[v]
             if o != NOBODY:
-                owed[o][r] += 2 if v in state.hands[o].cities else 1
+                row = owed.get(r)
+                if row is None:
+                    row = owed[r] = [0] * n
+                row[o] += 2 if v in hands[o].cities else 1
+    if not owed:
+        return state
     bank = list(state.bank)
-    hands = list(state.hands)
     gains = [[0] * 5 for _ in range(n)]
-    for r in range(5):
-        total = sum(owed[s][r] for s in range(n))
-        if not total:
-            continue
+    for r, row in owed.items():
+        total = sum(row)
         if total <= bank[r]:
             for s in range(n):
-                gains[s][r] = owed[s][r]
+                gains[s][r] = row[s]
             bank[r] -= total
         else:
-            takers = [s for s in range(n) if owed[s][r]]
+            takers = [s for s in range(n) if row[s]]
             if len(takers) == 1:  # a lone player gets what is left
                 gains[takers[0]][r] = bank[r]
                 bank[r] = 0
             # several players owed a short resource: nobody gets any
+    new_hands = list(hands)
     for s in range(n):
         if any(gains[s]):
-            hands[s] = hands[s]._replace(resources=add(hands[s].resources, tuple(gains[s])))
-    return state._replace(bank=tuple(bank), hands=tuple(hands))
+            h = hands[s]
+            new_hands[s] = h._replace(resources=add(h.resources, tuple(gains[s])))
+    return state._replace(bank=tuple(bank), hands=tuple(new_hands))
 
 
 def _roll_dice(
@@ -887,31 +896,58 @@ def _main_actions(state: GameState, seat: int, name: str) -> list[Action]:
     graph = state.board.graph
     hand = state.hands[seat]
     res = hand.resources
-    out: list[Action] = [EndTurn(name)]
+    out: list[Action] = [_action(EndTurn, name)]
     if res[0] >= 1 and res[1] >= 1 and hand.roads_left > 0:
-        out.extend(BuildRoad(name, graph.edges[e]) for e in _road_edges(state, seat))
+        edges = graph.edges
+        out.extend([_action(BuildRoad, name, edges[e]) for e in _road_edges(state, seat)])
     if covers(res, SETTLEMENT_COST) and hand.settlements_left > 0:
+        vertices = graph.vertices
         out.extend(
-            BuildSettlement(name, graph.vertices[v]) for v in _settlement_spots(state, seat, False)
+            [
+                _action(BuildSettlement, name, vertices[v])
+                for v in _settlement_spots(state, seat, False)
+            ]
         )
     if res[3] >= 2 and res[4] >= 3 and hand.cities_left > 0:
         out.extend(BuildCity(name, graph.vertices[v]) for v in sorted(hand.settlements))
     if res[2] and res[3] and res[4] and any(state.dev_deck):
-        out.append(BuyDevCard(name))
-    out.extend(_dev_card_actions(state, seat, name))
+        out.append(_action(BuyDevCard, name))
+    if not state.dev_played and any(hand.dev_cards):
+        out.extend(_dev_card_actions(state, seat, name))
     bank = state.bank
+    trades = _maritime_trades(name)
     for give in range(5):
         if res[give] >= state.rate(seat, give):
-            out.extend(
-                MaritimeTrade(name, RESOURCES[give], RESOURCES[get])
-                for get in range(5)
-                if get != give and bank[get]
-            )
+            out.extend([t for get, t in enumerate(trades[give]) if get != give and bank[get]])
     # Player trade offers are unbounded; list the one-for-one offers as representatives.
+    offers = _one_for_one_offers(name)
     for give in range(5):
         if res[give]:
-            out.extend(OfferTrade(name, one(give), one(get)) for get in range(5) if get != give)
+            out.extend(offers[give])
     return out
+
+
+#: Legal-action lists are rebuilt after every action; actions are immutable values, so
+#: each distinct one is built once and reused (``_action(BuildRoad, "red", edge)``).
+_action = lru_cache(maxsize=1 << 16)(lambda cls, *fields: cls(*fields))
+
+
+@lru_cache(maxsize=64)
+def _maritime_trades(name: str) -> tuple[tuple[Action, ...], ...]:
+    """``[give][get]``: the seat's bank trades (the diagonal is never listed)."""
+    return tuple(
+        tuple(MaritimeTrade(name, RESOURCES[give], RESOURCES[get]) for get in range(5))
+        for give in range(5)
+    )
+
+
+@lru_cache(maxsize=64)
+def _one_for_one_offers(name: str) -> tuple[tuple[Action, ...], ...]:
+    """``[give]``: the one-for-one trade offers giving one card of ``give``."""
+    return tuple(
+        tuple(OfferTrade(name, one(give), one(get)) for get in range(5) if get != give)
+        for give in range(5)
+    )
 
 
 def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
@@ -960,7 +996,7 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
     if phase is Phase.MAIN:
         return _main_actions(state, seat, name)
     if phase is Phase.ROLL:
-        return [RollDice(name), *_dev_card_actions(state, seat, name)]
+        return [_action(RollDice, name), *_dev_card_actions(state, seat, name)]
     if phase is Phase.SETUP_SETTLEMENT:
         return [
             BuildSettlement(name, graph.vertices[v]) for v in _settlement_spots(state, seat, True)
@@ -973,15 +1009,20 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
             if state.edge_owner[e] == NOBODY
         ]
     if phase is Phase.MOVE_ROBBER:
+        owner = state.vertex_owner
+        hands = state.hands
+        robbable = [s != seat and any(h.resources) for s, h in enumerate(hands)]
         out = []
         for t, tile in enumerate(graph.tiles):
             if t == state.robber:
                 continue
-            victims = _victims(state, seat, t)
+            victims = {
+                o for v in graph.tile_vertices[t] if (o := owner[v]) != NOBODY and robbable[o]
+            }
             if victims:
-                out.extend(MoveRobber(name, tile, players[v]) for v in victims)
+                out.extend([_action(MoveRobber, name, tile, players[v]) for v in sorted(victims)])
             else:
-                out.append(MoveRobber(name, tile))
+                out.append(_action(MoveRobber, name, tile))
         return out
     if phase is Phase.ROAD_BUILDING:
         return [BuildRoad(name, graph.edges[e]) for e in _road_edges(state, seat)] + [

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from catan_p2p.bots.base import Bot
+from catan_p2p.bots.greedy import GreedyBot
 from catan_p2p.bots.random_bot import RandomBot
 
 #: Bot strategies by the name used on the command line.
-STRATEGIES: dict[str, type] = {"random": RandomBot}
+STRATEGIES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bot(strategy: str, seed: object = 0) -> Bot:
@@ -23,4 +24,4 @@ def make_bot(strategy: str, seed: object = 0) -> Bot:
     return cls(seed)
 
 
-__all__ = ["STRATEGIES", "Bot", "RandomBot", "make_bot"]
+__all__ = ["STRATEGIES", "Bot", "GreedyBot", "RandomBot", "make_bot"]

@@ -42,9 +42,27 @@ class GameInfo:
     seed: str
 
 
+_compact = json.JSONEncoder(sort_keys=True, separators=(", ", ": "), ensure_ascii=False).encode
+
+
 def dumps(data: Any) -> bytes:
-    """Canonical JSON bytes: sorted keys, one entry per line, trailing newline."""
-    return (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode()
+    """Canonical JSON bytes: sorted keys, one top-level entry per line, trailing newline.
+
+    Values are written compactly on their line (lists of objects get a line per item),
+    so ``git diff`` shows exactly the entries that changed. Uses the C encoder only.
+    """
+    if not isinstance(data, dict) or not data:
+        return (_compact(data) + "\n").encode()
+    lines = []
+    for key in sorted(data):
+        value = data[key]
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            items = ",\n  ".join(_compact(v) for v in value)
+            text = f"[\n  {items}\n ]"
+        else:
+            text = _compact(value)
+        lines.append(f" {_compact(key)}: {text}")
+    return ("{\n" + ",\n".join(lines) + "\n}\n").encode()
 
 
 def _resources(c: Counts) -> dict[str, int]:

@@ -1,0 +1,361 @@
+"""A running game recorded in Git: hot-seat (every seat here) or networked (one seat).
+
+``GitSession`` keeps one ``Peer`` per local seat. Submitting an action first brings
+the acting seat's branch up to date (verifying what others wrote), then records the
+action as one commit. Discards and trade answers go to temporary branches; the
+active seat merges them. With a remote, every sync is one fetch of the game's refs,
+verification, fast-forward, merges, and a push of the local seats' own refs only.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from catan_p2p.errors import (
+    ForkError,
+    IllegalAction,
+    RemoteError,
+    UsageError,
+    VerificationError,
+)
+from catan_p2p.rules.actions import Action, AnswerTrade, CancelTrade, ConfirmTrade, Discard
+from catan_p2p.rules.board import STANDARD_BOARD, Board
+from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.state import GameState, Phase, new_game
+from catan_p2p.session.base import LogEntry, SyncStatus
+from catan_p2p.store.codec import GameInfo
+from catan_p2p.store.refs import check_name, game_prefix, parse_ref, player_ref
+from catan_p2p.sync import transport
+from catan_p2p.sync.peer import Answer, Peer
+from catan_p2p.sync.protocol import genesis_message, parse_action
+from catan_p2p.sync.repo import GameRepo, init_repo
+
+ANSWER_PHASES = {Phase.DISCARD: "discard", Phase.TRADE: "trade"}
+
+
+def new_game_id() -> str:
+    return "g" + os.urandom(4).hex()
+
+
+def create_game(
+    repo: Path,
+    players: list[str] | tuple[str, ...],
+    board: Board = STANDARD_BOARD,
+    seed: str | None = None,
+    game_id: str | None = None,
+    victory_points: int = 10,
+) -> str:
+    """Write a game's genesis commit and start every player's branch there; returns the id."""
+    players = tuple(check_name("player", p) for p in players)
+    game = check_name("game id", game_id or new_game_id())
+    seed = seed if seed is not None else os.urandom(8).hex()
+    path = Path(repo)
+    try:
+        game_repo = GameRepo(path)
+    except UsageError:
+        init_repo(path)
+        game_repo = GameRepo(path)
+    if game in game_repo.games():
+        raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
+    state = new_game(players, board, victory_points)
+    info = GameInfo(game, seed)
+    tree = game_repo.writer(info).write(state)
+    oid = game_repo.write_commit(tree, [], players[0], genesis_message(game, players))
+    for p in players:
+        game_repo.refs.set(player_ref(game, p), oid, None)
+    return game
+
+
+class GitSession:
+    """The session of the seats ``local_players`` of game ``game_id`` in ``repo``."""
+
+    def __init__(
+        self,
+        repo: Path,
+        game_id: str | None = None,
+        local_players: tuple[str, ...] | list[str] | None = None,
+    ) -> None:
+        self.repo = GameRepo(Path(repo))
+        self.game_id = self.repo.only_game(game_id)
+        self.remote = transport.remote_url(self.repo.git_dir)
+        heads = self._player_heads()
+        if not heads:
+            raise UsageError(f"game {self.game_id} has no player branches in {self.repo.path}")
+        self.genesis = self.repo.genesis_of(next(iter(heads.values())))
+        genesis_state, self.info = self.repo.state_of(self.genesis)
+        self.players = genesis_state.players
+        wanted = tuple(local_players) if local_players else self.players
+        for p in wanted:
+            if p not in self.players:
+                raise UsageError(
+                    f"{p!r} is not a player of game {self.game_id} ({', '.join(self.players)})"
+                )
+        self.local_players = wanted
+        self.peers = {p: Peer(self.repo, self.info, p, self.genesis, genesis_state) for p in wanted}
+        self._status = SyncStatus(peers=self.players)
+        self._rejected: dict[str, str] = {}  # bad commit id -> reason, reported once
+        self._answer_cache: dict[str, Answer | None] = {}
+        self._version = 0  # bumped whenever refs may have changed (own writes, sync)
+        self._answers_memo: tuple[tuple, list[Answer]] | None = None
+        self._pending_deletes: list[str] = []
+        # Own temporary answer branches (ref -> opening), to delete once their step is over.
+        self._own_answers: dict[str, str] = {}
+        for ref in self.repo.refs.list(game_prefix(self.game_id)):
+            owner, kind, opening = parse_ref(ref, self.game_id)
+            if kind is not None and owner in self.peers and opening is not None:
+                self._own_answers[ref] = opening
+
+    open = classmethod(lambda cls, *a, **k: cls(*a, **k))  # GitSession.open(repo, game, seats)
+
+    # --- views ---------------------------------------------------------------------------
+
+    def _player_heads(self) -> dict[str, str]:
+        """Every known head of every player's log: local refs and fetched ones."""
+        out = {}
+        for prefix in (game_prefix(self.game_id), transport.tracking_prefix(self.game_id)):
+            for ref, oid in self.repo.refs.list(prefix).items():
+                rest = ref[len(prefix) + 1 :]
+                if "/" not in rest:
+                    out[ref] = oid
+        return out
+
+    def _lead(self) -> Peer:
+        """The local peer whose branch is furthest ahead (all local branches are one line)."""
+        return max(self.peers.values(), key=lambda p: self.repo.depth(p.head or self.genesis))
+
+    @property
+    def head(self) -> str:
+        return self._lead().head or self.genesis
+
+    @property
+    def committed_state(self) -> GameState:
+        """The state at the newest local head, without answers that are not merged yet."""
+        return self._lead().state
+
+    @property
+    def state(self) -> GameState:
+        """The state players see: the head plus verified answers of an open concurrent step."""
+        state = self.committed_state
+        for a in self._answers():
+            state = step(state, a.action)[0]
+        return state
+
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        return legal_actions(self.state, player)
+
+    def history(self) -> list[LogEntry]:
+        """Every recorded action from the genesis to the head, answers before their merge."""
+        entries: list[LogEntry] = []
+        for oid in reversed(self.repo.first_parents(self.head)[:-1]):
+            c = self.repo.commit(oid)
+            for answer in c.parents[1:]:
+                ac = self.repo.commit(answer)
+                act = parse_action(ac)
+                entries.append(LogEntry(answer, ac.author, act, ac.summary))
+            if len(c.parents) == 1:
+                entries.append(LogEntry(oid, c.author, parse_action(c), c.summary))
+        for a in self._answers():
+            entries.append(LogEntry(a.commit, a.player, a.action, str(a.action)))
+        return entries
+
+    # --- concurrent answers --------------------------------------------------------------
+
+    def _answers(self) -> list[Answer]:
+        """Verified answers on temporary branches off the current head, in seat order."""
+        lead = self._lead()
+        opening = lead.head or self.genesis
+        memo_key = (opening, self._version)
+        if self._answers_memo is not None and self._answers_memo[0] == memo_key:
+            return self._answers_memo[1]
+        answers = self._collect_answers(lead, opening)
+        self._answers_memo = (memo_key, answers)
+        return answers
+
+    def _collect_answers(self, lead: Peer, opening: str) -> list[Answer]:
+        state = lead.state
+        kind = ANSWER_PHASES.get(state.phase)
+        if kind is None:
+            return []
+        found: dict[str, Answer] = {}
+        for prefix in (game_prefix(self.game_id), transport.tracking_prefix(self.game_id)):
+            base = f"{prefix}/{kind}/{opening}"
+            for ref, oid in self.repo.refs.list(base).items():
+                player = ref.rsplit("/", 1)[1]
+                if player in found:
+                    continue
+                cached = self._answer_cache.get(oid, ...)
+                if cached is ...:
+                    try:
+                        action, _ = lead.verifier.verify_answer(oid, opening, kind)
+                        cached = Answer(player, oid, action) if action.player == player else None
+                    except (VerificationError, IllegalAction) as exc:
+                        self._reject(oid, str(exc))
+                        cached = None
+                    self._answer_cache[oid] = cached
+                if cached is not None:
+                    found[player] = cached
+        order = {p: i for i, p in enumerate(self.players)}
+        return sorted(found.values(), key=lambda a: order[a.player])
+
+    def _maybe_merge(self) -> bool:
+        """The active seat, if local, merges a complete set of discards."""
+        state = self.committed_state
+        if state.phase is not Phase.DISCARD:
+            return False
+        active = self.players[state.current]
+        if active not in self.peers:
+            return False
+        answers = self._answers()
+        owed = {self.players[s] for s, n in enumerate(state.discards) if n}
+        if {a.player for a in answers} != owed:
+            return False
+        peer = self.peers[active]
+        peer.advance(self.head)
+        peer.record_merge("discard", answers)
+        self._after_own_commit(peer)
+        return True
+
+    # --- acting --------------------------------------------------------------------------
+
+    def submit(self, action: Action) -> GameState:
+        """Record ``action`` for a local seat; ``IllegalAction`` (nothing recorded) if illegal."""
+        player = action.player
+        peer = self.peers.get(player)
+        if peer is None:
+            raise IllegalAction(
+                f"players: this session plays {', '.join(self.local_players)}, not {player!r}"
+            )
+        head = self.head
+        if peer.head != head:
+            peer.advance(head)
+        state = peer.state
+        kind = ANSWER_PHASES.get(state.phase)
+        active = self.players[state.current]
+        if kind is not None and player != active and isinstance(action, (Discard, AnswerTrade)):
+            step(self.state, action)  # legal on top of the answers already given?
+            ref, _ = peer.record_answer(kind, action)
+            self._own_answers[ref] = peer.head or self.genesis
+            self._version += 1
+            self._status.ahead += 1
+            if not self._maybe_merge():
+                self._push([ref])
+            return self.state
+        if kind == "trade" and isinstance(action, (ConfirmTrade, CancelTrade)):
+            answers = self._answers()
+            if isinstance(action, ConfirmTrade):
+                step(self.state, action)  # refuse before writing the merge
+            if answers:
+                peer.record_merge("trade", answers)
+        elif kind == "discard":
+            self._maybe_merge()
+            if peer.head != self.head:
+                peer.advance(self.head)
+        peer.record(action)
+        self._after_own_commit(peer)
+        return self.state
+
+    def _after_own_commit(self, peer: Peer) -> None:
+        """Hot-seat sync: every other local seat verifies and fast-forwards; then push."""
+        head = peer.head or self.genesis
+        for other in self.peers.values():
+            if other is not peer:
+                other.advance(head)
+        self._cleanup_answers()
+        self._push([peer.ref])
+
+    def _cleanup_answers(self) -> None:
+        """Delete local seats' temporary branches whose step is over (merged or moot)."""
+        head = self.head
+        for ref, opening in list(self._own_answers.items()):
+            if opening != head:
+                self.repo.refs.delete(ref)
+                del self._own_answers[ref]
+                self._pending_deletes.append(ref)
+                self._version += 1
+
+    # --- sync ----------------------------------------------------------------------------
+
+    def _push(self, refs: list[str]) -> None:
+        if self.remote is None:
+            return
+        own = [p.ref for p in self.peers.values()]
+        deletes = self._pending_deletes
+        try:
+            transport.push(self.repo.git_dir, sorted(set(refs) | set(own)), deletes)
+            self._pending_deletes = []
+            self._status.ahead = 0
+            self._status.error = None
+        except RemoteError as exc:
+            self._status.error = str(exc)
+
+    def _reject(self, oid: str, reason: str) -> None:
+        self._rejected[oid] = reason
+
+    def sync(self) -> SyncStatus:
+        """Fetch (when networked), verify and fast-forward, merge, push."""
+        status = self._status
+        self._version += 1
+        if self.remote is not None:
+            try:
+                transport.fetch(self.repo.git_dir, self.game_id)
+                status.last_fetch = time.time()
+                status.error = None
+            except RemoteError as exc:
+                status.error = str(exc)
+        forks = []
+        behind = 0
+        for ref, oid in sorted(self._player_heads().items()):
+            if oid in self._rejected:
+                continue
+            for peer in self.peers.values():
+                try:
+                    peer.advance(oid)
+                except ForkError as exc:
+                    forks.append(f"{ref}: {exc}")
+                except (VerificationError, IllegalAction) as exc:
+                    self._reject(oid, str(exc))
+                    behind += 1
+                    break
+        self._maybe_merge()
+        self._cleanup_answers()
+        if self.remote is not None:
+            self._push(list(self._own_answers))
+        status.forks = tuple(sorted(set(forks)))
+        status.behind = behind
+        return status
+
+    @property
+    def rejected(self) -> dict[str, str]:
+        """Commits this session refused, with the reason (for the CLI and the client)."""
+        return dict(self._rejected)
+
+    def close(self) -> None:
+        self.repo.wait_for_maintenance()
+
+
+def join_game(url: str, repo: Path, game_id: str, player: str) -> GitSession:
+    """Fetch ``game_id`` from ``url`` into ``repo`` and take the seat ``player``."""
+    path = Path(repo)
+    try:
+        game_repo = GameRepo(path)
+    except UsageError:
+        init_repo(path)
+        game_repo = GameRepo(path)
+    transport.set_remote(game_repo.git_dir, url)
+    transport.fetch(game_repo.git_dir, game_id)
+    tracked = game_repo.refs.list(transport.tracking_prefix(game_id))
+    if not tracked:
+        raise UsageError(f"the remote {url} has no game {game_id!r}; check the id with its creator")
+    mine = player_ref(game_id, player)
+    remote_mine = mine.replace("refs/heads/", f"refs/remotes/{transport.REMOTE}/", 1)
+    if game_repo.refs.get(mine) is None:
+        start = tracked.get(remote_mine)
+        if start is None:
+            any_head = next(iter(tracked.values()))
+            start = game_repo.genesis_of(any_head)
+        game_repo.refs.set(mine, start, None)
+    session = GitSession(path, game_id, (player,))
+    session.sync()
+    return session

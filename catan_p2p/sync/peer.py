@@ -1,0 +1,129 @@
+"""One player's replica of a game: its single-writer branch and how it moves.
+
+A ``Peer`` only ever moves its own ref, and only forward: to its own new commit, or
+to a descendant it has verified (fast-forward). A candidate head that neither
+descends from nor precedes its own is a fork: reported with both ids, never merged
+or dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catan_p2p.errors import ForkError
+from catan_p2p.rules.actions import Action
+from catan_p2p.rules.chance import derive_chance
+from catan_p2p.rules.engine import step
+from catan_p2p.rules.state import GameState
+from catan_p2p.store.codec import GameInfo
+from catan_p2p.store.refs import answer_ref, player_ref
+from catan_p2p.sync.protocol import action_message, merge_message
+from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.verify import Verifier
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A verified concurrent answer waiting to be merged."""
+
+    player: str
+    commit: str
+    action: Action
+
+
+class Peer:
+    """The replica of ``player`` in ``repo`` for game ``info.game``."""
+
+    def __init__(
+        self, repo: GameRepo, info: GameInfo, player: str, genesis: str, genesis_state: GameState
+    ):
+        self.repo = repo
+        self.info = info
+        self.player = player
+        self.ref = player_ref(info.game, player)
+        self.verifier = Verifier(repo, info)
+        self.verifier.trust(genesis, genesis_state)
+        self.genesis = genesis
+        self._head = repo.refs.get(self.ref)
+        head = self._head
+        if head is not None and head != genesis:
+            self._trust_own_head(head)
+
+    def _trust_own_head(self, head: str) -> None:
+        """Load one's own head: decode it, and re-verify from genesis if it does not re-encode."""
+        state, _ = self.repo.state_of(head)
+        if self.verifier.tree_of(state) == self.repo.commit(head).tree:
+            self.verifier.trust(head, state)
+        else:
+            self.verifier.verify(head)
+
+    @property
+    def head(self) -> str | None:
+        """The own branch's commit (kept in memory: only this peer ever moves it)."""
+        return self._head
+
+    def _move(self, new: str) -> None:
+        self.repo.refs.set(self.ref, new, self._head)  # compare-and-swap on disk
+        self._head = new
+
+    @property
+    def state(self) -> GameState:
+        head = self.head or self.genesis
+        return self.verifier.verify(head)
+
+    def advance(self, target: str) -> int:
+        """Fast-forward to ``target`` after verifying it; returns the commits gained.
+
+        Raises:
+            ForkError: ``target`` and the own head have diverged.
+            VerificationError: a commit on the way is bad (the own branch stays put).
+        """
+        head = self.head or self.genesis
+        if target == head or self.repo.is_ancestor(target, head):
+            return 0
+        if not self.repo.is_ancestor(head, target):
+            raise ForkError(
+                f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
+                f"{target[:10]}, which does not extend it; both are kept, nothing was merged"
+            )
+        self.verifier.verify(target)
+        gained = len(self.repo.first_parents(target, stop=head))
+        self._move(target)
+        return gained
+
+    def record(self, action: Action) -> tuple[str, GameState, Action]:
+        """Apply an own action on the head, commit it and move the branch."""
+        parent = self.head or self.genesis
+        state = self.verifier.verify(parent)
+        new, resolved = step(state, action, derive_chance(self.info.seed, parent))
+        tree = self.repo.writer(self.info).write(new)
+        oid = self.repo.write_commit(tree, [parent], self.player, action_message(resolved))
+        self.verifier.trust(oid, new)
+        self._move(oid)
+        return oid, new, resolved
+
+    def record_answer(self, kind: str, action: Action) -> tuple[str, str]:
+        """Commit a concurrent answer on its temporary branch off the own head (the opening)."""
+        opening = self.head or self.genesis
+        state = self.verifier.verify(opening)
+        new, resolved = step(state, action, derive_chance(self.info.seed, opening))
+        tree = self.repo.writer(self.info).write(new)
+        oid = self.repo.write_commit(tree, [opening], self.player, action_message(resolved))
+        ref = answer_ref(self.info.game, kind, opening, self.player)
+        self.repo.refs.set(ref, oid, self.repo.refs.get(ref))
+        return ref, oid
+
+    def record_merge(self, kind: str, answers: list[Answer]) -> tuple[str, GameState]:
+        """The custom merge: one commit whose parents are the opening and every answer."""
+        opening = self.head or self.genesis
+        state = self.verifier.verify(opening)
+        for a in answers:
+            state = step(state, a.action)[0]
+        tree = self.repo.writer(self.info).write(state)
+        message = merge_message(self.player, kind, [a.player for a in answers])
+        oid = self.repo.write_commit(
+            tree, [opening, *(a.commit for a in answers)], self.player, message
+        )
+        self.verifier.trust(oid, state)
+        self._move(oid)
+        return oid, state

@@ -1,0 +1,212 @@
+"""One Git repository holding one or more games: objects, refs, commits and recording.
+
+``GameRepo`` is the narrow store interface the protocol uses: read and write objects
+(``store``), move refs by compare-and-swap (``refs``), parse commits (cached), walk
+first-parent history, and record a new commit without a working tree or index.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from catan_p2p.errors import StateFileError, UsageError
+from catan_p2p.rules.state import GameState
+from catan_p2p.store.codec import GameInfo, StateWriter, read_state
+from catan_p2p.store.objects import Commit, GitObjectStore, commit_data, object_id
+from catan_p2p.store.refs import PREFIX, Refs, check_name
+from catan_p2p.sync.protocol import GENESIS, player_email, trailer
+
+#: Loose objects allowed before recording triggers a background incremental repack.
+REPACK_EVERY = 400
+
+
+def find_git_dir(path: Path) -> Path:
+    """The git directory of a work tree or bare repository at ``path``."""
+    path = Path(path)
+    if (path / ".git").is_dir():
+        return path / ".git"
+    if (path / "objects").is_dir() and (path / "refs").is_dir():
+        return path
+    raise UsageError(
+        f"{path} is not a catan_p2p game repository; create one with `catan-p2p new` "
+        "or pass --repo PATH"
+    )
+
+
+def init_repo(path: Path, bare: bool = False) -> Path:
+    """Create an empty repository (no hook samples) and return its git directory."""
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    args = ["git", "init", "-q", "--template="]
+    if bare:
+        args.append("--bare")
+    subprocess.run([*args, str(path)], check=True)
+    git_dir = path if bare else path / ".git"
+    # The game lives in refs/heads/catan/...; keep Git from auto-packing behind our back.
+    subprocess.run(["git", "--git-dir", str(git_dir), "config", "gc.auto", "0"], check=True)
+    return git_dir
+
+
+class GameRepo:
+    """Objects and refs of a repository, plus the commit and state caches of its games."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.git_dir = find_git_dir(self.path)
+        self.store = GitObjectStore(self.git_dir)
+        self.refs = Refs(self.git_dir)
+        self._commits: dict[str, Commit] = {}
+        self._depths: dict[str, int] = {}
+        self._writers: dict[str, StateWriter] = {}
+        self._loose_written = 0
+        self._repack: subprocess.Popen | None = None
+
+    # --- games ---------------------------------------------------------------------------
+
+    def games(self) -> list[str]:
+        """Ids of the games that have refs in this repository."""
+        names = set()
+        for ref in self.refs.list(PREFIX):
+            names.add(ref[len(PREFIX) + 1 :].split("/", 1)[0])
+        return sorted(names)
+
+    def only_game(self, game: str | None) -> str:
+        """``game`` if given, else the only game here (a clear error otherwise)."""
+        games = self.games()
+        if game is not None:
+            check_name("game id", game)
+            if game not in games:
+                have = ", ".join(games) or "none"
+                raise UsageError(f"there is no game {game!r} in {self.path} (games here: {have})")
+            return game
+        if len(games) == 1:
+            return games[0]
+        if not games:
+            raise UsageError(
+                f"{self.path} holds no catan_p2p game; create one with `catan-p2p new`"
+            )
+        raise UsageError(
+            f"{self.path} holds several games ({', '.join(games)}); choose one with --game"
+        )
+
+    def writer(self, info: GameInfo) -> StateWriter:
+        w = self._writers.get(info.game)
+        if w is None:
+            w = self._writers[info.game] = StateWriter(self.store, info)
+        return w
+
+    # --- commits -------------------------------------------------------------------------
+
+    def commit(self, oid: str) -> Commit:
+        c = self._commits.get(oid)
+        if c is None:
+            kind, data = self.store.read(oid)
+            if kind != b"commit":
+                raise StateFileError(f"{oid} is a {kind.decode()}, not a commit")
+            c = self._commits[oid] = Commit(oid, data)
+        return c
+
+    def write_commit(
+        self, tree: str, parents: list[str], author: str, message: str, when: int | None = None
+    ) -> str:
+        data = commit_data(
+            tree,
+            parents,
+            author,
+            player_email(author),
+            int(time.time()) if when is None else when,
+            message,
+        )
+        oid = self.store.write(b"commit", data)
+        self._commits[oid] = Commit(oid, data)
+        self._loose_written += 1
+        if self._loose_written >= REPACK_EVERY:
+            self.repack_in_background()
+        return oid
+
+    def state_of(self, oid: str) -> tuple[GameState, GameInfo]:
+        """Decode the state in a commit's tree (validated by the schema)."""
+        c = self.commit(oid)
+        return read_state(self.store, c.tree, f"commit {oid[:10]} by {c.author}")
+
+    def first_parents(self, oid: str, stop: str | None = None) -> list[str]:
+        """Commits from ``oid`` back along first parents to the root (or to ``stop``, excluded)."""
+        out = []
+        cur: str | None = oid
+        while cur is not None and cur != stop:
+            out.append(cur)
+            parents = self.commit(cur).parents
+            cur = parents[0] if parents else None
+        return out
+
+    def depth(self, oid: str) -> int:
+        """Number of first-parent steps from the root (cached, so ancestry checks are short)."""
+        d = self._depths.get(oid)
+        if d is not None:
+            return d
+        chain = []
+        cur: str | None = oid
+        while cur is not None and cur not in self._depths:
+            chain.append(cur)
+            parents = self.commit(cur).parents
+            cur = parents[0] if parents else None
+        base = -1 if cur is None else self._depths[cur]
+        for c in reversed(chain):
+            base += 1
+            self._depths[c] = base
+        return self._depths[oid]
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        """True when ``ancestor`` is on the first-parent line of ``descendant`` (or equal)."""
+        steps = self.depth(descendant) - self.depth(ancestor)
+        if steps < 0:
+            return False
+        cur = descendant
+        for _ in range(steps):
+            cur = self.commit(cur).parents[0]
+        return cur == ancestor
+
+    def genesis_of(self, oid: str) -> str:
+        root = self.first_parents(oid)[-1]
+        if trailer(self.commit(root), GENESIS) is None:
+            raise StateFileError(f"history of {oid[:10]} does not start with a genesis commit")
+        return root
+
+    # --- maintenance ---------------------------------------------------------------------
+
+    def repack_in_background(self) -> None:
+        """Pack loose objects without blocking the player (``git repack -d``, incremental)."""
+        if self._repack is not None and self._repack.poll() is None:
+            return
+        self._loose_written = 0
+        self._repack = subprocess.Popen(
+            ["git", "--git-dir", str(self.git_dir), "repack", "-d", "-q"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def pack(self, aggressive: bool = False) -> None:
+        """Pack everything now (end of a game); waits for a background repack first."""
+        if self._repack is not None:
+            self._repack.wait()
+        args = ["git", "--git-dir", str(self.git_dir), "repack", "-a", "-d", "-q"]
+        if aggressive:
+            args += ["-f", "--depth=250", "--window=250"]
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            ["git", "--git-dir", str(self.git_dir), "prune-packed", "-q"],
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.store.db.update_cache(force=True)
+
+    def wait_for_maintenance(self) -> None:
+        if self._repack is not None:
+            self._repack.wait()
+            self._repack = None
+
+
+_ = object_id

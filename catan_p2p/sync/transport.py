@@ -1,0 +1,82 @@
+"""Moving refs between repositories through any Git URL (a path, ssh, https, git://).
+
+Fetch brings every ref of one game in a single ``git fetch``; push sends only the
+caller's own refs and never forces, so the remote itself refuses a rewritten branch.
+A failure becomes a ``RemoteError`` with one sentence and what to do.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from catan_p2p.errors import RemoteError
+from catan_p2p.store.refs import game_prefix
+
+REMOTE = "origin"
+TIMEOUT = 30
+
+
+def tracking_prefix(game: str) -> str:
+    """Where fetched refs of ``game`` land: ``refs/remotes/origin/catan/<game>``."""
+    return game_prefix(game).replace("refs/heads/", f"refs/remotes/{REMOTE}/", 1)
+
+
+def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(
+            ["git", "--git-dir", str(git_dir), *args],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        raise RemoteError(
+            f"git {args[0]} timed out after {TIMEOUT} s; check the remote and retry"
+        ) from None
+
+
+def _reason(proc: subprocess.CompletedProcess) -> str:
+    lines = [ln.strip() for ln in (proc.stderr or "").splitlines() if ln.strip()]
+    fatal = [ln for ln in lines if ln.startswith(("fatal:", "error:", "!"))]
+    return (fatal or lines or ["no details"])[0]
+
+
+def set_remote(git_dir: Path, url: str) -> None:
+    """Point ``origin`` at ``url`` (adding it when missing)."""
+    have = _git(git_dir, "remote", "get-url", REMOTE)
+    if have.returncode == 0:
+        if have.stdout.strip() != url:
+            _git(git_dir, "remote", "set-url", REMOTE, url)
+    else:
+        _git(git_dir, "remote", "add", REMOTE, url)
+
+
+def remote_url(git_dir: Path) -> str | None:
+    have = _git(git_dir, "remote", "get-url", REMOTE)
+    return have.stdout.strip() if have.returncode == 0 else None
+
+
+def fetch(git_dir: Path, game: str) -> None:
+    """One fetch of every ref of ``game``; stale tracking refs (deleted branches) are pruned."""
+    spec = f"+{game_prefix(game)}/*:{tracking_prefix(game)}/*"
+    proc = _git(git_dir, "fetch", "--quiet", "--prune", "--no-tags", REMOTE, spec)
+    if proc.returncode != 0:
+        raise RemoteError(
+            f"cannot fetch from the remote ({_reason(proc)}); check that it is reachable, "
+            "sync will retry"
+        )
+
+
+def push(git_dir: Path, updates: list[str], deletes: list[str] = ()) -> None:  # type: ignore[assignment]
+    """Push own refs (``ref:ref``, never forced) and delete finished temporary branches."""
+    specs = [f"{r}:{r}" for r in updates] + [f":{r}" for r in deletes]
+    if not specs:
+        return
+    proc = _git(git_dir, "push", "--quiet", "--porcelain", REMOTE, *specs)
+    if proc.returncode != 0:
+        detail = _reason(proc)
+        out = proc.stdout or ""
+        if "non-fast-forward" in out or "fetch first" in out or "rejected" in out:
+            detail = "the remote holds a different history for one of your branches"
+        raise RemoteError(f"cannot push to the remote ({detail}); run `catan-p2p sync` to retry")

@@ -1,0 +1,165 @@
+"""Verification of incoming commits: the rules decide, the tree id proves.
+
+A commit is accepted only when its author is the player its action names, the
+action is legal in the parent's state, its chance outcomes are the ones derived
+from the seed and the parent id, and applying it gives exactly the commit's tree.
+Each peer owns a ``Verifier`` with its own caches, so verification is independent:
+apply + serialise + hash, never a trusted read.
+"""
+
+from __future__ import annotations
+
+from catan_p2p.errors import IllegalAction, StateFileError, VerificationError
+from catan_p2p.rules.actions import Action, AnswerTrade, Discard
+from catan_p2p.rules.chance import derive_chance
+from catan_p2p.rules.engine import step
+from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.store.codec import GameInfo, StateWriter
+from catan_p2p.store.objects import Commit, HashingStore
+from catan_p2p.sync.protocol import parse_action, parse_merge
+from catan_p2p.sync.repo import GameRepo
+
+ANSWER_KINDS: dict[str, tuple[type[Action], Phase]] = {
+    "discard": (Discard, Phase.DISCARD),
+    "trade": (AnswerTrade, Phase.TRADE),
+}
+
+
+def _who(c: Commit) -> str:
+    return f"commit {c.oid[:10]} by {c.author.capitalize() or '(nobody)'}"
+
+
+class Verifier:
+    """Verified states of one game for one peer, keyed by commit id."""
+
+    def __init__(self, repo: GameRepo, info: GameInfo) -> None:
+        self.repo = repo
+        self.info = info
+        self.states: dict[str, GameState] = {}
+        self._writer = StateWriter(HashingStore(), info)
+
+    def trust(self, oid: str, state: GameState) -> None:
+        """Record a state this peer produced or verified before (its own branch)."""
+        self.states[oid] = state
+
+    def tree_of(self, state: GameState) -> str:
+        return self._writer.write(state)
+
+    def verify(self, oid: str) -> GameState:
+        """The state at ``oid`` after verifying every commit back to a known one.
+
+        Raises:
+            VerificationError: the first bad commit, its author and the reason.
+        """
+        known = self.states.get(oid)
+        if known is not None:
+            return known
+        chain = []
+        cur = oid
+        while cur not in self.states:
+            chain.append(cur)
+            parents = self.repo.commit(cur).parents
+            if not parents:
+                raise VerificationError(
+                    f"commit {cur[:10]} is a root this peer does not know: "
+                    "it belongs to another game or history was rewritten"
+                )
+            cur = parents[0]
+        state = self.states[cur]
+        for c_id in reversed(chain):
+            state = self._verify_one(self.repo.commit(c_id), state)
+            self.states[c_id] = state
+        if len(self.states) > 256:
+            for old in list(self.states)[: len(self.states) - 128]:
+                if old != oid:
+                    del self.states[old]
+        return state
+
+    def _check_tree(self, c: Commit, state: GameState) -> None:
+        tree = self.tree_of(state)
+        if tree != c.tree:
+            raise VerificationError(
+                f"{_who(c)} is rejected: its tree {c.tree[:10]} is not the state its action "
+                f"produces ({tree[:10]}); the state files were altered"
+            )
+
+    def _apply(self, c: Commit, parent: str, state: GameState, action: Action) -> GameState:
+        if c.author != action.player:
+            raise VerificationError(
+                f"{_who(c)} is rejected: it records an action of {action.player.capitalize()}, "
+                "and only a player may write their own actions"
+            )
+        try:
+            new, resolved = step(state, action.unresolved(), derive_chance(self.info.seed, parent))
+        except IllegalAction as exc:
+            raise VerificationError(f"{_who(c)} is rejected: illegal action ({exc})") from None
+        if resolved != action:
+            raise VerificationError(
+                f"{_who(c)} is rejected: it records {action}, "
+                f"but the seed and parent give {resolved}"
+            )
+        return new
+
+    def _verify_one(self, c: Commit, parent_state: GameState) -> GameState:
+        try:
+            if len(c.parents) == 1:
+                new = self._apply(c, c.parents[0], parent_state, parse_action(c))
+            else:
+                new = self._verify_merge(c, parent_state)
+        except StateFileError as exc:
+            raise VerificationError(f"{_who(c)} is rejected: {exc}") from None
+        self._check_tree(c, new)
+        return new
+
+    def verify_answer(self, oid: str, opening: str, kind: str) -> tuple[Action, GameState]:
+        """Check a concurrent answer: one action of its author on top of ``opening``."""
+        c = self.repo.commit(oid)
+        if c.parents != [opening]:
+            raise VerificationError(
+                f"{_who(c)} is rejected: an answer must sit directly on the opening commit"
+            )
+        action = parse_action(c)
+        cls, phase = ANSWER_KINDS[kind]
+        if not isinstance(action, cls):
+            raise VerificationError(
+                f"{_who(c)} is rejected: a {kind} branch holds a {action.kind} action"
+            )
+        opening_state = self.verify(opening)
+        if opening_state.phase is not phase:
+            raise VerificationError(
+                f"{_who(c)} is rejected: no {kind} step is open at {opening[:10]}"
+            )
+        new = self._apply(c, opening, opening_state, action)
+        self._check_tree(c, new)
+        return action, new
+
+    def _verify_merge(self, c: Commit, opening_state: GameState) -> GameState:
+        info = parse_merge(c)
+        if info.kind not in ANSWER_KINDS:
+            raise VerificationError(f"{_who(c)} is rejected: unknown concurrent step {info.kind!r}")
+        opening = c.parents[0]
+        active = opening_state.players[opening_state.current]
+        if c.author != active:
+            raise VerificationError(
+                f"{_who(c)} is rejected: only {active.capitalize()} may merge answers"
+            )
+        answers = c.parents[1:]
+        authors = [self.repo.commit(a).author for a in answers]
+        if list(info.answers) != authors:
+            raise VerificationError(
+                f"{_who(c)} is rejected: its trailer names {info.answers}, its parents {authors}"
+            )
+        state = opening_state
+        for a in answers:
+            action, _ = self.verify_answer(a, opening, info.kind)
+            try:
+                state = step(state, action)[0]
+            except IllegalAction as exc:
+                raise VerificationError(
+                    f"{_who(c)} is rejected: answer {a[:10]} does not combine ({exc})"
+                ) from None
+        if info.kind == "discard" and state.phase is Phase.DISCARD:
+            raise VerificationError(
+                f"{_who(c)} is rejected: a discard merge must include every discard owed"
+            )
+        return state

@@ -327,6 +327,46 @@ def quick_setup(state: GameState, seed: int = 0) -> GameState:
     return state
 
 
+#: Weights of a random player that prefers building, so random games end.
+ACTION_WEIGHTS: dict[str, float] = {
+    "build_settlement": 100.0,
+    "build_city": 100.0,
+    "buy_dev_card": 20.0,
+    "build_road": 10.0,
+    "confirm_trade": 5.0,
+    "play_knight": 5.0,
+    "play_road_building": 5.0,
+    "play_year_of_plenty": 1.0,
+    "play_monopoly": 1.0,
+    "maritime_trade": 3.0,
+    "end_turn": 2.0,
+    "offer_trade": 0.05,
+}
+
+
+def pick_action(rng: random.Random, actions: list[Action]) -> Action:
+    """A random choice among ``actions`` weighted by ``ACTION_WEIGHTS`` (default 1)."""
+    weights = [ACTION_WEIGHTS.get(a.kind, 1.0) for a in actions]
+    return rng.choices(actions, weights)[0]
+
+
+def random_game(
+    n_players: int, seed: int, max_actions: int = 5000, check: bool = True
+) -> tuple[GameState, int]:
+    """Play a seeded random game (set-up included); returns the final state and its length."""
+    rng = random.Random(seed)
+    state = fresh(n_players)
+    for i in range(max_actions):
+        if state.is_over:
+            return state, i
+        state, _ = step(
+            state, pick_action(rng, legal_actions(state)), derive_chance(str(seed), str(i))
+        )
+        if check:
+            check_invariants(state)
+    return state, max_actions
+
+
 def _with(items: tuple, index: int, value: object) -> tuple:
     return items[:index] + (value,) + items[index + 1 :]
 
@@ -348,6 +388,8 @@ __all__ = [
     "give",
     "give_dev",
     "path",
+    "pick_action",
+    "random_game",
     "top_zigzag",
     "place_roads",
     "place_settlement",

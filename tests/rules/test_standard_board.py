@@ -1,0 +1,77 @@
+"""The standard beginner board: counts of tiles, places, ports, number tokens and the desert."""
+
+from collections import Counter
+
+from catan_p2p.rules.board import STANDARD_BOARD
+from catan_p2p.rules.cards import Resource, Terrain
+from catan_p2p.rules.hexgrid import edge_ends
+from catan_p2p.rules.state import new_game
+
+GRAPH = STANDARD_BOARD.graph
+
+
+def test_standard_board_has_19_tiles_54_vertices_72_edges():
+    assert len(GRAPH.tiles) == 19
+    assert len(GRAPH.vertices) == 54
+    assert len(GRAPH.edges) == 72
+
+
+def test_standard_board_terrain_counts():
+    counts = Counter(GRAPH.tile_terrain)
+    assert counts == {
+        Terrain.FOREST: 4,
+        Terrain.PASTURE: 4,
+        Terrain.FIELDS: 4,
+        Terrain.HILLS: 3,
+        Terrain.MOUNTAINS: 3,
+        Terrain.DESERT: 1,
+    }
+
+
+def test_number_tokens_two_to_twelve_distribution():
+    numbers = Counter(n for n in GRAPH.tile_number if n)
+    assert numbers == {2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 8: 2, 9: 2, 10: 2, 11: 2, 12: 1}
+
+
+def test_desert_in_the_centre_holds_the_robber():
+    assert GRAPH.tiles[GRAPH.desert] == (0, 0)
+    assert GRAPH.tile_number[GRAPH.desert] == 0
+    assert new_game(("red", "blue")).robber == GRAPH.desert
+
+
+def test_nine_ports_four_generic_and_one_two_to_one_per_resource():
+    ports = STANDARD_BOARD.ports
+    assert len(ports) == 9
+    assert sum(p.resource is None for p in ports) == 4
+    assert sorted(p.resource for p in ports if p.resource is not None) == list(Resource)
+    assert sorted(p.rate for p in ports) == [2] * 5 + [3] * 4
+
+
+def test_ports_sit_on_coastal_edges_with_two_land_vertices_each():
+    land = set(GRAPH.tiles)
+    vertices = []
+    for port in STANDARD_BOARD.ports:
+        a, b = port.edge
+        assert (a in land) != (b in land), port
+        ends = edge_ends(port.edge)
+        assert all(v in GRAPH.vertex_index for v in ends)
+        vertices += ends
+    assert len(set(vertices)) == 18  # no two ports share a vertex
+    assert sum(p != -1 for p in GRAPH.vertex_port) == 18
+
+
+def test_every_vertex_touches_one_to_three_land_tiles():
+    sizes = Counter(len(ts) for ts in GRAPH.vertex_tiles)
+    assert sizes == {3: 24, 2: 12, 1: 18}  # 12 outer tiles meet pairwise on the coast
+    assert all(2 <= len(ns) <= 3 for ns in GRAPH.vertex_neighbours)
+
+
+def test_every_tile_has_six_vertices_and_every_edge_two():
+    assert all(len(vs) == 6 for vs in GRAPH.tile_vertices)
+    assert all(len(set(vs)) == 2 for vs in GRAPH.edge_vertices)
+
+
+def test_board_survives_its_data_round_trip():
+    again = type(STANDARD_BOARD).from_data(STANDARD_BOARD.to_data())
+    assert again == STANDARD_BOARD
+    assert again.graph.vertices == GRAPH.vertices

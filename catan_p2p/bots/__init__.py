@@ -1,13 +1,13 @@
-"""Bots: players that choose actions from ``rules.legal_actions`` (random, greedy)."""
+"""Bots: players that choose actions from ``rules.legal_actions`` (random, uniform, greedy)."""
 
 from __future__ import annotations
 
 from catan_p2p.bots.base import Bot
 from catan_p2p.bots.greedy import GreedyBot
-from catan_p2p.bots.random_bot import RandomBot
+from catan_p2p.bots.random_bot import RandomBot, UniformBot
 
 #: Bot strategies by the name used on the command line.
-STRATEGIES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
+STRATEGIES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "uniform": UniformBot}
 
 
 def make_bot(strategy: str, seed: object = 0) -> Bot:
@@ -24,4 +24,4 @@ def make_bot(strategy: str, seed: object = 0) -> Bot:
     return cls(seed)
 
 
-__all__ = ["STRATEGIES", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["STRATEGIES", "Bot", "GreedyBot", "RandomBot", "UniformBot", "make_bot"]

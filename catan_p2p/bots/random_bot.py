@@ -44,3 +44,26 @@ class RandomBot:
         get = WEIGHTS.get
         weights = [get(type(a), 1.0) for a in actions]
         return self.rng.choices(actions, weights)[0]
+
+
+class UniformBot:
+    """Uniform over the legal actions except player trade offers.
+
+    This is the random player of catanatron (which cannot offer trades to players),
+    so the engine benchmark compares like with like: its games last about as many
+    turns and actions as catanatron's random games.
+    """
+
+    def __init__(self, seed: object = 0) -> None:
+        self.rng = random.Random(str(seed))
+
+    def decide(self, state: GameState, actions: list[Action]) -> Action:
+        n = len(actions)
+        if n == 1:
+            return actions[0]
+        action = actions[self.rng.randrange(n)]
+        if type(action) is not OfferTrade:
+            return action
+        # Drew an offer: choose again among the rest (still uniform over non-offers).
+        rest = [a for a in actions if type(a) is not OfferTrade]
+        return rest[self.rng.randrange(len(rest))] if rest else action

@@ -1,0 +1,1 @@
+"""Benchmarks: engine speed, storage and latency figures beside their reference values."""

@@ -1,0 +1,63 @@
+"""``catan-p2p bisect``: the first commit of a game where a condition holds.
+
+Binary search over the first-parent history, as ``git bisect`` would do it. With
+``--commit REV`` it only tests that commit and exits 0 (condition false: good) or 1
+(true: bad), so it also works under ``git bisect run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from catan_p2p.commands._common import open_repo, open_session, print_json
+from catan_p2p.commands.show import resolve
+from catan_p2p.errors import StateFileError
+from catan_p2p.rules.query import evaluate
+
+
+def run(args: argparse.Namespace) -> int:
+    repo = open_repo(args.repo)
+    if args.commit:
+        oid = resolve(repo, args.commit)
+        try:
+            state, _ = repo.state_of(oid)
+        except StateFileError:
+            return 125  # git bisect: cannot test this commit
+        holds = evaluate(args.when, state)
+        if args.json:
+            print_json({"commit": oid, "holds": holds})
+        return 1 if holds else 0
+    session = open_session(args.repo, args.game)
+    line = list(reversed(repo.first_parents(session.head)))
+    lo, hi = 0, len(line) - 1
+    if not evaluate(args.when, repo.state_of(line[hi])[0]):
+        if args.json:
+            print_json({"found": False, "condition": args.when, "tested": len(line)})
+        else:
+            print(f"{args.when!r} never holds in the {len(line)} commits of the game.")
+        return 1
+    tested = 1
+    while lo < hi:  # invariant: the condition holds at hi
+        mid = (lo + hi) // 2
+        tested += 1
+        if evaluate(args.when, repo.state_of(line[mid])[0]):
+            hi = mid
+        else:
+            lo = mid + 1
+    oid = line[hi]
+    c = repo.commit(oid)
+    if args.json:
+        print_json(
+            {
+                "found": True,
+                "commit": oid,
+                "index": hi,
+                "summary": c.summary,
+                "condition": args.when,
+                "tested": tested,
+            }
+        )
+    else:
+        print(f"First commit where {args.when!r} holds: {oid[:10]} (#{hi}) {c.summary}")
+        print(f"({tested} states tested of {len(line)} commits)")
+    return 0

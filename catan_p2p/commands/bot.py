@@ -1,0 +1,68 @@
+"""``catan-p2p bot``: a bot playing one seat as a networked peer until the game ends.
+
+Each round: sync (fetch, verify, fast-forward, merge, push), then act if the game
+waits on this seat. As the active player with an open trade offer, it gives the
+other peers a few seconds to answer before closing the offer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from catan_p2p.bots import make_bot
+from catan_p2p.commands._common import open_session
+from catan_p2p.errors import IllegalAction, UsageError
+from catan_p2p.rules.engine import actors
+from catan_p2p.rules.state import Answer, Phase
+
+TRADE_WAIT = 3.0  # seconds an offer stays open for remote answers
+
+
+def run(args: argparse.Namespace) -> int:
+    player = args.as_player.lower()
+    session = open_session(args.repo, args.game, (player,))
+    if player not in session.players:
+        raise UsageError(f"{player!r} is not a player of game {session.game_id}")
+    bot = make_bot(
+        args.strategy, args.seed if args.seed is not None else f"{session.game_id}/{player}"
+    )
+    offer_opened: float | None = None
+    last_error = None
+    while True:
+        status = session.sync()
+        if status.error != last_error:
+            if status.error:
+                print(f"{player}: {status.error}", file=sys.stderr, flush=True)
+            last_error = status.error
+        for oid, reason in session.rejected.items():
+            print(f"{player}: rejected {oid[:10]}: {reason}", file=sys.stderr, flush=True)
+        session._rejected.clear()  # noqa: SLF001 - report each rejection once
+        state = session.state
+        if state.phase is Phase.GAME_OVER:
+            break
+        if player in actors(state):
+            if state.phase is Phase.TRADE and state.players[state.current] == player:
+                pending = any(
+                    a is Answer.PENDING
+                    for s, a in enumerate(state.trade.answers)
+                    if s != state.current
+                )
+                offer_opened = offer_opened or time.monotonic()
+                if pending and time.monotonic() - offer_opened < TRADE_WAIT:
+                    time.sleep(args.poll)
+                    continue
+            offer_opened = None
+            actions = session.legal_actions(player)
+            if actions:
+                try:
+                    session.submit(bot.decide(state, actions))
+                except IllegalAction as exc:
+                    print(f"{player}: refused: {exc}", file=sys.stderr, flush=True)
+                continue
+        time.sleep(args.poll)
+    winner = state.players[state.winner]
+    print(f"Game {session.game_id} over after turn {state.turn}: {winner} won.")
+    session.close()
+    return 0

@@ -1,0 +1,30 @@
+"""``catan-p2p log``: the game as a readable table of actions."""
+
+from __future__ import annotations
+
+import argparse
+
+from catan_p2p.commands._common import open_session, print_json
+
+
+def run(args: argparse.Namespace) -> int:
+    session = open_session(args.repo, args.game)
+    entries = session.history()
+    if args.json:
+        print_json(
+            [
+                {
+                    "commit": e.commit,
+                    "author": e.author,
+                    "action": e.action.to_json(),
+                    "summary": e.summary,
+                }
+                for e in entries
+            ]
+        )
+        return 0
+    print(f"{'#':>5}  {'commit':10}  {'player':8}  action")
+    for i, e in enumerate(entries, 1):
+        summary = e.summary.split(": ", 1)[-1]
+        print(f"{i:>5}  {e.commit[:10]}  {e.author:8}  {summary}")
+    return 0

@@ -1,0 +1,90 @@
+"""``catan-p2p show``: the state at a commit (text, JSON or a PNG of the board)."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+
+from catan_p2p.commands._common import open_repo, print_json
+from catan_p2p.errors import UsageError
+from catan_p2p.rules.cards import RESOURCES, format_counts
+from catan_p2p.rules.engine import expecting
+from catan_p2p.rules.hexgrid import format_tile
+from catan_p2p.rules.state import NOBODY, GameState
+from catan_p2p.store.codec import player_data, turn_data
+from catan_p2p.sync.repo import GameRepo
+
+
+def resolve(repo: GameRepo, rev: str) -> str:
+    """A commit id from anything ``git rev-parse`` understands."""
+    proc = subprocess.run(
+        [
+            "git",
+            "--git-dir",
+            str(repo.git_dir),
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            rev + "^{commit}",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        raise UsageError(f"{rev!r} is not a commit of {repo.path}; see `catan-p2p log` for ids")
+    return proc.stdout.strip()
+
+
+def describe(state: GameState) -> str:
+    lines = [f"Turn {state.turn}: {expecting(state)}"]
+    if state.dice:
+        lines.append(f"Dice: {state.dice[0]}+{state.dice[1]}={sum(state.dice)}")
+    lines.append(f"Robber: {format_tile(state.board.graph.tiles[state.robber])}")
+    lines.append(f"Bank: {format_counts(state.bank)}; development cards left {sum(state.dev_deck)}")
+    for s, name in enumerate(state.players):
+        h = state.hands[s]
+        awards = []
+        if state.longest_road == s:
+            awards.append("longest road")
+        if state.largest_army == s:
+            awards.append("largest army")
+        lines.append(
+            f"  {name:7} {state.points(s):2} pts  cards: {format_counts(h.resources)}; "
+            f"dev {sum(h.dev_cards) + sum(h.new_dev_cards)}, knights {h.knights}; "
+            f"pieces left {h.roads_left}/{h.settlements_left}/{h.cities_left}"
+            + (f"; {', '.join(awards)}" if awards else "")
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    repo = open_repo(args.repo)
+    if args.commit:
+        oid = resolve(repo, args.commit)
+    else:
+        from catan_p2p.commands._common import open_session
+
+        oid = open_session(args.repo, args.game).head
+    state, info = repo.state_of(oid)
+    if args.png:
+        from catan_p2p.client.render import save_png
+
+        save_png(state.board, args.png, state)
+    if args.json:
+        print_json(
+            {
+                "commit": oid,
+                "game": info.game,
+                "turn": turn_data(state),
+                "bank": dict(zip((r.label for r in RESOURCES), state.bank, strict=True)),
+                "points": {p: state.points(s) for s, p in enumerate(state.players)},
+                "players": {p: player_data(state.hands[s]) for s, p in enumerate(state.players)},
+                "winner": None if state.winner == NOBODY else state.players[state.winner],
+            }
+        )
+    else:
+        print(f"Commit {oid[:10]} of game {info.game}")
+        print(describe(state))
+        if args.png:
+            print(f"Board written to {args.png}")
+    return 0

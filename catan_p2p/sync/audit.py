@@ -1,0 +1,100 @@
+"""Re-checking a whole game: every commit of every branch, from the genesis.
+
+Used by ``catan-p2p verify`` and ``bisect``. A fresh ``Verifier`` trusts nothing but
+the genesis, so a tampered, illegal or misattributed commit anywhere is found and
+named, and two player branches that diverge are reported as a fork.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from catan_p2p.errors import StateFileError, VerificationError
+from catan_p2p.rules.state import GameState
+from catan_p2p.store.codec import GameInfo
+from catan_p2p.store.refs import game_prefix, parse_ref
+from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.transport import tracking_prefix
+from catan_p2p.sync.verify import Verifier
+
+
+@dataclass
+class AuditReport:
+    """What ``audit`` found: commits checked, the first problem, forks, the final state."""
+
+    game: str
+    commits: int = 0
+    branches: dict[str, str] = field(default_factory=dict)
+    bad_commit: str | None = None
+    problem: str | None = None
+    forks: list[str] = field(default_factory=list)
+    head: str | None = None
+    state: GameState | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None and not self.forks
+
+
+def game_refs(repo: GameRepo, game: str) -> dict[str, str]:
+    """Every ref of ``game``: local branches and the ones fetched from a remote."""
+    refs = repo.refs.list(game_prefix(game))
+    refs.update(repo.refs.list(tracking_prefix(game)))
+    return refs
+
+
+def _parse(ref: str, game: str) -> tuple[str, str | None, str | None]:
+    return parse_ref(ref.replace(tracking_prefix(game), game_prefix(game), 1), game)
+
+
+def open_game(repo: GameRepo, game: str) -> tuple[str, GameState, GameInfo]:
+    """The genesis commit, state and info of ``game`` in ``repo``."""
+    refs = game_refs(repo, game)
+    if not refs:
+        raise StateFileError(f"game {game} has no branches in {repo.path}")
+    genesis = repo.genesis_of(next(iter(refs.values())))
+    state, info = repo.state_of(genesis)
+    return genesis, state, info
+
+
+def audit(repo: GameRepo, game: str) -> AuditReport:
+    """Verify every branch of ``game``; stop at the first bad commit."""
+    report = AuditReport(game)
+    genesis, genesis_state, info = open_game(repo, game)
+    verifier = Verifier(repo, info)
+    verifier.trust(genesis, genesis_state)
+    refs = game_refs(repo, game)
+    report.branches = dict(sorted(refs.items()))
+    players = {r: o for r, o in refs.items() if _parse(r, game)[1] is None}
+    answers = {r: o for r, o in refs.items() if _parse(r, game)[1] is not None}
+    checked: set[str] = set()
+    # Longest branch first: it holds everything the others agree on.
+    for ref, oid in sorted(players.items(), key=lambda kv: -repo.depth(kv[1])):
+        chain = [c for c in reversed(repo.first_parents(oid)) if c not in checked]
+        for c in chain:
+            try:
+                verifier.verify(c)
+            except (VerificationError, StateFileError) as exc:
+                report.bad_commit, report.problem = c, f"{ref}: {exc}"
+                return report
+            checked.add(c)
+            checked.update(repo.commit(c).parents[1:])
+    for ref, oid in answers.items():
+        _, kind, opening = _parse(ref, game)
+        try:
+            verifier.verify_answer(oid, opening or "", kind or "")
+        except (VerificationError, StateFileError) as exc:
+            report.bad_commit, report.problem = oid, f"{ref}: {exc}"
+            return report
+        checked.add(oid)
+    report.commits = len(checked)
+    heads = sorted(players.items(), key=lambda kv: -repo.depth(kv[1]))
+    lead_ref, lead = heads[0]
+    for ref, oid in heads[1:]:
+        if not repo.is_ancestor(oid, lead):
+            report.forks.append(
+                f"fork: {ref} at {oid[:10]} does not lie on {lead_ref} at {lead[:10]}"
+            )
+    report.head = lead
+    report.state = verifier.verify(lead)
+    return report

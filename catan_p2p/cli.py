@@ -108,6 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--radius", type=int, default=2)
     p.add_argument("--seed", default="0")
     p.add_argument("--png", default=None, metavar="FILE")
+    p.add_argument(
+        "--constraints",
+        default=None,
+        metavar="LIST",
+        help="extra rules a balanced board keeps, comma-separated: terrain-apart, red-spread",
+    )
     _add_json(p)
 
     p = sub.add_parser("simulate", help="bots play games; invariants checked after every action")

@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from catan_p2p.boards import FACTORS, BoardScore, make_board, score_board
+from catan_p2p.boards import FACTORS, BoardScore, Constraints, make_board, score_board
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import Terrain
@@ -77,7 +77,29 @@ def board_data(board: Board, result: BoardScore) -> dict:
     }
 
 
+#: The names ``--constraints`` takes, and the ``Constraints`` flag each turns on.
+CONSTRAINT_NAMES = {"terrain-apart": "terrain_apart", "red-spread": "red_spread"}
+
+
+def parse_constraints(text: str | None) -> Constraints:
+    """``terrain-apart,red-spread`` -> ``Constraints`` (6/8 apart is always on)."""
+    flags: dict[str, bool] = {}
+    for name in (text or "").split(","):
+        name = name.strip()
+        if not name:
+            continue
+        if name not in CONSTRAINT_NAMES:
+            known = ", ".join(CONSTRAINT_NAMES)
+            raise UsageError(f"unknown constraint {name!r}; choose from {known}")
+        flags[CONSTRAINT_NAMES[name]] = True
+    return Constraints(**flags)
+
+
 def _check(args: argparse.Namespace) -> None:
+    constraints = getattr(args, "constraints", None)
+    if constraints and args.kind != "balanced":
+        raise UsageError("--constraints only applies to --kind balanced; add --kind balanced")
+    parse_constraints(constraints)
     if args.balance is not None and args.kind != "balanced":
         raise UsageError("--balance only applies to --kind balanced; add --kind balanced")
     if args.balance is not None and not 0.0 <= args.balance <= 1.0:
@@ -104,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"catan-p2p board: {exc}", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    board = make_board(args.kind, args.seed, args.radius, args.balance)
+    constraints = parse_constraints(getattr(args, "constraints", None))
+    board = make_board(args.kind, args.seed, args.radius, args.balance, constraints)
     elapsed = time.perf_counter() - started
     result = score_board(board)
     if args.png is not None:
@@ -123,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         from catan_p2p.boards import DEFAULT_BALANCE
 
         target = DEFAULT_BALANCE if args.balance is None else args.balance
-        title += f", balance asked {target:g}"
+        title += f", balance asked {target:g}, constraints: {constraints.describe()}"
     print(title)
     print()
     print(format_board(board))

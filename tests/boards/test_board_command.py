@@ -84,3 +84,17 @@ def test_board_png_from_a_real_process(tmp_path: Path) -> None:
     data = json.loads(proc.stdout)  # nothing but the JSON object on stdout
     assert data["png"] == str(out)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_constraints_from_seed_004_can_be_asked_for(capsys) -> None:
+    argv = ["board", "--kind", "balanced", "--balance", "0.2", "--json"]
+    assert main([*argv, "--constraints", "terrain-apart,red-spread"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["factors"]["resource_clustering"] == 0.0  # no equal terrain side by side
+    red = [t["terrain"] for t in data["tiles"] if t["number"] in (6, 8)]
+    assert len(set(red)) == 4
+
+
+def test_unknown_constraint_exits_2(capsys) -> None:
+    assert main(["board", "--kind", "balanced", "--constraints", "pretty"]) == 2
+    assert "unknown constraint 'pretty'" in capsys.readouterr().err

@@ -25,7 +25,7 @@ from catan_p2p.client.theme import PLAYER_COLOURS, font, player_colour
 from catan_p2p.rules.actions import Action, BuildCity, BuildRoad, BuildSettlement, MoveRobber
 from catan_p2p.rules.board import PIPS, Board, Port
 from catan_p2p.rules.cards import Resource, Terrain
-from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId, edge_ends
+from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId, edge_ends, neighbours
 from catan_p2p.rules.state import NOBODY, GameState
 
 Colour = tuple[int, int, int]
@@ -255,19 +255,7 @@ class BoardView:
         ox, oy = self.origin
         shift = lambda pts: [(x - ox, y - oy) for x, y in pts]  # noqa: E731
         graph = self.board.graph
-        sea_ring = {
-            n
-            for t in graph.tiles
-            for n in (
-                (t[0] + 1, t[1]),
-                (t[0] + 1, t[1] - 1),
-                (t[0], t[1] - 1),
-                (t[0] - 1, t[1]),
-                (t[0] - 1, t[1] + 1),
-                (t[0], t[1] + 1),
-            )
-            if n not in self._land
-        }
+        sea_ring = {n for t in graph.tiles for n in neighbours(t) if n not in self._land}
         for tile in sorted(sea_ring):
             _polygon(surface, shift(self.hex_corners(tile, 1.0)), SEA, SEA)
         for tile in graph.tiles:  # a beach under the island

@@ -1,0 +1,60 @@
+"""Ref names come from one helper and refs move only by compare-and-swap."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from catan_p2p.errors import ForkError, UsageError
+from catan_p2p.store.refs import Refs, answer_ref, parse_ref, player_ref
+from catan_p2p.sync.repo import init_repo
+
+A, B, C = "a" * 40, "b" * 40, "c" * 40
+
+
+def test_ref_names_follow_the_protocol():
+    assert player_ref("g1", "red") == "refs/heads/catan/g1/red"
+    opening = "f" * 40
+    ref = answer_ref("g1", "discard", opening, "blue")
+    assert ref == f"refs/heads/catan/g1/discard/{opening}/blue"
+    assert parse_ref(ref, "g1") == ("blue", "discard", opening)
+    assert parse_ref(player_ref("g1", "red"), "g1") == ("red", None, None)
+
+
+@pytest.mark.parametrize("bad", ["Red", "../x", "", "a b", "x" * 41])
+def test_player_names_that_would_break_ref_names_are_refused(bad):
+    with pytest.raises(UsageError):
+        player_ref("g1", bad)
+
+
+def test_a_ref_moves_only_from_the_value_the_writer_saw(tmp_path: Path):
+    refs = Refs(init_repo(tmp_path / "r"))
+    name = player_ref("g", "red")
+    refs.set(name, A, None)
+    refs.set(name, B, A)
+    with pytest.raises(ForkError, match="moved"):
+        refs.set(name, C, A)  # someone else moved it meanwhile
+    assert refs.get(name) == B
+    assert refs.list("refs/heads/catan/g") == {name: B}
+
+
+def test_a_held_lock_refuses_a_second_writer(tmp_path: Path):
+    git_dir = init_repo(tmp_path / "r")
+    refs = Refs(git_dir)
+    name = player_ref("g", "red")
+    refs.set(name, A, None)
+    (git_dir / (name + ".lock")).write_text("")
+    with pytest.raises(ForkError, match="another writer"):
+        refs.set(name, B, A)
+    assert refs.get(name) == A
+
+
+def test_deleting_an_answer_ref_tidies_its_folders(tmp_path: Path):
+    git_dir = init_repo(tmp_path / "r")
+    refs = Refs(git_dir)
+    ref = answer_ref("g", "trade", A, "blue")
+    refs.set(ref, B, None)
+    refs.delete(ref)
+    assert refs.get(ref) is None
+    assert not (git_dir / "refs/heads/catan/g/trade").exists()

@@ -1,0 +1,508 @@
+"""The play window: one loop step (``tick``) reads input, lets bots act, and draws once.
+
+The app plays only through a ``Session``: it reads ``session.state``, lists
+``session.legal_actions(player)`` for buttons and highlights, and hands every click
+that means an action to ``session.submit`` (showing the engine's refusal when it is
+illegal). ``tick`` is steppable, so tests post real pygame events and call it,
+without threads; ``run`` just calls it at a steady frame rate.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from catan_p2p.client import controls, panels, theme  # noqa: E402
+from catan_p2p.client.controls import Mode  # noqa: E402
+from catan_p2p.client.dialogs import (  # noqa: E402
+    BankTradeDialog,
+    Dialog,
+    DiscardDialog,
+    GameOverDialog,
+    HelpDialog,
+    MessageDialog,
+    MonopolyDialog,
+    OfferDialog,
+    TradeDialog,
+    VictimDialog,
+    YearOfPlentyDialog,
+    backdrop,
+)
+from catan_p2p.client.layout import Layout  # noqa: E402
+from catan_p2p.client.render import BoardView, Highlights  # noqa: E402
+from catan_p2p.client.seats import Seats, bot_move  # noqa: E402
+from catan_p2p.client.syncer import Syncer  # noqa: E402
+from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
+from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
+from catan_p2p.rules.actions import (  # noqa: E402
+    Action,
+    BuildRoad,
+    BuyDevCard,
+    EndRoadBuilding,
+    EndTurn,
+    MoveRobber,
+    PlayKnight,
+    PlayRoadBuilding,
+    RollDice,
+)
+from catan_p2p.rules.engine import expecting  # noqa: E402
+from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
+from catan_p2p.rules.state import GameState, Phase  # noqa: E402
+from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
+
+MESSAGE_SECONDS = 8.0
+
+
+class App:
+    """One window playing one session: hot-seat humans, bots, and remote seats it waits on.
+
+    Args:
+        session: the game (``MemorySession`` or ``GitSession``).
+        seats: which seats click and which are bots; every other seat is remote.
+        screen: the surface to draw on (default: opens a window of ``size``).
+        bot_delay: seconds between two bot actions, so people can follow them; 0 in tests.
+        syncer: a started background ``Syncer`` for networked play (None: hot-seat).
+        offer_replay: show "Replay the game" at the end; it stops the loop with
+            ``replay_requested`` set, and the caller opens the replay viewer.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        seats: Seats,
+        *,
+        screen: pygame.Surface | None = None,
+        size: tuple[int, int] = theme.WINDOW_SIZE,
+        bot_delay: float = 0.35,
+        syncer: Syncer | None = None,
+        offer_replay: bool = True,
+        title: str = "catan-p2p",
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        if screen is None:
+            screen = pygame.display.set_mode(size)
+            pygame.display.set_caption(f"{title} — {session.game_id}")
+        self.screen = screen
+        self.session = session
+        self.seats = seats
+        self.syncer = syncer
+        self.bot_delay = bot_delay
+        self.offer_replay = offer_replay
+        self.replay_requested = False
+        state = session.state
+        self.layout = Layout.for_size(screen.get_size(), len(state.players))
+        self.view = BoardView(state.board, self.layout.board.size, self.layout.board.topleft)
+        self.mode = Mode.NONE
+        self.dialog: Dialog | None = None
+        self.message: str | None = None
+        self.message_is_error = True
+        self.message_at = 0.0
+        self.viewer: str | None = None
+        self.running = True
+        self.bar_buttons: list[Button] = []
+        self.clock = pygame.time.Clock()
+        self._pressed: tuple[int, int] | None = None
+        self._state: GameState | None = None
+        self._legal: dict[str, list] = {}
+        self._log: list[LogEntry] = []
+        self._last_bot = 0.0
+        self._game_over_shown = False
+        self._sync_status: SyncStatus | None = None
+        self.bot_errors: list[str] = []
+        if syncer is None:
+            self._sync_status = self._local_sync()
+        self._follow(state)
+
+    # --- the loop ----------------------------------------------------------------------
+
+    def tick(self) -> bool:
+        """Handle pending events, let bots act, draw one frame; False once the window closes."""
+        for event in pygame.event.get():
+            self.handle(event)
+        self.drive_bots()
+        self._follow(self.session.state)
+        self.draw()
+        pygame.display.flip()
+        return self.running
+
+    def run(self, fps: int = 30) -> int:
+        """Tick until the window is closed."""
+        while self.tick():
+            self.clock.tick(fps)
+        return 0
+
+    @property
+    def state(self) -> GameState:
+        assert self._state is not None
+        return self._state
+
+    # --- following the game ------------------------------------------------------------
+
+    def _follow(self, state: GameState) -> None:
+        """React to a new state: refresh caches, the viewer, the mode and the dialogs."""
+        if state is self._state:
+            return
+        previous = self.viewer
+        self._state = state
+        self._legal = {}
+        self._log = self.session.history()
+        self.viewer = self.seats.viewer(state, previous)
+        if (
+            previous is not None
+            and self.viewer != previous
+            and len(self.seats.humans) > 1
+            and not self.message
+        ):
+            self.say(f"{self.viewer.capitalize()}, it is your move.", error=False)
+        if self.mode is not Mode.NONE and not self._mode_targets(self.mode):
+            self.mode = Mode.NONE
+        if self.dialog is not None:
+            if self.dialog.closed or not self.dialog.fits(state):
+                self.dialog = None
+            else:
+                self.dialog.update(state)
+        self._open_forced_dialog(state)
+
+    def _open_forced_dialog(self, state: GameState) -> None:
+        """Open the dialog the game waits on: discards, trade answers, the final score."""
+        humans = self.seats.humans_acting(state)
+        if state.phase is Phase.DISCARD and humans:
+            if not isinstance(self.dialog, DiscardDialog):
+                self._open(DiscardDialog(state, humans, self.submit))
+        elif state.phase is Phase.TRADE and humans:
+            if not isinstance(self.dialog, TradeDialog):
+                self._open(TradeDialog(state, self.seats.humans, self.submit))
+        elif isinstance(self.dialog, (DiscardDialog, TradeDialog)):
+            self.dialog = None
+        if state.is_over and not self._game_over_shown:
+            self._game_over_shown = True
+            self._open(GameOverDialog(state, self._replay if self.offer_replay else None))
+
+    def _replay(self) -> None:
+        self.replay_requested = True
+        self.running = False
+
+    def _open(self, dialog: Dialog) -> None:
+        dialog.place(self.layout.board)
+        self.dialog = dialog
+
+    def legal(self, player: str) -> list[Action]:
+        """The session's legal actions of ``player`` now (cached per state)."""
+        if player not in self._legal:
+            self._legal[player] = self.session.legal_actions(player)
+        return self._legal[player]
+
+    def actor(self) -> str | None:
+        """The human who may use the board and the action bar now (the player to move)."""
+        state = self.state
+        current = state.players[state.current]
+        if current in self.seats.humans_acting(state) and state.phase is not Phase.TRADE:
+            return current
+        return None
+
+    # --- acting ------------------------------------------------------------------------
+
+    def submit(self, action: Action) -> bool:
+        """Hand ``action`` to the session; on refusal show the engine's reason. True if taken."""
+        try:
+            self.session.submit(action)
+        except IllegalAction as exc:
+            self.say(str(exc))
+            return False
+        except CatanError as exc:
+            self._open(MessageDialog("Could not record the action", str(exc)))
+            return False
+        self.message = None
+        if self.syncer is not None:
+            self.syncer.poke()
+        else:
+            self._sync_status = self._local_sync()
+        self._follow(self.session.state)
+        return True
+
+    def say(self, text: str, error: bool = True) -> None:
+        """Show one line in the status box (an illegal click's reason, a hand-over)."""
+        self.message = text
+        self.message_is_error = error
+        self.message_at = time.monotonic()
+
+    def drive_bots(self) -> None:
+        """Let this window's bots act: one move per ``bot_delay``, or a burst when it is 0."""
+        now = time.monotonic()
+        if self.bot_delay and now - self._last_bot < self.bot_delay:
+            return
+        budget = now + 0.05
+        while True:
+            state = self.session.state
+            action = bot_move(self.seats, state, self.session.legal_actions)
+            if action is None:
+                return
+            try:
+                self.session.submit(action)
+            except CatanError as exc:
+                self.bot_errors.append(f"{action}: {exc}")
+                self.say(f"bot {action.player} failed: {exc}")
+                return
+            self._last_bot = time.monotonic()
+            self._follow(self.session.state)
+            if self.bot_delay or time.monotonic() > budget:
+                return
+
+    def _local_sync(self) -> SyncStatus | None:
+        try:
+            return self.session.sync()
+        except CatanError as exc:
+            return SyncStatus(error=str(exc))
+
+    @property
+    def sync_status(self) -> SyncStatus | None:
+        return self.syncer.status if self.syncer is not None else self._sync_status
+
+    # --- input -------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Route one pygame event."""
+        if event.type == pygame.QUIT:
+            self.running = False
+        elif event.type == pygame.KEYDOWN:
+            self.key(event.key, getattr(event, "mod", 0))
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._pressed = event.pos
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            if self._pressed is not None:
+                self._pressed = None
+                self.click(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
+            self.mode = Mode.NONE  # right click cancels a building mode
+
+    def key(self, key: int, mod: int = 0) -> None:
+        if key == pygame.K_q and mod & pygame.KMOD_CTRL:
+            self.running = False
+            return
+        if self.dialog is not None:
+            self.dialog.key(key)
+            self._drop_closed_dialog()
+            return
+        if key == pygame.K_ESCAPE:
+            self.mode = Mode.NONE
+            return
+        if key in (pygame.K_h, pygame.K_QUESTION, pygame.K_F1):
+            self._open(HelpDialog())
+            return
+        name = controls.KEYS.get(pygame.key.name(key))
+        if name is not None:
+            self.command(name)
+
+    def click(self, pos: tuple[int, int]) -> None:
+        if self.dialog is not None:
+            self.dialog.click(pos)
+            self._drop_closed_dialog()
+            return
+        for b in self.bar_buttons:
+            if b.click(pos):
+                return
+        if self.layout.board.collidepoint(pos):
+            self.board_click(pos)
+
+    def _drop_closed_dialog(self) -> None:
+        if self.dialog is not None and self.dialog.closed:
+            self.dialog = None
+
+    def command(self, name: str) -> None:
+        """Run an action-bar command (button or key) for the player to move."""
+        player = self.actor()
+        state = self.state
+        if player is None:
+            self.say(f"not your move: {self._waiting_text(state)}")
+            return
+        actions = self.legal(player)
+        if name not in controls.enabled_commands(actions):
+            self.say(controls.why_not(state, player, name))
+            return
+        simple: dict[str, Action] = {
+            "roll": RollDice(player),
+            "buy": BuyDevCard(player),
+            "knight": PlayKnight(player),
+            "road_building": PlayRoadBuilding(player),
+        }
+        if name in simple:
+            self.submit(simple[name])
+        elif name == "end":
+            end = EndRoadBuilding(player) if state.phase is Phase.ROAD_BUILDING else EndTurn(player)
+            self.submit(end)
+        elif name in ("road", "settlement", "city"):
+            mode = Mode(name)
+            self.mode = Mode.NONE if self.mode is mode else mode
+        elif name == "bank":
+            self._open(BankTradeDialog(state, player, self.submit))
+        elif name == "offer":
+            self._open(OfferDialog(state, player, self.submit))
+        elif name == "year_of_plenty":
+            self._open(YearOfPlentyDialog(state, player, self.submit))
+        elif name == "monopoly":
+            self._open(MonopolyDialog(state, player, self.submit))
+
+    def current_mode(self) -> Mode:
+        return controls.forced_mode(self.state) or self.mode
+
+    def _mode_targets(self, mode: Mode) -> bool:
+        player = self.actor()
+        if player is None:
+            return False
+        v, e, t = controls.targets(self.legal(player)).for_mode(mode)
+        return bool(v or e or t)
+
+    def board_click(self, pos: tuple[int, int]) -> None:
+        """A click on the board: build or move the robber there, or say why not."""
+        player = self.actor()
+        state = self.state
+        if player is None:
+            self.say(f"not your move: {self._waiting_text(state)}")
+            return
+        mode = self.current_mode()
+        action: Action | None = None
+        if mode is Mode.ROBBER:
+            tile = self.view.tile_at(pos)
+            if tile is None:
+                self.say("robber: click a land tile to move the robber there")
+                return
+            self.robber_click(player, tile)
+            return
+        if mode is Mode.ROAD:
+            edge = self.view.edge_at(pos, reach=0.45)
+            if edge is not None:
+                action = BuildRoad(player, edge)
+        elif mode in (Mode.SETTLEMENT, Mode.CITY):
+            vertex = self.view.vertex_at(pos, reach=0.4)
+            if vertex is not None:
+                action = controls.vertex_action(state, player, mode, vertex)
+        else:
+            vertex = self.view.vertex_at(pos)
+            edge = self.view.edge_at(pos)
+            if vertex is not None:
+                action = controls.vertex_action(state, player, mode, vertex)
+            elif edge is not None:
+                action = BuildRoad(player, edge)
+        if action is None:
+            if mode is Mode.NONE:
+                self.say("choose Road (1), Settlement (2) or City (3), then click the board")
+            else:
+                self.say(f"click one of the highlighted places to build a {mode.value}")
+            return
+        if self.submit(action) and self.mode is not Mode.NONE:
+            if not self._mode_targets(self.mode):
+                self.mode = Mode.NONE
+
+    def robber_click(self, player: str, tile: Tile) -> None:
+        choices = controls.robber_choices(self.legal(player), tile)
+        if len(choices) > 1:
+            self._open(VictimDialog(self.state, choices, self.submit))
+        elif choices:
+            self.submit(choices[0])
+        else:
+            self.submit(MoveRobber(player, tile))  # refused: the engine says why
+
+    def _waiting_text(self, state: GameState) -> str:
+        remote = self.seats.remote_acting(state)
+        if remote:
+            names = ", ".join(p.capitalize() for p in remote)
+            return f"waiting for {names} (playing elsewhere)"
+        return expecting(state)
+
+    # --- drawing -----------------------------------------------------------------------
+
+    def highlights(self) -> Highlights:
+        player = self.actor()
+        if player is None or self.dialog is not None:
+            return Highlights()
+        v, e, t = controls.targets(self.legal(player)).for_mode(self.current_mode())
+        return Highlights(v, e, t)
+
+    def draw(self) -> None:
+        screen = self.screen
+        state = self.state
+        lay = self.layout
+        screen.fill(theme.PANEL)
+        self.view.draw(screen, state, self.highlights())
+        self._draw_bar(screen, state)
+        if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
+            self.message = None
+        acting = self.actor() or (self.seats.humans_acting(state) or [None])[0]
+        panels.draw_status(screen, lay.status, state, acting, self.message, self.message_is_error)
+        panels.draw_players(screen, lay.players, state, self.viewer)
+        panels.draw_hand(screen, lay.hand, state, self.viewer)
+        panels.draw_log(screen, lay.log, self._log)
+        panels.draw_sync(screen, lay.sync, self.sync_status, self.syncer is not None)
+        if self.dialog is not None:
+            backdrop(screen, lay.board)
+            self.dialog.draw(screen, pygame.mouse.get_pos() if pygame.mouse.get_focused() else None)
+
+    def _draw_bar(self, screen: pygame.Surface, state: GameState) -> None:
+        bar = self.layout.bar
+        pygame.draw.rect(screen, theme.PANEL, bar)
+        player = self.actor()
+        actions = self.legal(player) if player else []
+        enabled = controls.enabled_commands(actions)
+        mode = self.current_mode()
+        cols = 6
+        gap = 8
+        w = (bar.width - gap * (cols + 1)) // cols
+        h = (bar.height - 3 * gap) // 2
+        self.bar_buttons = []
+        for i, cmd in enumerate(controls.COMMANDS):
+            x = bar.left + gap + (i % cols) * (w + gap)
+            y = bar.top + gap + (i // cols) * (h + gap)
+            label = controls.end_label(actions) if cmd.name == "end" else cmd.label
+            b = Button(
+                label,
+                pygame.Rect(x, y, w, h),
+                lambda n=cmd.name: self.command(n),
+                enabled=cmd.name in enabled,
+                key=cmd.key,
+                on_refused=lambda n=cmd.name: self.command(n),
+            )
+            b.selected = mode.value == cmd.name
+            self.bar_buttons.append(b)
+        mouse = pygame.mouse.get_pos() if pygame.mouse.get_focused() else None
+        for b in self.bar_buttons:
+            b.draw(screen, mouse)
+        if player is None and not state.is_over:
+            text = self._waiting_text(state)
+            draw_text(screen, text, (bar.centerx, bar.top - 14), 14, theme.TEXT, True, "center")
+
+    # --- helpers for tests and tools ---------------------------------------------------
+
+    def vertex_point(self, vertex: VertexId) -> tuple[int, int]:
+        """Window position of a vertex (where a click lands on it)."""
+        x, y = self.view.vertex_pos(vertex)
+        return (round(x), round(y))
+
+    def edge_point(self, edge: EdgeId) -> tuple[int, int]:
+        x, y = self.view.edge_pos(edge)
+        return (round(x), round(y))
+
+    def tile_point(self, tile: Tile) -> tuple[int, int]:
+        x, y = self.view.tile_center(tile)
+        return (round(x), round(y))
+
+    def button(self, label: str) -> Button:
+        """The visible button with ``label`` (dialog first, then the action bar)."""
+        buttons = self.dialog.buttons() if self.dialog is not None else []
+        for b in buttons + self.bar_buttons:
+            if b.label == label:
+                return b
+        known = ", ".join(b.label for b in buttons + self.bar_buttons)
+        raise KeyError(f"no button {label!r} on screen; there are: {known}")
+
+    def screenshot(self, path: str | os.PathLike) -> Path:
+        """Save the last drawn frame as a PNG."""
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(out))
+        return out

@@ -1,0 +1,39 @@
+"""Where each part of the window goes, computed once from the window size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from catan_p2p.client import theme
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Rectangles of the board, the action bar and the side panel's sections."""
+
+    size: tuple[int, int]
+    board: pygame.Rect
+    bar: pygame.Rect
+    panel: pygame.Rect
+    status: pygame.Rect
+    players: pygame.Rect
+    hand: pygame.Rect
+    log: pygame.Rect
+    sync: pygame.Rect
+
+    @classmethod
+    def for_size(cls, size: tuple[int, int] = theme.WINDOW_SIZE, n_players: int = 4) -> Layout:
+        w, h = size
+        pw = theme.PANEL_WIDTH
+        board = pygame.Rect(0, 0, w - pw, h - theme.BAR_HEIGHT)
+        bar = pygame.Rect(0, h - theme.BAR_HEIGHT, w - pw, theme.BAR_HEIGHT)
+        panel = pygame.Rect(w - pw, 0, pw, h)
+        x, width = panel.left + 8, pw - 16
+        status = pygame.Rect(x, 8, width, 92)
+        players = pygame.Rect(x, status.bottom + 8, width, 30 + 64 * n_players)
+        hand = pygame.Rect(x, players.bottom + 8, width, 136)
+        sync = pygame.Rect(x, h - 34, width, 26)
+        log = pygame.Rect(x, hand.bottom + 8, width, sync.top - hand.bottom - 16)
+        return cls(size, board, bar, panel, status, players, hand, log, sync)

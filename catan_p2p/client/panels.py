@@ -1,0 +1,284 @@
+"""The side panel: status and dice, every player's public state, the hand, the log, sync.
+
+Each function draws one section into a rectangle from the state it is given, and
+keeps no state of its own, so the live window and the replay viewer share them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import pygame
+
+from catan_p2p.client import theme
+from catan_p2p.client.widgets import draw_card, draw_text, panel_box, shade
+from catan_p2p.rules.cards import RESOURCES, DevCard
+from catan_p2p.rules.engine import expecting
+from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.session.base import LogEntry, SyncStatus
+
+PIP_SPOTS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+DEV_SHORT = {
+    DevCard.KNIGHT: "Knight",
+    DevCard.VICTORY_POINT: "Victory pt",
+    DevCard.ROAD_BUILDING: "Road bldg",
+    DevCard.YEAR_OF_PLENTY: "Plenty",
+    DevCard.MONOPOLY: "Monopoly",
+}
+
+
+def draw_die(surface: pygame.Surface, rect: pygame.Rect, value: int, dim: bool = False) -> None:
+    """One die face with its pips."""
+    face = (120, 120, 120) if dim else (246, 244, 236)
+    pygame.draw.rect(surface, face, rect, border_radius=8)
+    pygame.draw.rect(surface, (60, 60, 60), rect, width=2, border_radius=8)
+    step = rect.width // 4
+    for dx, dy in PIP_SPOTS.get(value, []):
+        pygame.draw.circle(
+            surface, (30, 30, 30), (rect.centerx + dx * step, rect.centery + dy * step), 4
+        )
+
+
+def draw_status(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    state: GameState,
+    acting: str | None,
+    message: str | None,
+    message_is_error: bool = True,
+) -> None:
+    """Turn, who acts, what the game expects, the dice and the last message."""
+    panel_box(surface, rect)
+    current = state.players[state.current]
+    x, y = rect.left + 12, rect.top + 8
+    if state.is_setup:
+        headline = "Set-up"
+    elif state.is_over:
+        headline = f"Game over after {state.turn} turns"
+    else:
+        headline = f"Turn {state.turn}"
+    draw_text(surface, headline, (x, y), 14, theme.MUTED, True)
+    who = acting or current
+    if state.is_over:
+        who = state.players[state.winner]
+    pygame.draw.circle(surface, theme.player_colour(who), (x + 8, y + 32), 8)
+    pygame.draw.circle(surface, (0, 0, 0), (x + 8, y + 32), 8, width=1)
+    if state.is_over:
+        who = state.players[state.winner]
+        label = f"{who.capitalize()} wins with {state.points(state.winner)} points"
+    elif acting:
+        label = f"{who.capitalize()} to play"
+    else:
+        label = f"waiting for {who.capitalize()}"
+    draw_text(surface, label, (x + 22, y + 22), 18, theme.TEXT, True, max_width=rect.width - 170)
+    draw_text(surface, expecting(state), (x, y + 50), 14, theme.TEXT, max_width=rect.width - 24)
+    if message:
+        ink = theme.BAD if message_is_error else theme.GOOD
+        draw_text(surface, message, (x, y + 68), 13, ink, max_width=rect.width - 24)
+    die = 36
+    right = rect.right - 12
+    first = pygame.Rect(right - 2 * die - 6, y + 4, die, die)
+    second = pygame.Rect(right - die, y + 4, die, die)
+    if state.dice is not None:
+        a, b = state.dice
+        draw_die(surface, first, a)
+        draw_die(surface, second, b)
+        draw_text(
+            surface, f"{a + b} =", (first.left - 8, first.centery), 18, theme.TEXT, True, "midright"
+        )
+    else:
+        draw_die(surface, first, 0, dim=True)
+        draw_die(surface, second, 0, dim=True)
+
+
+def _badge(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: theme.Colour) -> int:
+    f = theme.font(11, True)
+    w = f.size(text)[0] + 10
+    r = pygame.Rect(pos[0], pos[1], w, 17)
+    pygame.draw.rect(surface, colour, r, border_radius=8)
+    draw_text(surface, text, r.center, 11, theme.ink_on(colour), True, "center")
+    return w
+
+
+def draw_players(
+    surface: pygame.Surface, rect: pygame.Rect, state: GameState, viewer: str | None
+) -> None:
+    """Each seat: points, cards, development cards, awards and pieces left."""
+    top = panel_box(surface, rect, "Players")
+    row_h = min(64, (rect.bottom - top - 4) // max(1, len(state.players)))
+    for seat, player in enumerate(state.players):
+        hand = state.hands[seat]
+        y = top + seat * row_h
+        row = pygame.Rect(rect.left + 6, y, rect.width - 12, row_h - 4)
+        if seat == state.current and not state.is_over:
+            pygame.draw.rect(surface, shade(theme.CARD, 1.25), row, border_radius=6)
+        colour = theme.player_colour(player)
+        pygame.draw.rect(
+            surface,
+            colour,
+            pygame.Rect(row.left + 4, row.top + 6, 8, row.height - 12),
+            border_radius=3,
+        )
+        draw_text(surface, player.capitalize(), (row.left + 20, row.top + 4), 16, theme.TEXT, True)
+        shown = (
+            state.points(seat) if (player == viewer or state.is_over) else state.public_points(seat)
+        )
+        hidden = hand.victory_cards if player == viewer and not state.is_over else 0
+        pts = f"{shown} VP" + (f" ({hidden} hidden)" if hidden else "")
+        draw_text(surface, pts, (row.right - 8, row.top + 4), 16, theme.TEXT, True, "topright")
+        bx = row.left + 110
+        if state.longest_road == seat:
+            bx += _badge(surface, "Longest road", (bx, row.top + 6), (200, 160, 60)) + 4
+        if state.largest_army == seat:
+            _badge(surface, "Largest army", (bx, row.top + 6), (170, 90, 170))
+        dev = sum(hand.dev_cards) + sum(hand.new_dev_cards)
+        facts = f"{hand.card_count} cards · {dev} dev · {hand.knights} knights · road {hand.road_length}"
+        draw_text(surface, facts, (row.left + 20, row.top + 24), 13, theme.TEXT)
+        left = (
+            f"left: {hand.roads_left} roads, {hand.settlements_left} settlements, "
+            f"{hand.cities_left} cities"
+        )
+        if row_h >= 60:
+            draw_text(surface, left, (row.left + 20, row.top + 41), 12, theme.MUTED)
+        if seat < len(state.discards) and state.phase is Phase.DISCARD and state.discards[seat]:
+            draw_text(
+                surface,
+                f"discards {state.discards[seat]}",
+                (row.right - 8, row.top + 24),
+                13,
+                theme.WARN,
+                anchor="topright",
+            )
+
+
+def draw_hand(
+    surface: pygame.Surface, rect: pygame.Rect, state: GameState, viewer: str | None
+) -> None:
+    """The viewer's resource cards and development cards (new ones marked)."""
+    if viewer is None or viewer not in state.players:
+        panel_box(surface, rect, "Hand")
+        return
+    hand = state.hands[state.seat(viewer)]
+    top = panel_box(surface, rect, f"{viewer.capitalize()}'s hand ({hand.card_count} cards)")
+    w = (rect.width - 20 - 4 * 6) // 5
+    for r in RESOURCES:
+        card = pygame.Rect(rect.left + 10 + r * (w + 6), top, w, 52)
+        draw_card(
+            surface,
+            card,
+            theme.RESOURCE_COLOURS[r],
+            theme.RESOURCE_SHORT[r],
+            hand.resources[r],
+            dim=hand.resources[r] == 0,
+        )
+    y = top + 60
+    x = rect.left + 10
+    chips = []
+    for card in DevCard:
+        held, new = hand.dev_cards[card], hand.new_dev_cards[card]
+        if held:
+            chips.append((f"{DEV_SHORT[card]} ×{held}", (92, 70, 130)))
+        if new:
+            chips.append((f"{DEV_SHORT[card]} ×{new} (new)", (70, 64, 84)))
+    if not chips:
+        draw_text(surface, "no development cards", (x, y + 2), 13, theme.MUTED)
+    f = theme.font(12, True)
+    for text, colour in chips:
+        cw = f.size(text)[0] + 14
+        if x + cw > rect.right - 8:
+            x = rect.left + 10
+            y += 24
+        chip = pygame.Rect(x, y, cw, 20)
+        pygame.draw.rect(surface, colour, chip, border_radius=10)
+        draw_text(surface, text, chip.center, 12, theme.TEXT, True, "center")
+        x += cw + 6
+
+
+def draw_log(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    entries: Sequence[LogEntry],
+    highlight: int | None = None,
+    title: str = "Log",
+) -> list[tuple[pygame.Rect, int]]:
+    """The last actions (or those around ``highlight``); returns each line's rect and index."""
+    top = panel_box(surface, rect, f"{title} ({len(entries)} actions)")
+    line_h = 19
+    rows = max(1, (rect.bottom - top - 6) // line_h)
+    if highlight is None:
+        first = max(0, len(entries) - rows)
+    else:
+        first = max(0, min(highlight - rows // 2, len(entries) - rows))
+    out = []
+    for i, entry in enumerate(entries[first : first + rows]):
+        index = first + i
+        y = top + i * line_h
+        line = pygame.Rect(rect.left + 6, y, rect.width - 12, line_h)
+        if index == highlight:
+            pygame.draw.rect(surface, shade(theme.HIGHLIGHT, 0.45), line, border_radius=4)
+        pygame.draw.circle(surface, theme.player_colour(entry.author), (line.left + 8, y + 9), 5)
+        commit = entry.commit[:7] if len(entry.commit) > 6 else f"#{entry.commit}"
+        draw_text(surface, commit, (line.left + 18, y + 2), 12, theme.MUTED)
+        draw_text(
+            surface,
+            entry.summary,
+            (line.left + 74, y + 1),
+            13,
+            theme.TEXT,
+            max_width=line.width - 80,
+        )
+        out.append((line, index))
+    return out
+
+
+def draw_sync(
+    surface: pygame.Surface, rect: pygame.Rect, status: SyncStatus | None, networked: bool
+) -> None:
+    """The sync indicator: peers, ahead/behind, time since the last fetch, errors."""
+    pygame.draw.rect(surface, theme.CARD, rect, border_radius=6)
+    x, cy = rect.left + 10, rect.centery
+    if not networked:
+        pygame.draw.circle(surface, theme.GOOD, (x + 5, cy), 5)
+        text = "hot-seat: every seat plays in this window"
+        if status is not None and status.error:
+            text = status.error
+        draw_text(
+            surface,
+            text,
+            (x + 16, cy),
+            13,
+            theme.MUTED,
+            anchor="midleft",
+            max_width=rect.width - 30,
+        )
+        return
+    if status is None:
+        pygame.draw.circle(surface, theme.WARN, (x + 5, cy), 5)
+        draw_text(surface, "connecting…", (x + 16, cy), 13, theme.WARN, anchor="midleft")
+        return
+    if status.error:
+        colour, ink = theme.BAD, theme.BAD
+    elif status.forks:
+        colour, ink = theme.WARN, theme.WARN
+    else:
+        colour, ink = theme.GOOD, theme.TEXT
+    pygame.draw.circle(surface, colour, (x + 5, cy), 5)
+    if status.last_fetch is None:
+        fetched = "never fetched"
+    else:
+        fetched = f"fetched {max(0, int(time.time() - status.last_fetch))} s ago"
+    text = f"{len(status.peers)} peers · ahead {status.ahead} · behind {status.behind} · {fetched}"
+    if status.forks:
+        text += f" · FORK: {status.forks[0]}"
+    if status.error:
+        text = f"{status.error} (retrying) · {fetched}"
+    draw_text(surface, text, (x + 16, cy), 13, ink, anchor="midleft", max_width=rect.width - 30)

@@ -1,0 +1,65 @@
+"""Sync in the background, so a slow or lost remote never freezes the window.
+
+A daemon thread calls ``session.sync()`` every ``interval`` seconds, and at once when
+``poke``d (after the player's own action); the window only reads ``status``. A failed
+sync is kept as the status's error and retried on the next round.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from catan_p2p.errors import CatanError
+from catan_p2p.session.base import Session, SyncStatus
+
+
+class Syncer:
+    """Runs ``session.sync()`` on its own thread; ``status`` is the latest result."""
+
+    def __init__(self, session: Session, interval: float = 1.0) -> None:
+        self.session = session
+        self.interval = interval
+        self.status: SyncStatus | None = None
+        self.rounds = 0
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="catan-sync", daemon=True)
+
+    def start(self) -> Syncer:
+        self._thread.start()
+        return self
+
+    def poke(self) -> None:
+        """Sync as soon as possible (e.g. to push an action just played)."""
+        self._wake.set()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def sync_once(self) -> SyncStatus:
+        """One round, with every failure turned into the status's error sentence."""
+        try:
+            status = self.session.sync()
+        except CatanError as exc:
+            status = self._failed(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a dead sync thread would stall the game unseen
+            status = self._failed(f"sync failed: {type(exc).__name__}: {exc}")
+        self.status = status
+        self.rounds += 1
+        return status
+
+    def _failed(self, error: str) -> SyncStatus:
+        old = self.status or SyncStatus()
+        return SyncStatus(old.peers, old.ahead, old.behind, old.last_fetch, error, old.forks)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            started = time.monotonic()
+            self.sync_once()
+            wait = max(0.0, self.interval - (time.monotonic() - started))
+            self._wake.wait(wait)
+            self._wake.clear()

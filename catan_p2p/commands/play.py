@@ -1,0 +1,273 @@
+"""``catan-p2p play``: a game in a window; hot-seat, against bots, or over a shared remote.
+
+Games are Git repositories (one commit per action), saved as they are played under
+``~/.catan_p2p/games/<id>`` (or ``$CATAN_P2P_HOME/games/<id>``, or ``--repo``), so
+``--resume PATH`` continues one and ``catan-p2p replay PATH`` replays it. Which seats
+are bots is kept beside the game in the repository's Git directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from catan_p2p.bots import STRATEGIES, Bot, make_bot  # noqa: E402
+from catan_p2p.client import theme  # noqa: E402
+from catan_p2p.client.seats import Seats, bot_move  # noqa: E402
+from catan_p2p.errors import UsageError  # noqa: E402
+from catan_p2p.rules.board import STANDARD_BOARD, Board  # noqa: E402
+from catan_p2p.session.base import MemorySession, Session  # noqa: E402
+
+COLOURS = ("red", "blue", "white", "orange")
+SEATS_FILE = "catan-p2p-seats.json"
+BOT_STRATEGY = "greedy" if "greedy" in STRATEGIES else "random"
+NO_DISPLAY = (
+    "catan-p2p play: no display is available to open a window here; "
+    "run `catan-p2p play --headless` to let bots play a recorded game instead."
+)
+
+try:  # the Git-backed session; without it games are played in memory only
+    from catan_p2p.session.git import GitSession, create_game, join_game
+except ImportError:  # pragma: no cover - only in a build without session/git.py
+    GitSession = None  # type: ignore[assignment,misc]
+
+
+@dataclass
+class Game:
+    """A started or resumed game: its session, who plays which seat, where it is saved."""
+
+    session: Session
+    seats: Seats
+    repo: Path | None
+    networked: bool = False
+
+
+def games_home() -> Path:
+    """Where new games are saved by default."""
+    base = os.environ.get("CATAN_P2P_HOME")
+    return Path(base) if base else Path.home() / ".catan_p2p"
+
+
+def seat_counts(args: argparse.Namespace) -> tuple[int, int]:
+    """(humans, bots) of a new game, checked: 2 to 4 seats in all."""
+    humans = args.humans
+    bots = args.bots if args.bots is not None else 4 - humans
+    if args.headless:
+        humans, bots = 0, humans + bots
+    if humans < 0 or bots < 0:
+        raise UsageError("--humans and --bots count seats and cannot be negative")
+    total = humans + bots
+    if not 2 <= total <= 4:
+        raise UsageError(
+            f"a game has 2 to 4 seats, and --humans {humans} --bots {bots} makes {total}; "
+            "e.g. --humans 2 --bots 1"
+        )
+    return humans, bots
+
+
+def make_board_for(kind: str, seed: str) -> Board:
+    if kind == "standard":
+        return STANDARD_BOARD
+    from catan_p2p.boards import make_board
+
+    return make_board(kind, seed)
+
+
+def _bots(players: list[str] | tuple[str, ...], strategy: str, seed: str) -> dict[str, Bot]:
+    return {p: make_bot(strategy, f"{seed}/{p}") for p in players}
+
+
+def _save_seats(git_dir: Path, game_id: str, humans: tuple[str, ...], bots: dict[str, str]) -> None:
+    path = git_dir / SEATS_FILE
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data[game_id] = {"humans": list(humans), "bots": bots}
+    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def _load_seats(git_dir: Path, game_id: str) -> tuple[tuple[str, ...], dict[str, str]] | None:
+    path = git_dir / SEATS_FILE
+    if not path.exists():
+        return None
+    entry = json.loads(path.read_text()).get(game_id)
+    if entry is None:
+        return None
+    return tuple(entry["humans"]), dict(entry["bots"])
+
+
+def new_game(args: argparse.Namespace) -> Game:
+    """Create a game (a Git repository unless session/git.py is missing) and its seats."""
+    humans, n_bots = seat_counts(args)
+    players = COLOURS[: humans + n_bots]
+    human_seats, bot_seats = players[:humans], players[humans:]
+    seed = args.seed or secrets.token_hex(4)
+    board = make_board_for(args.board, seed)
+    bots = _bots(bot_seats, BOT_STRATEGY, seed)
+    if GitSession is None:
+        print("catan-p2p play: Git sessions are not available; this game is not saved.")
+        from catan_p2p.rules.state import new_game as fresh_game
+
+        session = MemorySession(fresh_game(players, board), seed)
+        return Game(session, Seats(human_seats, bots), None)
+    game_id = args.game or "g" + secrets.token_hex(4)
+    repo = Path(args.repo) if args.repo else games_home() / "games" / game_id
+    create_game(repo, list(players), board, seed, game_id)
+    session = GitSession.open(repo, game_id)
+    _save_seats(session.repo.git_dir, game_id, human_seats, {p: BOT_STRATEGY for p in bot_seats})
+    return Game(session, Seats(human_seats, bots), repo)
+
+
+def resume_game(args: argparse.Namespace) -> Game:
+    """Open a saved game with the seats it was started with (all human when unknown)."""
+    if GitSession is None:
+        raise UsageError("--resume needs Git sessions, which this build lacks")
+    repo = Path(args.resume).expanduser()
+    if not repo.exists():
+        raise UsageError(f"there is no saved game at {repo}; check the path printed at its end")
+    session = GitSession.open(repo, args.game)
+    saved = _load_seats(session.repo.git_dir, session.game_id)
+    if saved is None:
+        return Game(session, Seats(tuple(session.local_players)), repo)
+    humans, strategies = saved
+    bots = {p: make_bot(s, f"{session.game_id}/{p}") for p, s in strategies.items()}
+    return Game(session, Seats(humans, bots), repo)
+
+
+def join_remote(args: argparse.Namespace) -> Game:
+    """Take a seat in a networked game: clone its refs from the remote, sync in background."""
+    if GitSession is None:
+        raise UsageError("networked play needs Git sessions, which this build lacks")
+    if not args.game or not args.as_player:
+        raise UsageError(
+            "--remote needs --game ID and --as COLOUR, e.g. "
+            "catan-p2p play --remote URL --game g1234 --as blue"
+        )
+    repo = (
+        Path(args.repo) if args.repo else games_home() / "games" / f"{args.game}-{args.as_player}"
+    )
+    session = join_game(args.remote, repo, args.game, args.as_player)
+    return Game(session, Seats((args.as_player,)), repo, networked=True)
+
+
+def start(args: argparse.Namespace) -> Game:
+    if args.resume and args.remote:
+        raise UsageError("use either --resume PATH or --remote URL, not both")
+    if args.resume:
+        return resume_game(args)
+    if args.remote:
+        return join_remote(args)
+    return new_game(args)
+
+
+def open_window(size: tuple[int, int] = theme.WINDOW_SIZE) -> pygame.Surface | None:
+    """A window, or None where SDL has no real display (and no dummy driver was asked for)."""
+    wanted = os.environ.get("SDL_VIDEODRIVER", "").lower()
+    try:
+        pygame.display.init()
+        driver = pygame.display.get_driver()
+        if driver in ("offscreen", "dummy") and wanted not in ("offscreen", "dummy"):
+            pygame.display.quit()
+            return None
+        return pygame.display.set_mode(size)
+    except pygame.error:
+        return None
+
+
+def _close(session: Session) -> None:
+    close = getattr(session, "close", None)
+    if close is not None:
+        close()
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.headless:
+        return play_headless(args)
+    seat_counts(args)  # refuse bad seat counts before touching the display
+    screen = open_window()
+    if screen is None:
+        print(NO_DISPLAY, file=sys.stderr)
+        return 1
+    game = start(args)
+    from catan_p2p.client.app import App
+    from catan_p2p.client.syncer import Syncer
+
+    syncer = Syncer(game.session).start() if game.networked else None
+    app = App(game.session, game.seats, screen=screen, syncer=syncer)
+    try:
+        app.run()
+        if app.replay_requested:
+            from catan_p2p.client.replay import ReplayViewer, replay_states
+
+            ReplayViewer(*replay_states(game.session), screen=screen).run()
+    finally:
+        if syncer is not None:
+            syncer.stop()
+        _close(game.session)
+        pygame.display.quit()
+    if game.repo is not None:
+        print(f"Game saved in {game.repo}; continue it with: catan-p2p play --resume {game.repo}")
+    return 0
+
+
+def play_headless(args: argparse.Namespace) -> int:
+    """Bots take every seat; the game is recorded and its final board written as a PNG."""
+    if args.remote:
+        raise UsageError("--headless plays a local game; drop --remote (use `catan-p2p bot`)")
+    game = start(args)
+    if game.seats.humans:  # a resumed game: bots take the human seats too
+        seed = game.session.game_id
+        extra = _bots(game.seats.humans, BOT_STRATEGY, seed)
+        game.seats = Seats((), {**extra, **game.seats.bots})
+    from catan_p2p.sim import MAX_ACTIONS
+
+    session, seats = game.session, game.seats
+    started = time.perf_counter()
+    actions = 0
+    state = session.state
+    last_report = 0.0
+    while not state.is_over and actions < MAX_ACTIONS:
+        action = bot_move(seats, state, session.legal_actions)
+        if action is None:
+            raise UsageError("the game waits on a seat no bot plays; resume it in a window")
+        state = session.submit(action)
+        actions += 1
+        now = time.perf_counter()
+        if now - last_report > 0.5:
+            last_report = now
+            print(f"\rturn {state.turn}, {actions} actions", end="", file=sys.stderr, flush=True)
+    print(f"\rturn {state.turn}, {actions} actions", file=sys.stderr)
+    seconds = time.perf_counter() - started
+    png = _final_png(session, game.repo)
+    _close(session)
+    winner = state.players[state.winner].capitalize() if state.is_over else "nobody"
+    print(
+        f"{winner} won after {state.turn} turns ({actions} actions in {seconds:.1f} s); "
+        f"final scores: " + ", ".join(f"{p} {state.points(s)}" for s, p in enumerate(state.players))
+    )
+    if game.repo is not None:
+        print(f"Game saved in {game.repo} (a Git repository); replay: catan-p2p replay {game.repo}")
+    print(f"Final board: {png}")
+    return 0
+
+
+def _final_png(session: Session, repo: Path | None) -> Path:
+    """Draw the final position (board and panel) to ``final.png`` beside the game."""
+    pygame.font.init()
+    from catan_p2p.client.replay import ReplayViewer, replay_states
+
+    states, entries = replay_states(session)
+    viewer = ReplayViewer(states, entries, screen=pygame.Surface(theme.WINDOW_SIZE))
+    viewer.banner = "FINAL POSITION"
+    viewer.draw()
+    png = (repo if repo is not None else Path.cwd()) / "final.png"
+    pygame.image.save(viewer.screen, str(png))
+    return png

@@ -1,0 +1,71 @@
+"""``catan-p2p replay [PATH]``: step through a game's history in a window, or export frames.
+
+``PATH`` (or ``--repo``) is a game's Git repository; ``--export DIR`` writes one PNG
+per action (and ``replay.gif`` when Pillow is installed) without opening a window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from catan_p2p.client.replay import ReplayViewer, export_frames, replay_states  # noqa: E402
+from catan_p2p.errors import UsageError  # noqa: E402
+
+NO_DISPLAY = (
+    "catan-p2p replay: no display is available to open a window here; "
+    "use `catan-p2p replay PATH --export DIR` to write the frames as PNG files instead."
+)
+
+
+def _progress(done: int, total: int, started: list[float]) -> None:
+    now = time.perf_counter()
+    if done < total and now - started[1] < 0.1:
+        return
+    started[1] = now
+    width = 30
+    filled = width * done // max(1, total)
+    rate = done / max(now - started[0], 1e-9)
+    bar = "#" * filled + "-" * (width - filled)
+    end = "\n" if done >= total else ""
+    print(f"\rframes [{bar}] {done}/{total} {rate:.0f}/s", end=end, file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from catan_p2p.session.git import GitSession
+    except ImportError as exc:  # pragma: no cover - only in a build without session/git.py
+        raise UsageError("replay needs Git sessions, which this build lacks") from exc
+    path = Path(args.path or args.repo).expanduser()
+    if not path.exists():
+        raise UsageError(f"there is no game at {path}; pass the game's folder, e.g. replay PATH")
+    session = GitSession.open(path, args.game)
+    states, entries = replay_states(session)
+    if args.export:
+        pygame.font.init()
+        started = [time.perf_counter(), 0.0]
+        result = export_frames(
+            states, entries, Path(args.export), progress=lambda d, t: _progress(d, t, started)
+        )
+        gif = f" and {result['gif']} ({result['gif_frames']} frames)" if result["gif"] else ""
+        print(f"Wrote {result['frames']} frames to {result['dir']}{gif}.")
+        return 0
+    from catan_p2p.commands.play import open_window
+
+    screen = open_window()
+    if screen is None:
+        print(NO_DISPLAY, file=sys.stderr)
+        return 1
+    pygame.display.set_caption(f"catan-p2p replay — {session.game_id}")
+    try:
+        ReplayViewer(states, entries, screen=screen).run()
+    finally:
+        pygame.display.quit()
+    return 0

@@ -1,0 +1,21 @@
+"""A finished 4-player hot-seat game, played once and shared by the read-only tests."""
+
+from __future__ import annotations
+
+import pytest
+from gitgames import hotseat_game
+
+
+@pytest.fixture(scope="session")
+def finished_game(tmp_path_factory):
+    """(path, session, result) of a whole game with discard and trade merges in it."""
+    for attempt in range(6):
+        path = tmp_path_factory.mktemp(f"hotseat{attempt}") / "game"
+        session, result = hotseat_game(path, seed=f"fixture{attempt}")
+        merges = [session.repo.commit(c) for c in session.repo.first_parents(session.head)]
+        merges = [c for c in merges if len(c.parents) > 1]
+        discards = [c for c in merges if "discards" in c.summary and len(c.parents) > 2]
+        trades = [c for c in merges if "trade answers" in c.summary]
+        if discards and trades:
+            return path, session, result
+    pytest.fail("six bot games never produced both a multi-player discard merge and a trade merge")

@@ -1,0 +1,70 @@
+"""Helpers for the Git tests: real repositories in temporary folders, real bots."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from catan_p2p.bots import make_bot
+from catan_p2p.rules.actions import Action
+from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.sim import next_actor, play_session_game
+from catan_p2p.store.objects import commit_data
+from catan_p2p.sync.protocol import action_message, player_email
+from catan_p2p.sync.repo import GameRepo
+
+FOUR = ("red", "blue", "white", "orange")
+CLI = [sys.executable, "-m", "catan_p2p.cli"]
+
+
+def hotseat_game(
+    path: Path, players=FOUR, seed: str = "s", game: str = "g", strategy: str = "random"
+):
+    """A finished hot-seat game recorded in ``path``; returns (session, result)."""
+    create_game(path, list(players), seed=seed, game_id=game)
+    session = GitSession(path, game)
+    bots = {p: make_bot(strategy, f"{seed}/{p}") for p in players}
+    result = play_session_game(session, bots)
+    return session, result
+
+
+def play_some(session: GitSession, actions: int, seed: str = "x") -> None:
+    """Let bots play ``actions`` actions for the session's seats (all of them in hot-seat)."""
+    bots = {p: make_bot("random", f"{seed}/{p}") for p in session.players}
+    for _ in range(actions):
+        state = session.state
+        if state.is_over:
+            return
+        player = next_actor(state)
+        session.submit(bots[player].decide(state, session.legal_actions(player)))
+
+
+def forge_commit(
+    repo: GameRepo, parent: str, author: str, action: Action, tree: str, message: str | None = None
+) -> str:
+    """Write a commit the way a cheating peer could: any author, action and tree."""
+    data = commit_data(
+        tree,
+        [parent],
+        author,
+        player_email(author),
+        1_700_000_000,
+        message or action_message(action),
+    )
+    return repo.store.write(b"commit", data)
+
+
+def git(*args: str, cwd: Path | None = None, check: bool = True) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=check, capture_output=True, text=True
+    ).stdout
+
+
+def cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run ``catan-p2p`` as a real subprocess."""
+    env = dict(os.environ)
+    return subprocess.run(
+        [*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env
+    )

@@ -1,0 +1,177 @@
+"""Cheating is caught: each forged commit is rejected with a reason, and play goes on.
+
+A "cheater" writes commits straight into the shared repository (as a dishonest peer
+could); an honest peer's session then syncs. Its branch must not move, the reason
+must name the commit and the rule, and the honest seats can keep playing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from gitgames import cli, forge_commit, git, play_some
+
+from catan_p2p.errors import StateFileError
+from catan_p2p.rules.actions import BuildSettlement, EndTurn, RollDice
+from catan_p2p.rules.chance import derive_chance
+from catan_p2p.rules.engine import step
+from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.store.codec import StateWriter, dumps, read_files
+from catan_p2p.store.objects import parse_tree, tree_data
+from catan_p2p.store.refs import player_ref
+
+
+@pytest.fixture()
+def game(tmp_path: Path):
+    """A 3-player game in one repo, past set-up, red to roll: (path, red's session, blue's)."""
+    path = tmp_path / "game"
+    create_game(path, ["red", "blue", "white"], seed="t", game_id="g")
+    everyone = GitSession(path, "g")
+    play_some(everyone, 12)  # the whole set-up: 3 players x 2 x (settlement + road)
+    assert everyone.state.phase.name == "ROLL" and everyone.state.current == 0
+    # From here on each seat has its own session (one writer per branch).
+    red = GitSession(path, "g", ("red",))
+    blue = GitSession(path, "g", ("blue",))
+    blue.sync()
+    return path, red, blue
+
+
+def _cheat(everyone: GitSession, author: str, action, tree: str | None = None) -> str:
+    """Write a commit on top of red's head and move red's branch to it (as red's peer)."""
+    repo = everyone.repo
+    parent = everyone.head
+    if tree is None:
+        state = everyone.committed_state
+        new, action = step(state, action, derive_chance(everyone.info.seed, parent))
+        tree = StateWriter(repo.store, everyone.info).write(new)
+    oid = forge_commit(repo, parent, author, action, tree)
+    repo.refs.set(player_ref("g", "red"), oid, parent)
+    return oid
+
+
+def _assert_rejected(blue: GitSession, oid: str, *words: str) -> None:
+    before = blue.head
+    blue.sync()
+    assert blue.head == before, "the honest branch moved onto a bad commit"
+    reason = blue.rejected.get(oid)
+    assert reason is not None, f"{oid[:10]} was not rejected"
+    assert oid[:10] in reason
+    for word in words:
+        assert word in reason, reason
+
+
+def _red_plays_on(path: Path, blue: GitSession, bad: str) -> None:
+    """Red's honest peer resets its ref to the last good commit and the game continues."""
+    blue.repo.refs.set(player_ref("g", "red"), blue.head, bad)
+    red = GitSession(path, "g", ("red",))
+    red.submit(RollDice("red"))
+    blue.sync()
+    assert blue.head == red.head
+
+
+def test_a_commit_authored_by_another_player_is_rejected(game):
+    path, everyone, blue = game
+    bad = _cheat(everyone, "white", RollDice("red"))
+    _assert_rejected(blue, bad, "White", "only a player may write their own actions")
+    _red_plays_on(path, blue, bad)
+
+
+def test_an_illegal_action_is_rejected(game):
+    path, everyone, blue = game
+    state = everyone.committed_state
+    taken = state.board.graph.vertices[next(v for v, o in enumerate(state.vertex_owner) if o == 1)]
+    action = BuildSettlement("red", taken)
+    tree = StateWriter(everyone.repo.store, everyone.info).write(state)
+    bad = _cheat(everyone, "red", action, tree)
+    _assert_rejected(blue, bad, "illegal action")
+    _red_plays_on(path, blue, bad)
+
+
+def test_a_tree_with_extra_resources_is_rejected(game):
+    path, everyone, blue = game
+    repo = everyone.repo
+    state, chosen = step(
+        everyone.committed_state, RollDice("red"), derive_chance("t", everyone.head)
+    )
+    store = repo.store
+    tree = StateWriter(store, everyone.info).write(state)
+    files = read_files(store, tree, "forged")
+    hand = json.loads(files["players/red.json"])
+    hand["resources"]["ore"] += 5
+    root = parse_tree(store.read(tree)[1])
+    players = parse_tree(store.read(root["players"][1])[1])
+    players["red.json"] = (False, store.write(b"blob", dumps(hand)))
+    root["players"] = (True, store.write(b"tree", tree_data(players)))
+    forged = store.write(b"tree", tree_data(root))
+    bad = _cheat(everyone, "red", chosen, forged)
+    _assert_rejected(blue, bad, "tree", "altered")
+    _red_plays_on(path, blue, bad)
+
+
+def test_chance_outcomes_that_do_not_match_the_seed_are_rejected(game):
+    path, everyone, blue = game
+    honest = step(everyone.committed_state, RollDice("red"), derive_chance("t", everyone.head))[1]
+    faked = RollDice("red", (6, 6) if honest.dice != (6, 6) else (5, 5))
+    state = step(everyone.committed_state, faked)[0]
+    tree = StateWriter(everyone.repo.store, everyone.info).write(state)
+    bad = _cheat(everyone, "red", faked, tree)
+    _assert_rejected(blue, bad, "seed and parent give")
+
+
+def test_an_action_out_of_turn_is_rejected(game):
+    path, everyone, blue = game
+    repo = everyone.repo
+    parent = everyone.head
+    state = everyone.committed_state
+    tree = StateWriter(repo.store, everyone.info).write(state)
+    bad = forge_commit(repo, parent, "white", EndTurn("white"), tree)
+    repo.refs.set(player_ref("g", "white"), bad, parent)
+    before = blue.head
+    blue.sync()
+    assert blue.head == before
+    assert "turn order" in blue.rejected[bad] or "cannot end the turn" in blue.rejected[bad]
+
+
+def test_a_rewritten_branch_is_reported_as_a_fork_and_both_are_kept(game):
+    path, everyone, blue = game
+    everyone.submit(RollDice("red"))
+    blue.sync()
+    good = blue.head
+    # Red's peer rewrites its branch: a different action on the same parent.
+    parent = everyone.repo.commit(good).parents[0]
+    repo = everyone.repo
+    state = blue.peers["blue"].verifier.verify(parent)
+    other = EndTurn("red")  # not even legal before rolling: the point is the rewrite
+    tree = StateWriter(repo.store, everyone.info).write(state)
+    rewritten = forge_commit(repo, parent, "red", other, tree)
+    repo.refs.set(player_ref("g", "red"), rewritten, good)
+    status = blue.sync()
+    assert blue.head == good
+    assert repo.commit(good).oid == good and repo.commit(rewritten).oid == rewritten
+    assert status.forks or rewritten in blue.rejected
+    report = cli("verify", "--repo", str(path))
+    assert report.returncode == 1
+    assert "fork" in report.stderr or rewritten[:10] in report.stderr
+
+
+def test_a_malformed_state_file_is_refused_with_the_file_commit_and_field(game):
+    path, everyone, blue = game
+    repo = everyone.repo
+    tree = repo.commit(everyone.head).tree
+    root = parse_tree(repo.store.read(tree)[1])
+    root["turn.json"] = (False, repo.store.write(b"blob", b'{"phase": 12}\n'))
+    forged = repo.store.write(b"tree", tree_data(root))
+    honest = step(everyone.committed_state, RollDice("red"), derive_chance("t", everyone.head))[1]
+    bad = _cheat(everyone, "red", honest, forged)
+    _assert_rejected(blue, bad, "tree")
+    with pytest.raises(StateFileError) as err:
+        repo.state_of(bad)
+    assert (
+        "turn.json" in str(err.value) and bad[:10] in str(err.value) and "phase" in str(err.value)
+    )
+    shown = cli("show", bad, "--repo", str(path))
+    assert shown.returncode == 1 and "turn.json" in shown.stderr
+    _red_plays_on(path, blue, bad)
+    git("fsck", cwd=path)

@@ -22,6 +22,10 @@ from catan_p2p.session.base import Session
 #: A game still running after this many actions is stopped without a winner.
 MAX_ACTIONS = 100_000
 
+# Enum members read once: Python 3.11 makes ``Phase.X`` a slow lookup in a hot loop.
+_GAME_OVER = Phase.GAME_OVER
+_TRADE = Phase.TRADE
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -79,9 +83,9 @@ def play_game(
     state = new_game(players, board)
     log: list[Action] = []
     n = 0
-    while state.phase is not Phase.GAME_OVER and n < max_actions:
+    while state.phase is not _GAME_OVER and n < max_actions:
         who = actors(state)
-        player = who[1] if len(who) > 1 and state.phase is Phase.TRADE else who[0]
+        player = who[1] if len(who) > 1 and state.phase is _TRADE else who[0]
         options = legal_actions(state, player)
         action = by_player[player].decide(state, options)
         state, resolved = step(state, action, derive_chance(seed, str(n)))

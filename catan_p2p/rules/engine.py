@@ -432,16 +432,17 @@ def _roll_dice(
     _need_phase(state, "roll the dice", Phase.ROLL)
     _need_turn(state, seat, "roll the dice")
     dice = a.dice if a.dice is not None else _need_chance(chance, "rolling").roll()
-    if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+    if len(dice) != 2 or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise IllegalAction(f"dice: {dice} is not a roll of two six-sided dice")
-    a = RollDice(a.player, tuple(dice))  # type: ignore[arg-type]
-    state = state._replace(dice=tuple(dice))
+    dice = tuple(dice)
+    a = RollDice(a.player, dice)  # type: ignore[arg-type]
     total = dice[0] + dice[1]
     if total != 7:
-        return _check_victory(_produce(state, total)._replace(phase=Phase.MAIN)), a
+        state = state._replace(dice=dice, phase=Phase.MAIN)
+        return _check_victory(_produce(state, total)), a
     owed = tuple(h.card_count // 2 if h.card_count > DISCARD_LIMIT else 0 for h in state.hands)
     phase = Phase.DISCARD if any(owed) else Phase.MOVE_ROBBER
-    return state._replace(discards=owed, phase=phase), a
+    return state._replace(dice=dice, discards=owed, phase=phase), a
 
 
 def _discard(
@@ -527,14 +528,16 @@ def _end_turn(
 ) -> tuple[GameState, Action]:
     _need_phase(state, "end the turn", Phase.MAIN)
     _need_turn(state, seat, "end the turn")
-    hand = state.hands[seat]
+    hands = state.hands
+    hand = hands[seat]
     if any(hand.new_dev_cards):
         hand = hand._replace(
             dev_cards=add(hand.dev_cards, hand.new_dev_cards), new_dev_cards=NO_CARDS
         )
+        hands = _with(hands, seat, hand)
     nxt = (seat + 1) % len(state.players)
     state = state._replace(
-        hands=_with(state.hands, seat, hand),
+        hands=hands,
         current=nxt,
         turn=state.turn + 1,
         dice=None,
@@ -949,6 +952,12 @@ def _maritime_trades(name: str) -> tuple[tuple[Action, ...], ...]:
 
 
 @lru_cache(maxsize=64)
+def _robber_moves(name: str, graph: BoardGraph) -> tuple[MoveRobber, ...]:
+    """``[tile]``: moving the robber to each tile without robbing anyone."""
+    return tuple(MoveRobber(name, tile) for tile in graph.tiles)
+
+
+@lru_cache(maxsize=64)
 def _one_for_one_offers(name: str) -> tuple[tuple[Action, ...], ...]:
     """``[give]``: the one-for-one trade offers giving one card of ``give``."""
     return tuple(
@@ -1016,20 +1025,25 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
             if state.edge_owner[e] == NOBODY
         ]
     if phase is Phase.MOVE_ROBBER:
-        owner = state.vertex_owner
-        hands = state.hands
-        robbable = [s != seat and any(h.resources) for s, h in enumerate(hands)]
+        vertex_tiles = graph.vertex_tiles
+        robbed: dict[int, list[int]] = {}  # tile -> seats with cards and a building on it
+        for s, h in enumerate(state.hands):
+            if s != seat and any(h.resources):
+                for buildings in (h.settlements, h.cities):
+                    for v in buildings:
+                        for t in vertex_tiles[v]:
+                            victims = robbed.setdefault(t, [])
+                            if s not in victims:
+                                victims.append(s)
         out = []
-        for t, tile in enumerate(graph.tiles):
+        for t, move in enumerate(_robber_moves(name, graph)):
             if t == state.robber:
                 continue
-            victims = {
-                o for v in graph.tile_vertices[t] if (o := owner[v]) != NOBODY and robbable[o]
-            }
-            if victims:
-                out.extend([_action(MoveRobber, name, tile, players[v]) for v in sorted(victims)])
+            victims = robbed.get(t)
+            if victims is None:
+                out.append(move)
             else:
-                out.append(_action(MoveRobber, name, tile))
+                out.extend([_action(MoveRobber, name, move.tile, players[v]) for v in victims])
         return out
     if phase is Phase.ROAD_BUILDING:
         return [BuildRoad(name, graph.edges[e]) for e in _road_edges(state, seat)] + [

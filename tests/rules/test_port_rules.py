@@ -1,10 +1,21 @@
 """Maritime trade: 4:1 with the bank, 3:1 at a generic harbour, 2:1 at a special harbour."""
 
 import pytest
-from builders import RED, at_turn, cards, fresh, give, place_settlement, play, refused
+from builders import (
+    RED,
+    at_turn,
+    cards,
+    fresh,
+    give,
+    path,
+    place_roads,
+    place_settlement,
+    play,
+    refused,
+)
 
-from catan_p2p.rules.actions import BuildCity, MaritimeTrade
-from catan_p2p.rules.cards import Resource
+from catan_p2p.rules.actions import BuildCity, BuildSettlement, MaritimeTrade
+from catan_p2p.rules.cards import SETTLEMENT_COST, Resource, add
 from catan_p2p.rules.engine import legal_actions
 from catan_p2p.rules.hexgrid import edge_ends
 from catan_p2p.rules.state import Phase
@@ -95,3 +106,26 @@ def test_maritime_trade_needs_the_bank_to_hold_the_card():
 def test_maritime_trade_only_after_the_roll():
     state = at_turn(_red_at(INLAND, cards(wool=4)), RED, Phase.ROLL)
     refused(state, MaritimeTrade(RED, WOOL, ORE), "trade with the bank")
+
+
+def test_harbour_is_usable_the_turn_its_settlement_is_built():
+    # Red's road leads to the generic harbour; building there gives 3:1 at once.
+    graph = fresh(2).board.graph
+    port = graph.vertex_index[GENERIC_PORT]
+    step1 = next(n for n in graph.vertex_neighbours[port])
+    start = next(n for n in graph.vertex_neighbours[step1] if n != port)
+    state = place_settlement(fresh(2), RED, graph.vertices[start])
+    state = place_roads(
+        state, RED, path(graph.vertices[start], graph.vertices[step1], GENERIC_PORT)
+    )
+    state = give(at_turn(state, RED), RED, add(SETTLEMENT_COST, cards(ore=3)))
+    state = play(state, BuildSettlement(RED, GENERIC_PORT))
+    assert state.rate(0, ORE) == 3
+    after = play(state, MaritimeTrade(RED, ORE, BRICK))
+    assert after.hands[0].resources == cards(brick=1)
+
+
+def test_setup_settlement_on_a_harbour_owns_it():
+    state = play(fresh(2), BuildSettlement(RED, ORE_PORT))
+    assert state.rate(0, ORE) == 2 and state.rate(0, WOOL) == 4
+    assert state.rate(1, ORE) == 4

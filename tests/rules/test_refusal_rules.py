@@ -2,13 +2,33 @@
 
 import random
 from dataclasses import replace
+from itertools import product
 
 import pytest
 from builders import BLUE, RED, at_turn, cards, fresh, give, pick_action, quick_setup, refused
 from test_action_json import EXAMPLES
 
 from catan_p2p.errors import IllegalAction
-from catan_p2p.rules.actions import BuildRoad, EndTurn, MaritimeTrade, RollDice
+from catan_p2p.rules.actions import (
+    AnswerTrade,
+    BuildCity,
+    BuildRoad,
+    BuildSettlement,
+    BuyDevCard,
+    CancelTrade,
+    ConfirmTrade,
+    Discard,
+    EndRoadBuilding,
+    EndTurn,
+    MaritimeTrade,
+    MoveRobber,
+    OfferTrade,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
+    RollDice,
+)
 from catan_p2p.rules.cards import Resource
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import apply, is_legal, legal_actions, step
@@ -96,3 +116,36 @@ def test_listed_actions_are_legal_and_others_are_refused():
             assert is_legal(state, action), action
         if state.phase is Phase.MAIN:
             assert EndTurn(state.players[state.current]) in listed
+
+
+def _candidates(state):
+    """Every action of a fixed shape any player could try now (player offers excepted)."""
+    graph = state.board.graph
+    out = []
+    for p in state.players:
+        out += [BuildSettlement(p, v) for v in graph.vertices]
+        out += [BuildCity(p, v) for v in graph.vertices]
+        out += [BuildRoad(p, e) for e in graph.edges]
+        for t in graph.tiles:
+            out += [MoveRobber(p, t, victim) for victim in (None, *state.players)]
+        out += [MaritimeTrade(p, a, b) for a in Resource for b in Resource]
+        out += [PlayYearOfPlenty(p, a, b) for a in Resource for b in Resource if a <= b]
+        out += [PlayMonopoly(p, r) for r in Resource]
+        out += [AnswerTrade(p, True), AnswerTrade(p, False)]
+        out += [ConfirmTrade(p, q) for q in state.players]
+        for kind in (RollDice, EndTurn, BuyDevCard, PlayKnight, PlayRoadBuilding):
+            out.append(kind(p))
+        out += [EndRoadBuilding(p), CancelTrade(p)]
+        owed = state.discards[state.seat(p)] if state.discards else 0
+        if owed:
+            hand = state.hands[state.seat(p)].resources
+            out += [Discard(p, c) for c in product(*(range(n + 1) for n in hand)) if sum(c) == owed]
+    return out
+
+
+def test_legal_actions_lists_exactly_what_apply_accepts():
+    for seed in (21, 22):
+        for state in _states_of_a_game(seed, per_phase=4):
+            listed = {a for a in legal_actions(state) if not isinstance(a, OfferTrade)}
+            accepted = {a for a in _candidates(state) if is_legal(state, a)}
+            assert listed == accepted, (state.phase, listed ^ accepted)

@@ -1,6 +1,18 @@
 """Set-up: snake order, free pieces, and resources from the second settlement only."""
 
-from builders import BLUE, RED, WHITE, cards, corner, fresh, path, play, quick_setup, refused
+from builders import (
+    BLUE,
+    RED,
+    WHITE,
+    cards,
+    corner,
+    fresh,
+    path,
+    play,
+    quick_setup,
+    refused,
+    setup_with,
+)
 
 from catan_p2p.rules.actions import BuildRoad, BuildSettlement, RollDice
 from catan_p2p.rules.cards import RESOURCE_SUPPLY
@@ -83,7 +95,7 @@ def test_first_settlement_gives_no_resources():
 
 
 def test_second_settlement_takes_one_card_per_adjacent_producing_tile():
-    state, _ = _play_setup(3)
+    state = setup_with(fresh(3), _placements())
     # Red's second settlement touches forest, hills and the desert: 1 lumber, 1 brick.
     assert state.hands[0].resources == cards(lumber=1, brick=1)
     # White's second is on the coast: pasture 2, forest 9 and the sea give 2 cards.
@@ -95,7 +107,7 @@ def test_second_settlement_takes_one_card_per_adjacent_producing_tile():
 
 
 def test_setup_pieces_are_free():
-    state, _ = _play_setup(2)
+    state = setup_with(fresh(2), _placements())
     for hand in state.hands:
         assert len(hand.settlements) == 2 and len(hand.roads) == 2
     # Only second-settlement cards left the bank.

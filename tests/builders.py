@@ -4,8 +4,10 @@ Every builder starts from ``new_game`` and changes it with ``GameState._replace`
 while keeping the conservation laws: cards move between the bank and a hand,
 development cards between the deck and a hand, pieces between a player's supply and
 the board (with ``vertex_owner``/``edge_owner``, ports and cached road lengths kept in
-step). So ``check_invariants`` holds on whatever they return, and a test sees a
-failure of the engine rather than of its own set-up.
+step). Placement builders skip the rule checks (that is their point), so a scenario
+must still put pieces where the rules could have; ``play`` and ``refused`` run
+``check_invariants`` on the state they are given, so a careless set-up fails loudly
+instead of passing as an engine bug.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ import pytest
 from catan_p2p.errors import IllegalAction
 from catan_p2p.rules.actions import Action, BuildRoad, BuildSettlement, RollDice
 from catan_p2p.rules.board import NO_PORT, STANDARD_BOARD, Board
-from catan_p2p.rules.cards import NO_CARDS, Counts, DevCard, Resource, add, covers, one, sub
+from catan_p2p.rules.cards import Counts, DevCard, Resource, add, covers, one, sub
 from catan_p2p.rules.chance import Chance, derive_chance
-from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.engine import is_legal, legal_actions, step
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId, corners, edge_id
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.roads import longest_road
@@ -299,6 +301,8 @@ def refused(state: GameState, action: Action, rule: str) -> IllegalAction:
         step(state, action, derive_chance("builders", "refused"))
     assert rule.lower() in str(info.value).lower(), str(info.value)
     assert state is before and tuple(state) == snapshot
+    assert not is_legal(state, action)
+    assert action not in legal_actions(state)
     return info.value
 
 
@@ -374,7 +378,6 @@ def _with(items: tuple, index: int, value: object) -> tuple:
 __all__ = [
     "BLUE",
     "COLOURS",
-    "NO_CARDS",
     "ORANGE",
     "RED",
     "WHITE",

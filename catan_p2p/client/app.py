@@ -56,6 +56,12 @@ from catan_p2p.rules.state import GameState, Phase  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
+HINTS = {
+    Mode.ROAD: "click a highlighted edge to build a road (Esc cancels)",
+    Mode.SETTLEMENT: "click a highlighted corner to build a settlement (Esc cancels)",
+    Mode.CITY: "click one of your highlighted settlements to make it a city (Esc cancels)",
+    Mode.ROBBER: "click a highlighted tile to move the robber there",
+}
 
 
 class App:
@@ -434,7 +440,10 @@ class App:
         if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
             self.message = None
         acting = self.actor() or (self.seats.humans_acting(state) or [None])[0]
-        panels.draw_status(screen, lay.status, state, acting, self.message, self.message_is_error)
+        message, is_error = self.message, self.message_is_error
+        if message is None and self.actor() is not None:
+            message, is_error = HINTS.get(self.current_mode()), False
+        panels.draw_status(screen, lay.status, state, acting, message, is_error)
         panels.draw_players(screen, lay.players, state, self.viewer)
         panels.draw_hand(screen, lay.hand, state, self.viewer)
         panels.draw_log(screen, lay.log, self._log)

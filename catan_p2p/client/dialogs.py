@@ -128,24 +128,24 @@ class DiscardDialog(Dialog):
 
     title = "Seven rolled: discard half"
     closable = False
-    ROW = 96
+    ROW = 100
 
     def __init__(self, state: GameState, players: Sequence[str], submit: Submit) -> None:
         self.state = state
         self.players = list(players)
         self.submit = submit
         self.values: dict[str, list[int]] = {p: [0] * 5 for p in players}
-        super().__init__(660, 70 + self.ROW * max(1, len(players)))
+        super().__init__(700, 80 + self.ROW * max(1, len(players)))
 
     def owed(self, player: str) -> int:
         return self.state.discards[self.state.seat(player)]
 
     def build(self) -> None:
         for i, player in enumerate(self.players):
-            y = self.rect.top + 74 + i * self.ROW
+            y = self.rect.top + 98 + i * self.ROW
             hand = self.state.hands[self.state.seat(player)].resources
             for r in RESOURCES:
-                rect = pygame.Rect(self.rect.left + 18 + r * 104, y, 100, 30)
+                rect = pygame.Rect(self.rect.left + 18 + r * 106, y, 100, Stepper.HEIGHT)
                 stepper = Stepper(
                     theme.RESOURCE_SHORT[r],
                     rect,
@@ -160,7 +160,7 @@ class DiscardDialog(Dialog):
             self.widgets.append(
                 Button(
                     f"Discard ({_name(player)})",
-                    pygame.Rect(self.rect.right - 126, y - 2, 112, 34),
+                    pygame.Rect(self.rect.right - 140, y + 12, 122, 38),
                     lambda p=player: self._discard(p),
                     colour=theme.player_colour(player),
                     size=13,
@@ -189,7 +189,7 @@ class DiscardDialog(Dialog):
         if owing != self.players:
             self.players = owing
             center = self.rect.center
-            self.rect.height = 70 + self.ROW * max(1, len(owing))
+            self.rect.height = 80 + self.ROW * max(1, len(owing))
             self.rect.center = center
             self.widgets = []
             self.build()
@@ -206,21 +206,21 @@ class DiscardDialog(Dialog):
             colour=theme.MUTED,
         )
         for i, player in enumerate(self.players):
-            y = self.rect.top + 74 + i * self.ROW - 22
+            y = self.rect.top + 74 + i * self.ROW
             chosen = sum(self.values[player])
             owed = self.owed(player)
             hand = self.state.hands[self.state.seat(player)]
             ink = theme.GOOD if chosen == owed else theme.TEXT
             pygame.draw.circle(
-                surface, theme.player_colour(player), (self.rect.left + 26, y + 8), 7
+                surface, theme.player_colour(player), (self.rect.left + 26, y + 9), 7
             )
-            self.text(
+            draw_text(
                 surface,
-                f"    {_name(player)} holds {hand.card_count}: choose {owed} to discard "
+                f"{_name(player)} holds {hand.card_count}: choose {owed} to discard "
                 f"({chosen} chosen)",
-                y,
-                size=14,
-                colour=ink,
+                (self.rect.left + 40, y),
+                15,
+                ink,
             )
 
 
@@ -495,14 +495,14 @@ class OfferDialog(Dialog):
         self.state = state
         self.player = player
         self.submit = submit
-        super().__init__(600, 260)
+        super().__init__(600, 300)
 
     def build(self) -> None:
         hand = self.state.hands[self.state.seat(self.player)].resources
         self.give = [
             Stepper(
                 theme.RESOURCE_SHORT[r],
-                pygame.Rect(self.rect.left + 18 + r * 114, self.rect.top + 72, 108, 32),
+                pygame.Rect(self.rect.left + 18 + r * 114, self.rect.top + 70, 106, Stepper.HEIGHT),
                 high=hand[r],
                 colour=theme.RESOURCE_COLOURS[r],
             )
@@ -511,7 +511,9 @@ class OfferDialog(Dialog):
         self.get = [
             Stepper(
                 theme.RESOURCE_SHORT[r],
-                pygame.Rect(self.rect.left + 18 + r * 114, self.rect.top + 146, 108, 32),
+                pygame.Rect(
+                    self.rect.left + 18 + r * 114, self.rect.top + 170, 106, Stepper.HEIGHT
+                ),
                 high=9,
                 colour=theme.RESOURCE_COLOURS[r],
             )
@@ -545,7 +547,7 @@ class OfferDialog(Dialog):
 
     def draw_body(self, surface: pygame.Surface) -> None:
         self.text(surface, "You give:", self.rect.top + 48, size=14, colour=theme.MUTED)
-        self.text(surface, "You want:", self.rect.top + 122, size=14, colour=theme.MUTED)
+        self.text(surface, "You want:", self.rect.top + 146, size=14, colour=theme.MUTED)
 
 
 # --- development cards and the robber ---------------------------------------------------------

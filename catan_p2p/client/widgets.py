@@ -132,7 +132,7 @@ class Button:
 
 @dataclass(eq=False)
 class Stepper:
-    """A count between ``low`` and ``high`` with minus and plus buttons (cards to give)."""
+    """A count between ``low`` and ``high``: a card showing it, minus and plus under it."""
 
     label: str
     rect: pygame.Rect
@@ -143,14 +143,15 @@ class Stepper:
     on_change: Callable[[], None] | None = None
     buttons: list[Button] = field(default_factory=list)
 
+    HEIGHT = 64  # card and buttons; callers give rects of this height
+
     def __post_init__(self) -> None:
         r = self.rect
-        side = r.height
-        minus = pygame.Rect(r.left, r.top, side, side)
-        plus = pygame.Rect(r.right - side, r.top, side, side)
+        half = (r.width - 4) // 2
+        row = pygame.Rect(r.left, r.bottom - 24, half, 24)
         self.buttons = [
-            Button("−", minus, lambda: self.set(self.value - 1), size=18),
-            Button("+", plus, lambda: self.set(self.value + 1), size=18),
+            Button("−", row, lambda: self.set(self.value - 1), size=18),
+            Button("+", row.move(half + 4, 0), lambda: self.set(self.value + 1), size=18),
         ]
 
     @property
@@ -170,13 +171,8 @@ class Stepper:
         self.minus.enabled = self.value > self.low
         self.plus.enabled = self.value < self.high
         r = self.rect
-        middle = pygame.Rect(r.left + r.height + 4, r.top, r.width - 2 * r.height - 8, r.height)
-        pygame.draw.rect(surface, self.colour, middle, border_radius=5)
-        ink = theme.ink_on(self.colour)
-        draw_text(surface, self.label, (middle.left + 6, middle.centery), 13, ink, anchor="midleft")
-        draw_text(
-            surface, str(self.value), (middle.right - 8, middle.centery), 17, ink, True, "midright"
-        )
+        card = pygame.Rect(r.left, r.top, r.width, r.height - 28)
+        draw_card(surface, card, self.colour, self.label, self.value, dim=self.high <= self.low)
         for b in self.buttons:
             b.draw(surface, mouse)
 
@@ -198,7 +194,8 @@ def draw_card(
     pygame.draw.rect(surface, shade(fill, 0.6), rect, width=1, border_radius=6)
     ink = theme.ink_on(fill)
     draw_text(surface, label, (rect.centerx, rect.top + 4), 11, ink, anchor="midtop")
-    draw_text(surface, str(count), (rect.centerx, rect.bottom - 3), 22, ink, True, "midbottom")
+    big = 22 if rect.height >= 48 else 17
+    draw_text(surface, str(count), (rect.centerx, rect.bottom - 2), big, ink, True, "midbottom")
 
 
 def panel_box(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None) -> int:

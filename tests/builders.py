@@ -209,6 +209,17 @@ def place_settlement(
     return refresh_road_lengths(state)
 
 
+def upgrade(state: GameState, player: str, vertex: VertexId) -> GameState:
+    """Turn ``player``'s settlement on ``vertex`` into a city, free and without rule checks."""
+    v = state.board.graph.vertex_index[vertex]
+    s = state.seat(player)
+    hand = state.hands[s]
+    if v not in hand.settlements:
+        raise ValueError(f"{player} has no settlement at {vertex}")
+    hand = hand._replace(settlements=hand.settlements - {v}, cities=hand.cities | {v})
+    return state._replace(hands=_with(state.hands, s, hand))
+
+
 def place_roads(state: GameState, player: str, edges: Iterable[EdgeId]) -> GameState:
     """Put roads of ``player`` on ``edges``, free and without connection checks."""
     graph = state.board.graph
@@ -394,6 +405,7 @@ __all__ = [
     "pick_action",
     "random_game",
     "top_zigzag",
+    "upgrade",
     "place_roads",
     "place_settlement",
     "play",

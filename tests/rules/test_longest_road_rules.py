@@ -1,5 +1,7 @@
 """Longest road: at least 5 roads in one trail, branches and loops, ties, broken roads."""
 
+import random
+
 from builders import (
     BLUE,
     RED,
@@ -16,6 +18,8 @@ from builders import (
     ring_walk,
     top_zigzag,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catan_p2p.rules.actions import BuildRoad, BuildSettlement
 from catan_p2p.rules.cards import ROAD_COST, SETTLEMENT_COST
@@ -214,3 +218,42 @@ def test_broken_road_cannot_be_continued_through_the_settlement():
     state = give(at_turn(state, RED), RED, cards(lumber=1, brick=1))
     beyond = BuildRoad(RED, path(RED_ROW[4], RED_ROW[5])[0])
     assert beyond not in legal_actions(state)
+
+
+def _reference_longest(graph, roads, owner, seat):
+    """Longest trail by growing edge sequences one road at a time (the rulebook's count)."""
+    best = 0
+    stack = [((e,), end) for e in roads for end in graph.edge_vertices[e]]
+    while stack:
+        trail, end = stack.pop()
+        best = max(best, len(trail))
+        if owner[end] not in (NOBODY, seat):
+            continue  # an opponent's building: the road stops here
+        for e in graph.vertex_edges[end]:
+            if e in roads and e not in trail:
+                a, b = graph.edge_vertices[e]
+                stack.append((trail + (e,), b if a == end else a))
+    return best
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.integers(1, 13), opponents=st.integers(0, 4))
+def test_longest_road_matches_a_plain_count_of_trails(seed, size, opponents):
+    rng = random.Random(seed)
+    graph = fresh(2).board.graph
+    start = rng.randrange(len(graph.vertices))
+    roads: set[int] = set()
+    reached = {start}
+    while len(roads) < size:
+        v = rng.choice(sorted(reached))
+        free = [e for e in graph.vertex_edges[v] if e not in roads]
+        if free:
+            e = rng.choice(free)
+            roads.add(e)
+            reached.update(graph.edge_vertices[e])
+    owner = [NOBODY] * len(graph.vertices)
+    for v in rng.sample(sorted(reached), min(opponents, len(reached))):
+        owner[v] = 1
+    owner = tuple(owner)
+    expected = _reference_longest(graph, roads, owner, 0)
+    assert longest_road(graph, frozenset(roads), owner, 0) == expected

@@ -1,5 +1,7 @@
 """Production: settlements take one card, cities two, the robber blocks, the bank may run short."""
 
+import random
+
 from builders import (
     BLUE,
     RED,
@@ -8,11 +10,16 @@ from builders import (
     corner,
     drain_bank,
     fresh,
+    give,
     place_settlement,
+    quick_setup,
     roll,
+    upgrade,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from catan_p2p.rules.cards import Resource
+from catan_p2p.rules.cards import Resource, one
 from catan_p2p.rules.state import Phase
 
 HILLS_6 = (0, -1)
@@ -90,3 +97,59 @@ def test_seven_produces_nothing():
     state = roll(_board(), 7)
     assert all(h.resources == cards() for h in state.hands[:2])
     assert state.phase is Phase.MOVE_ROBBER
+
+
+def _reference_production(state, total):
+    """Production written out plainly from the rulebook, to compare the engine with."""
+    graph = state.board.graph
+    n = len(state.players)
+    owed = [[0] * 5 for _ in range(n)]
+    for t, number in enumerate(graph.tile_number):
+        if number != total or t == state.robber:
+            continue
+        r = graph.tile_resource[t]
+        for v in graph.tile_vertices[t]:
+            for s, hand in enumerate(state.hands):
+                if v in hand.settlements:
+                    owed[s][r] += 1
+                elif v in hand.cities:
+                    owed[s][r] += 2
+    hands = [list(h.resources) for h in state.hands]
+    bank = list(state.bank)
+    for r in range(5):
+        want = sum(owed[s][r] for s in range(n))
+        takers = [s for s in range(n) if owed[s][r]]
+        if want <= bank[r]:
+            for s in takers:
+                hands[s][r] += owed[s][r]
+            bank[r] -= want
+        elif len(takers) == 1:
+            hands[takers[0]][r] += bank[r]
+            bank[r] = 0
+    return [tuple(h) for h in hands], tuple(bank)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    n_players=st.integers(2, 4),
+    total=st.sampled_from([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]),
+)
+def test_production_matches_the_rulebook(seed, n_players, total):
+    rng = random.Random(seed)
+    state = quick_setup(fresh(n_players), seed)
+    graph = state.board.graph
+    for s, player in enumerate(state.players):
+        for v in sorted(state.hands[s].settlements):
+            if rng.random() < 0.5:
+                state = upgrade(state, player, graph.vertices[v])
+    for r in Resource:  # a random bank, from plenty to short
+        keep = rng.choice([0, 1, 2, 3, 5, state.bank[r]])
+        if state.bank[r] > keep:
+            state = give(state, rng.choice(state.players), one(r, state.bank[r] - keep))
+    state = state._replace(robber=rng.randrange(len(graph.tiles)))
+    state = at_turn(state, state.players[0], Phase.ROLL)
+    hands, bank = _reference_production(state, total)
+    after = roll(state, total)
+    assert [h.resources for h in after.hands] == hands
+    assert after.bank == bank

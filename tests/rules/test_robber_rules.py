@@ -19,7 +19,7 @@ from builders import (
 
 from catan_p2p.rules.actions import Discard, EndTurn, MoveRobber
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.engine import actors, legal_actions, step
 from catan_p2p.rules.state import Phase
 
 HILLS_6 = (0, -1)
@@ -161,3 +161,14 @@ def test_robber_may_return_to_the_desert():
 
 def test_robber_off_the_board_is_refused():
     refused(_robber_board(), MoveRobber(RED, (5, 5)), "robber")
+
+
+def test_only_players_owing_a_discard_act_and_they_act_at_once():
+    state = _seven(3, 9, 8)
+    assert set(actors(state)) == {BLUE, WHITE}
+    assert legal_actions(state, RED) == []
+    assert {a.player for a in legal_actions(state)} == {BLUE, WHITE}
+    assert all(sum(a.cards) == 4 for a in legal_actions(state, WHITE))
+    # White may discard before Blue although Blue sits first.
+    after = play(state, Discard(WHITE, cards(lumber=2, brick=2)))
+    assert actors(after) == [BLUE]

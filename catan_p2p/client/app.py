@@ -132,6 +132,7 @@ class App:
         for event in pygame.event.get():
             self.handle(event)
         self.drive_bots()
+        self._collect_failures()
         self._follow(self.session.state)
         self.draw()
         pygame.display.flip()
@@ -152,8 +153,8 @@ class App:
 
     def _follow(self, state: GameState) -> None:
         """React to a new state: refresh caches, the viewer, the mode and the dialogs."""
-        if state is self._state:
-            return
+        if state is self._state or state == self._state:
+            return  # (a Git session may rebuild an equal state on every read)
         previous = self.viewer
         self._state = state
         self._legal = {}
@@ -215,7 +216,13 @@ class App:
     # --- acting ------------------------------------------------------------------------
 
     def submit(self, action: Action) -> bool:
-        """Hand ``action`` to the session; on refusal show the engine's reason. True if taken."""
+        """Hand ``action`` to the session; on refusal show the engine's reason. True if taken.
+
+        Networked, the action is checked against the rules here and recorded (and
+        pushed) on the sync thread, so a slow remote never stalls the window.
+        """
+        if self.syncer is not None:
+            return self._submit_in_background(action)
         try:
             self.session.submit(action)
         except IllegalAction as exc:
@@ -231,6 +238,23 @@ class App:
             self._sync_status = self._local_sync()
         self._follow(self.session.state)
         return True
+
+    def _submit_in_background(self, action: Action) -> bool:
+        assert self.syncer is not None
+        refusal = controls.refusal(self.state, action)
+        if refusal is not None:
+            self.say(refusal)
+            return False
+        self.message = None
+        self.syncer.submit(action)
+        return True
+
+    def _collect_failures(self) -> None:
+        if self.syncer is None:
+            return
+        while not self.syncer.failures.empty():
+            action, reason = self.syncer.failures.get_nowait()
+            self.say(f"{action} was not recorded: {reason}")
 
     def say(self, text: str, error: bool = True) -> None:
         """Show one line in the status box (an illegal click's reason, a hand-over)."""

@@ -177,7 +177,8 @@ def end_label(actions: Iterable[Action]) -> str:
     return "Stop roads" if any(isinstance(a, EndRoadBuilding) for a in actions) else "End turn"
 
 
-def _refusal(state: GameState, action: Action) -> str | None:
+def refusal(state: GameState, action: Action) -> str | None:
+    """The engine's reason why ``action`` is illegal in ``state``, or None when legal."""
     try:
         step(state, action, derive_chance("probe", "probe"))
     except IllegalAction as exc:
@@ -230,4 +231,4 @@ def why_not(state: GameState, player: str, command: str) -> str:
     probe = probes.get(command)
     if probe is None:
         return f"{command} is not possible now"
-    return _refusal(state, probe) or f"{command} is not possible now"
+    return refusal(state, probe) or f"{command} is not possible now"

@@ -280,5 +280,5 @@ def draw_sync(
     if status.forks:
         text += f" · FORK: {status.forks[0]}"
     if status.error:
-        text = f"{status.error} (retrying) · {fetched}"
+        text = f"retrying · {status.error}"
     draw_text(surface, text, (x + 16, cy), 13, ink, anchor="midleft", max_width=rect.width - 30)

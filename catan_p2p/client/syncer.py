@@ -1,16 +1,20 @@
 """Sync in the background, so a slow or lost remote never freezes the window.
 
 A daemon thread calls ``session.sync()`` every ``interval`` seconds, and at once when
-``poke``d (after the player's own action); the window only reads ``status``. A failed
-sync is kept as the status's error and retried on the next round.
+``poke``d; the window only reads ``status``. A failed sync is kept as the status's
+error and retried on the next round. The player's own actions go through the same
+thread (``submit``), because recording one also pushes it: the window checks the
+action against the rules first, queues it, and keeps drawing while it is sent.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 
 from catan_p2p.errors import CatanError
+from catan_p2p.rules.actions import Action
 from catan_p2p.session.base import Session, SyncStatus
 
 
@@ -22,6 +26,8 @@ class Syncer:
         self.interval = interval
         self.status: SyncStatus | None = None
         self.rounds = 0
+        self.failures: queue.Queue[tuple[Action, str]] = queue.Queue()
+        self._actions: queue.Queue[Action] = queue.Queue()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="catan-sync", daemon=True)
@@ -29,6 +35,16 @@ class Syncer:
     def start(self) -> Syncer:
         self._thread.start()
         return self
+
+    def submit(self, action: Action) -> None:
+        """Record ``action`` on the sync thread; a refusal lands in ``failures``."""
+        self._actions.put(action)
+        self._wake.set()
+
+    @property
+    def sending(self) -> bool:
+        """True while own actions wait to be recorded."""
+        return self._actions.unfinished_tasks > 0
 
     def poke(self) -> None:
         """Sync as soon as possible (e.g. to push an action just played)."""
@@ -56,9 +72,23 @@ class Syncer:
         old = self.status or SyncStatus()
         return SyncStatus(old.peers, old.ahead, old.behind, old.last_fetch, error, old.forks)
 
+    def _record_queued(self) -> None:
+        while True:
+            try:
+                action = self._actions.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                self.session.submit(action)
+            except CatanError as exc:
+                self.failures.put((action, str(exc)))
+            finally:
+                self._actions.task_done()
+
     def _run(self) -> None:
         while not self._stop.is_set():
             started = time.monotonic()
+            self._record_queued()
             self.sync_once()
             wait = max(0.0, self.interval - (time.monotonic() - started))
             self._wake.wait(wait)

@@ -1,0 +1,122 @@
+"""The play window over real Git sessions: hot-seat in one repository, and networked peers.
+
+Each click becomes a commit in a repository in a tmp folder; the networked test runs a
+real background sync thread against a shared remote (a repository path as the URL).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+
+import driving  # noqa: F401  (sets SDL_VIDEODRIVER=dummy before pygame opens a display)
+import pygame
+import pytest
+from driving import Driver, screens_dir
+
+from catan_p2p.client.app import App
+from catan_p2p.client.replay import replay_states
+from catan_p2p.client.seats import Seats
+from catan_p2p.client.syncer import Syncer
+from catan_p2p.rules.board import STANDARD_BOARD
+from catan_p2p.rules.state import Phase
+from catan_p2p.session.git import GitSession, create_game, join_game
+
+RED, BLUE = "red", "blue"
+
+
+@pytest.fixture
+def window(tmp_path, request):
+    screen = pygame.display.set_mode((1280, 800))
+
+    def start(app: App) -> Driver:
+        return Driver(app, screens_dir(tmp_path), request.node.name)
+
+    yield screen, start
+    pygame.display.quit()
+
+
+def _place_setup(d: Driver, player: str) -> None:
+    """The human ``player`` places a settlement and its road by clicking highlighted places."""
+    app = d.app
+    assert app.actor() == player
+    d.vertex(sorted(app.highlights().vertices)[0])
+    d.edge(sorted(app.highlights().edges)[0])
+
+
+def test_hot_seat_clicks_become_commits_in_the_game_repository(tmp_path, window):
+    screen, start = window
+    repo = tmp_path / "game"
+    game = create_game(repo, [RED, BLUE], STANDARD_BOARD, seed="git-ui", game_id="g1")
+    session = GitSession.open(repo, game)
+    app = App(session, Seats((RED, BLUE)), screen=screen, bot_delay=0)
+    d = start(app)
+    for player in (RED, BLUE, BLUE, RED):
+        _place_setup(d, player)
+    assert session.state.phase is Phase.ROLL
+    d.key(pygame.K_r)
+    if session.state.phase is Phase.MOVE_ROBBER:  # the seed rolled a seven
+        d.tile(sorted(app.highlights().tiles)[0])
+    d.key(pygame.K_e)
+    d.key(pygame.K_r)
+    d.shot("after_first_turns")
+    history = session.history()
+    assert [e.action.kind for e in history][:8] == ["build_settlement", "build_road"] * 4
+    assert [e.author for e in history][:8] == [RED, RED, BLUE, BLUE, BLUE, BLUE, RED, RED]
+    assert "end_turn" in [e.action.kind for e in history]
+    assert all(re.fullmatch(r"[0-9a-f]{40}", e.commit) for e in history)
+    assert app._log[-1].commit == history[-1].commit  # the log panel reads the commits
+
+    reopened = GitSession.open(repo, game)
+    assert [e.commit for e in reopened.history()] == [e.commit for e in history]
+    states, entries = replay_states(reopened)
+    assert states[-1] == session.state and len(states) == len(entries) + 1
+
+
+def test_networked_window_syncs_in_the_background_and_reports_a_lost_remote(tmp_path, window):
+    screen, start = window
+    host = tmp_path / "host"
+    game = create_game(host, [RED, BLUE], STANDARD_BOARD, seed="net-ui", game_id="net")
+    red = join_game(str(host), tmp_path / "red", game, RED)
+    blue = join_game(str(host), tmp_path / "blue", game, BLUE)
+    syncer = Syncer(red, interval=0.05).start()
+    try:
+        app = App(red, Seats((RED,)), screen=screen, syncer=syncer)
+        d = start(app)
+        d.vertex(sorted(app.highlights().vertices)[0])
+        _wait(d, lambda: app.state.phase is Phase.SETUP_ROAD)
+        d.edge(sorted(app.highlights().edges)[0])
+        _wait(d, lambda: app.state.current == 1)
+        assert app.actor() is None and "Blue" in app._waiting_text(app.state)
+
+        _wait(d, lambda: _blue_sees(blue, 2))  # red's commits reached the remote
+        for _ in range(2):  # blue's two set-up placements, on blue's own machine
+            blue.submit(blue.legal_actions(BLUE)[0])
+            blue.submit(blue.legal_actions(BLUE)[0])
+        _wait(d, lambda: len(app._log) == 6)  # fetched by the background thread
+        assert app.actor() == RED
+        assert syncer.status is not None and syncer.status.last_fetch is not None
+        d.shot("networked_red")
+
+        shutil.rmtree(host)
+        _wait(d, lambda: syncer.status is not None and syncer.status.error is not None)
+        d.shot("lost_remote")
+        assert app.running and app.state.phase is Phase.SETUP_SETTLEMENT
+    finally:
+        syncer.stop()
+
+
+def _blue_sees(blue: GitSession, n: int) -> bool:
+    blue.sync()
+    return len(blue.history()) >= n
+
+
+def _wait(d: Driver, done, seconds: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    """Tick the window until ``done()`` (the sync thread works meanwhile)."""
+    deadline = time.monotonic() + seconds
+    d.app.tick()
+    while not done():
+        assert time.monotonic() < deadline, f"the sync did not catch up in time ({d.app.message})"
+        time.sleep(0.01)
+        d.app.tick()

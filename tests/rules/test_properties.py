@@ -22,6 +22,24 @@ from catan_p2p.rules.state import NOBODY, Phase
 MAX_ACTIONS = 6000  # the longest of hundreds of sampled games took about 2000
 
 
+def _check_phase_shape(state):
+    """The turn fields agree with the phase (what ``check_invariants`` leaves out)."""
+    phase = state.phase
+    assert (phase is Phase.TRADE) == (state.trade is not None), phase
+    assert (phase is Phase.DISCARD) == any(state.discards), (phase, state.discards)
+    assert (phase is Phase.ROAD_BUILDING) == (state.free_roads > 0), (phase, state.free_roads)
+    assert (phase is Phase.GAME_OVER) == (state.winner != NOBODY), phase
+    assert state.is_setup == (state.setup_step < len(state.setup_order)), phase
+    assert state.is_setup == (state.turn == 0)
+    if phase is Phase.ROLL:
+        assert state.dice is None
+    if phase in (Phase.MAIN, Phase.DISCARD, Phase.TRADE):
+        assert state.dice is not None
+    if state.is_setup:
+        assert state.current == state.setup_order[state.setup_step]
+    assert 0 <= state.robber < len(state.board.graph.tiles)
+
+
 def _play_checked(n_players: int, seed: int):
     rng = random.Random(seed)
     state = fresh(n_players)
@@ -35,6 +53,7 @@ def _play_checked(n_players: int, seed: int):
         action = pick_action(rng, listed)
         after, resolved = step(state, action, derive_chance(str(seed), str(i)))
         check_invariants(after)
+        _check_phase_shape(after)
         # A peer re-applies the recorded action, read back from its JSON, without chance.
         replayed = Action.loads(resolved.dumps())
         assert replayed == resolved

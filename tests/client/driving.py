@@ -21,7 +21,9 @@ from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 
 def screens_dir(tmp_path: Path) -> Path:
     base = os.environ.get("CATAN_P2P_SCREENS")
-    return Path(base) if base else tmp_path / "screens"
+    path = Path(base) if base else tmp_path / "screens"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 class Driver:

@@ -70,3 +70,30 @@ def test_simulate_refuses_bad_arguments_with_one_sentence(
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1, run.stderr
     assert names in lines[0]
+
+
+def test_simulate_git_records_every_action_as_a_commit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("catan_p2p.session.git")
+    repo = tmp_path / "games"
+    run = simulate(
+        "--git", "--repo", str(repo), "--players", "2", "--games", "1", "--bots", "greedy", "--json"
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    winner = next(p for p, n in report["winners"].items() if n)
+    log = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(repo),
+            "rev-list",
+            "--count",
+            "--no-merges",
+            f"refs/heads/catan/sim-0/{winner}",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    # One commit per action on top of the genesis commit (merges close concurrent steps).
+    assert int(log.stdout) == report["mean_actions"] + 1

@@ -1012,6 +1012,8 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
     if phase is Phase.MAIN:
         return _main_actions(state, seat, name)
     if phase is Phase.ROLL:
+        if state.dev_played or not any(state.hands[seat].dev_cards):
+            return [_action(RollDice, name)]
         return [_action(RollDice, name), *_dev_card_actions(state, seat, name)]
     if phase is Phase.SETUP_SETTLEMENT:
         return [

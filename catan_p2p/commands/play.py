@@ -135,11 +135,19 @@ def resume_game(args: argparse.Namespace) -> Game:
         raise UsageError(f"there is no saved game at {repo}; check the path printed at its end")
     session = GitSession.open(repo, args.game)
     saved = _load_seats(session.repo.git_dir, session.game_id)
+    networked = session.remote is not None
     if saved is None:
+        if networked:
+            raise UsageError(
+                f"{repo} is a networked game and does not say which seat is yours; "
+                "rejoin it with --remote URL --game ID --as COLOUR"
+            )
         return Game(session, Seats(tuple(session.local_players)), repo)
     humans, strategies = saved
     bots = {p: make_bot(s, f"{session.game_id}/{p}") for p, s in strategies.items()}
-    return Game(session, Seats(humans, bots), repo)
+    if networked:  # act (and push) only for this machine's seats
+        session = GitSession.open(repo, session.game_id, (*humans, *bots))
+    return Game(session, Seats(humans, bots), repo, networked=networked)
 
 
 def join_remote(args: argparse.Namespace) -> Game:
@@ -155,6 +163,7 @@ def join_remote(args: argparse.Namespace) -> Game:
         Path(args.repo) if args.repo else games_home() / "games" / f"{args.game}-{args.as_player}"
     )
     session = join_game(args.remote, repo, args.game, args.as_player)
+    _save_seats(session.repo.git_dir, session.game_id, (args.as_player,), {})
     return Game(session, Seats((args.as_player,)), repo, networked=True)
 
 

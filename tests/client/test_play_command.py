@@ -13,7 +13,8 @@ import pytest
 
 from catan_p2p.cli import build_parser, main
 from catan_p2p.commands import play
-from catan_p2p.session.git import GitSession
+from catan_p2p.rules.board import STANDARD_BOARD
+from catan_p2p.session.git import GitSession, create_game
 
 
 @pytest.fixture
@@ -82,3 +83,16 @@ def test_replay_export_writes_one_frame_per_commit(home, tmp_path, capsys):
 def test_replay_of_a_missing_game_is_one_clear_sentence(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "nowhere")]) == 1
     assert "there is no game at" in capsys.readouterr().err
+
+
+def test_resume_of_a_networked_game_acts_only_for_this_machines_seat(home, tmp_path):
+    host = tmp_path / "host"
+    create_game(host, ["red", "blue"], STANDARD_BOARD, seed="n", game_id="n1")
+    args = build_parser().parse_args(
+        ["play", "--remote", str(host), "--game", "n1", "--as", "blue"]
+    )
+    game = play.start(args)
+    assert game.networked and game.seats.humans == ("blue",)
+    assert game.repo == home / "games" / "n1-blue"
+    again = play.resume_game(build_parser().parse_args(["play", "--resume", str(game.repo)]))
+    assert again.networked and again.session.local_players == ("blue",)

@@ -563,7 +563,7 @@ class YearOfPlentyDialog(Dialog):
         self.player = player
         self.submit = submit
         self.picks: list[int] = []
-        super().__init__(600, 230)
+        super().__init__(600, 200)
 
     def build(self) -> None:
         for r in RESOURCES:

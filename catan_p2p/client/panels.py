@@ -29,11 +29,16 @@ PIP_SPOTS = {
 
 DEV_SHORT = {
     DevCard.KNIGHT: "Knight",
-    DevCard.VICTORY_POINT: "Victory pt",
-    DevCard.ROAD_BUILDING: "Road bldg",
-    DevCard.YEAR_OF_PLENTY: "Plenty",
+    DevCard.VICTORY_POINT: "Victory point",
+    DevCard.ROAD_BUILDING: "Road building",
+    DevCard.YEAR_OF_PLENTY: "Year of plenty",
     DevCard.MONOPOLY: "Monopoly",
 }
+
+
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def draw_die(surface: pygame.Surface, rect: pygame.Rect, value: int, dim: bool = False) -> None:
@@ -141,7 +146,10 @@ def draw_players(
         if state.largest_army == seat:
             _badge(surface, "Largest army", (bx, row.top + 6), (170, 90, 170))
         dev = sum(hand.dev_cards) + sum(hand.new_dev_cards)
-        facts = f"{hand.card_count} cards · {dev} dev · {hand.knights} knights · road {hand.road_length}"
+        facts = (
+            f"{plural(hand.card_count, 'card')} · {dev} dev · "
+            f"{plural(hand.knights, 'knight')} · road {hand.road_length}"
+        )
         draw_text(surface, facts, (row.left + 20, row.top + 24), 13, theme.TEXT)
         left = (
             f"left: {hand.roads_left} roads, {hand.settlements_left} settlements, "
@@ -168,7 +176,9 @@ def draw_hand(
         panel_box(surface, rect, "Hand")
         return
     hand = state.hands[state.seat(viewer)]
-    top = panel_box(surface, rect, f"{viewer.capitalize()}'s hand ({hand.card_count} cards)")
+    top = panel_box(
+        surface, rect, f"{viewer.capitalize()}'s hand ({plural(hand.card_count, 'card')})"
+    )
     w = (rect.width - 20 - 4 * 6) // 5
     for r in RESOURCES:
         card = pygame.Rect(rect.left + 10 + r * (w + 6), top, w, 52)

@@ -33,7 +33,7 @@ from catan_p2p.client.dialogs import (  # noqa: E402
     YearOfPlentyDialog,
     backdrop,
 )
-from catan_p2p.client.layout import Layout  # noqa: E402
+from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.render import BoardView, Highlights  # noqa: E402
 from catan_p2p.client.seats import Seats, bot_move  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
@@ -300,6 +300,8 @@ class App:
         """Route one pygame event."""
         if event.type == pygame.QUIT:
             self.running = False
+        elif event.type == pygame.VIDEORESIZE:
+            self.resize(event.size)
         elif event.type == pygame.KEYDOWN:
             self.key(event.key, getattr(event, "mod", 0))
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -310,6 +312,16 @@ class App:
                 self.click(event.pos)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
             self.mode = Mode.NONE  # right click cancels a building mode
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Lay the window out again for a new size (the window is resizable)."""
+        self.screen = resized_screen(size)
+        self.layout = Layout.for_size(self.screen.get_size(), len(self.state.players))
+        board = self.layout.board
+        self.view = BoardView(self.state.board, board.size, board.topleft)
+        if self.dialog is not None:
+            self.dialog.widgets = []
+            self.dialog.place(board)
 
     def key(self, key: int, mod: int = 0) -> None:
         if key == pygame.K_q and mod & pygame.KMOD_CTRL:
@@ -499,6 +511,7 @@ class App:
                 enabled=cmd.name in enabled,
                 key=cmd.key,
                 on_refused=lambda n=cmd.name: self.command(n),
+                size=15 if w >= 125 else 13,
             )
             b.selected = mode.value == cmd.name
             self.bar_buttons.append(b)

@@ -37,3 +37,13 @@ class Layout:
         sync = pygame.Rect(x, h - 34, width, 26)
         log = pygame.Rect(x, hand.bottom + 8, width, sync.top - hand.bottom - 16)
         return cls(size, board, bar, panel, status, players, hand, log, sync)
+
+
+def resized_screen(size: tuple[int, int]) -> pygame.Surface:
+    """The window's surface after a resize, grown back to the minimum size if smaller."""
+    w = max(theme.MIN_WINDOW_SIZE[0], size[0])
+    h = max(theme.MIN_WINDOW_SIZE[1], size[1])
+    surface = pygame.display.get_surface()
+    if surface is None or surface.get_size() != (w, h):
+        surface = pygame.display.set_mode((w, h), pygame.RESIZABLE)
+    return surface

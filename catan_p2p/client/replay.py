@@ -19,7 +19,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from catan_p2p.client import panels, theme  # noqa: E402
-from catan_p2p.client.layout import Layout  # noqa: E402
+from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text, shade  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
@@ -85,11 +85,6 @@ class ReplayViewer:
         self.entries = list(entries)
         self.index = len(self.states) - 1
         self.turns = turn_starts(self.states)
-        self.layout = Layout.for_size(screen.get_size(), len(self.states[0].players))
-        board = self.layout.board
-        self.view = BoardView(self.states[0].board, board.size, board.topleft)
-        bar = self.layout.bar
-        self.slider = pygame.Rect(bar.left + 20, bar.bottom - 30, bar.width - 40, 14)
         self.playing = False
         self.running = True
         self.banner = "REPLAY"  # the corner label ("FINAL" on a headless game's picture)
@@ -98,7 +93,19 @@ class ReplayViewer:
         self._dragging = False
         self._last_step = 0.0
         self.clock = pygame.time.Clock()
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        self.layout = Layout.for_size(self.screen.get_size(), len(self.states[0].players))
+        board = self.layout.board
+        self.view = BoardView(self.states[0].board, board.size, board.topleft)
+        bar = self.layout.bar
+        self.slider = pygame.Rect(bar.left + 20, bar.bottom - 30, bar.width - 40, 14)
         self._build_buttons()
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.screen = resized_screen(size)
+        self._lay_out()
 
     # --- moving through history ---------------------------------------------------------
 
@@ -149,6 +156,8 @@ class ReplayViewer:
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
             self.running = False
+        elif event.type == pygame.VIDEORESIZE:
+            self.resize(event.size)
         elif event.type == pygame.KEYDOWN:
             self.key(event.key, getattr(event, "mod", 0))
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:

@@ -50,11 +50,15 @@ class Syncer:
         """Sync as soon as possible (e.g. to push an action just played)."""
         self._wake.set()
 
-    def stop(self, timeout: float = 2.0) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop syncing; actions still queued are recorded (and pushed) first."""
         self._stop.set()
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout)
+        if not self._thread.is_alive() and self._actions.unfinished_tasks:
+            self._record_queued()
+            self.sync_once()
 
     def sync_once(self) -> SyncStatus:
         """One round, with every failure turned into the status's error sentence."""

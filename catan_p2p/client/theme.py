@@ -15,6 +15,18 @@ from catan_p2p.rules.cards import Resource
 Colour = tuple[int, int, int]
 
 WINDOW_SIZE = (1280, 800)
+MIN_WINDOW_SIZE = (1040, 660)
+
+
+def window_size(display: tuple[int, int] | None) -> tuple[int, int]:
+    """The window size for a display: the usual 1280x800, smaller on small screens."""
+    if display is None or display[0] <= 0 or display[1] <= 0:
+        return WINDOW_SIZE
+    w = max(MIN_WINDOW_SIZE[0], min(WINDOW_SIZE[0], display[0] - 40))
+    h = max(MIN_WINDOW_SIZE[1], min(WINDOW_SIZE[1], display[1] - 80))
+    return (w, h)
+
+
 PANEL_WIDTH = 440  # the side panel on the right
 BAR_HEIGHT = 96  # the action bar under the board
 

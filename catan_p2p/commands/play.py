@@ -177,8 +177,12 @@ def start(args: argparse.Namespace) -> Game:
     return new_game(args)
 
 
-def open_window(size: tuple[int, int] = theme.WINDOW_SIZE) -> pygame.Surface | None:
-    """A window, or None where SDL has no real display (and no dummy driver was asked for)."""
+def open_window() -> pygame.Surface | None:
+    """A resizable window fitting the screen, or None where SDL has no real display.
+
+    SDL falls back to an off-screen driver when there is no display; that counts as
+    no display unless the dummy or off-screen driver was asked for (tests, CI).
+    """
     wanted = os.environ.get("SDL_VIDEODRIVER", "").lower()
     try:
         pygame.display.init()
@@ -186,7 +190,9 @@ def open_window(size: tuple[int, int] = theme.WINDOW_SIZE) -> pygame.Surface | N
         if driver in ("offscreen", "dummy") and wanted not in ("offscreen", "dummy"):
             pygame.display.quit()
             return None
-        return pygame.display.set_mode(size)
+        info = pygame.display.Info()
+        size = theme.window_size((info.current_w, info.current_h))
+        return pygame.display.set_mode(size, pygame.RESIZABLE)
     except pygame.error:
         return None
 

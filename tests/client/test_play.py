@@ -394,3 +394,16 @@ def test_bots_play_to_the_end_and_the_window_offers_replay(drive):
 def test_port_vertex_is_on_the_brick_port():
     edge = ((-3, 1), (-2, 1))
     assert BRICK_PORT_VERTEX in edge_ends(edge)
+
+
+def test_resizing_the_window_lays_the_board_out_again(drive):
+    app = make_app(scenario(), humans=(RED, BLUE))
+    d = drive(app)
+    before = app.vertex_point(corner(EAST, 0))
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(1100, 700), w=1100, h=700))
+    app.tick()
+    assert app.screen.get_size() == (1100, 700)
+    assert app.layout.panel.right == 1100 and app.vertex_point(corner(EAST, 0)) != before
+    d.key(pygame.K_r)  # still playable: the roll lands
+    assert d.kinds == ["red:roll_dice"]
+    d.shot("small_window")

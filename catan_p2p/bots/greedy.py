@@ -46,7 +46,7 @@ from catan_p2p.rules.cards import (
 from catan_p2p.rules.state import NOBODY, GameState, Phase
 
 #: Resources a young economy lacks most (brick and ore have only three tiles).
-SCARCITY: Counts = (1.0, 1.15, 0.9, 1.0, 1.15)  # type: ignore[assignment]
+SCARCITY: tuple[float, ...] = (1.0, 1.15, 0.9, 1.0, 1.15)
 MAX_BANK_TRADES = 6  # per turn, so a plan that keeps changing cannot trade forever
 
 

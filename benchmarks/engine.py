@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
@@ -36,6 +37,11 @@ from catan_p2p.sim import play_game
 
 COLOURS = ("red", "blue", "white", "orange")
 DEFAULT_OUT = Path(__file__).parent / "results" / "engine.json"
+FAIRNESS = (
+    "both sides uniform random over their legal actions without player trades; "
+    "no invariant checks; board built once; catanatron's play loop without state copies; "
+    "engines interleaved in rounds in one process"
+)
 
 
 @dataclass
@@ -122,11 +128,13 @@ class Catanatron:
 def run(games: int, rounds: int, with_catanatron: bool, progress: bool) -> dict:
     """Time ``games`` games per engine and player count, interleaved in ``rounds``."""
     theirs = None
+    status = "skipped (--no-catanatron)"
     if with_catanatron:
         try:
             theirs = Catanatron()
+            status = "ran"
         except ImportError:
-            theirs = None
+            status = "not installed: pip install -e '.[bench]' to compare"
     tallies: dict[str, Tally] = {}
     per_round = [games // rounds + (1 if r < games % rounds else 0) for r in range(rounds)]
     done = 0
@@ -154,6 +162,9 @@ def run(games: int, rounds: int, with_catanatron: bool, progress: bool) -> dict:
         "machine": platform.machine(),
         "games": games,
         "bot": "UniformBot: uniform over legal actions except player trade offers",
+        "fairness": FAIRNESS,
+        "catanatron": status,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
     for players in (2, 4):
         ours = tallies[f"ours_{players}p"]
@@ -202,12 +213,9 @@ def format_result(r: dict) -> str:
             f" {w['us_per_action']:.1f} us/action ({w['mean_actions']:.0f} actions per game)"
         )
     if "catanatron_version" not in r:
-        lines.append("  catanatron is not installed: pip install -e '.[bench]' to compare")
+        lines.append(f"  catanatron {r['catanatron']}")
     else:
-        lines.append(
-            f"  fair play: both sides uniform random without player trades, no invariant checks,"
-            f" board built once, interleaved rounds (catanatron {r['catanatron_version']})"
-        )
+        lines.append(f"  fair play: {r['fairness']} (catanatron {r['catanatron_version']})")
     return "\n".join(lines)
 
 

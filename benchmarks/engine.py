@@ -106,10 +106,10 @@ class Catanatron:
         random.seed(0)
         self.map = build_map("BASE")  # built once, as our standard board is
         try:
-            from importlib.metadata import version
+            from importlib.metadata import PackageNotFoundError, version
 
             self.version = version("catanatron")
-        except Exception:  # noqa: BLE001 - the version is only informative
+        except PackageNotFoundError:  # the version is only informative
             self.version = "unknown"
 
     def play(self, tally: Tally, players: int, first: int, count: int) -> None:

@@ -27,11 +27,11 @@ def local_seats(repo: GameRepo, game: str) -> tuple[str, ...]:
 
 
 def open_session(
-    path: str | None, game: str | None, seats: tuple[str, ...] | None = None
+    path: str | None, game: str | None, seats: tuple[str, ...] | None = None, **options: bool
 ) -> GitSession:
     repo = open_repo(path)
     game_id = repo.only_game(game)
-    return GitSession(repo.path, game_id, seats or local_seats(repo, game_id))
+    return GitSession(repo.path, game_id, seats or local_seats(repo, game_id), **options)
 
 
 def print_json(data: Any) -> None:

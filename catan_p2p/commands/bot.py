@@ -18,11 +18,13 @@ from catan_p2p.rules.engine import actors
 from catan_p2p.rules.state import Answer, Phase
 
 TRADE_WAIT = 3.0  # seconds an offer stays open for remote answers
+IDLE_BACKOFF = 1.5  # while nothing changes, wait this much longer between syncs ...
+IDLE_MAX = 0.25  # ... up to this many seconds, so idle peers leave the CPU to the others
 
 
 def run(args: argparse.Namespace) -> int:
     player = args.as_player.lower()
-    session = open_session(args.repo, args.game, (player,))
+    session = open_session(args.repo, args.game, (player,), eager_push=False)
     if player not in session.players:
         raise UsageError(f"{player!r} is not a player of game {session.game_id}")
     bot = make_bot(
@@ -30,8 +32,16 @@ def run(args: argparse.Namespace) -> int:
     )
     offer_opened: float | None = None
     last_error = None
+    pause = args.poll
+    seen = None
+    status = session.sync()
     while True:
-        status = session.sync()
+        if actors(session.state) != [player]:  # mid-turn nobody else can add anything
+            status = session.sync()
+        if session.head != seen:
+            seen, pause = session.head, args.poll
+        else:
+            pause = min(pause * IDLE_BACKOFF, max(IDLE_MAX, args.poll))
         if status.error != last_error:
             if status.error:
                 print(f"{player}: {status.error}", file=sys.stderr, flush=True)
@@ -51,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 offer_opened = offer_opened or time.monotonic()
                 if pending and time.monotonic() - offer_opened < TRADE_WAIT:
-                    time.sleep(args.poll)
+                    time.sleep(pause)
                     continue
             offer_opened = None
             actions = session.legal_actions(player)
@@ -61,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
                 except IllegalAction as exc:
                     print(f"{player}: refused: {exc}", file=sys.stderr, flush=True)
                 continue
-        time.sleep(args.poll)
+        time.sleep(pause)
+    session.flush()
     winner = state.players[state.winner]
     print(f"Game {session.game_id} over after turn {state.turn}: {winner} won.")
     session.close()

@@ -22,7 +22,7 @@ from catan_p2p.errors import (
 )
 from catan_p2p.rules.actions import Action, AnswerTrade, CancelTrade, ConfirmTrade, Discard
 from catan_p2p.rules.board import STANDARD_BOARD, Board
-from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.engine import actors, legal_actions, step
 from catan_p2p.rules.state import GameState, Phase, new_game
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.store.codec import GameInfo
@@ -76,7 +76,15 @@ class GitSession:
         repo: Path,
         game_id: str | None = None,
         local_players: tuple[str, ...] | list[str] | None = None,
+        eager_push: bool = True,
     ) -> None:
+        """Open a game's session.
+
+        Args:
+            eager_push: push after every own commit (for people watching); when False,
+                own commits are pushed once another peer may act (bots, benchmarks).
+        """
+        self.eager_push = eager_push
         self.repo = GameRepo(Path(repo))
         self.game_id = self.repo.only_game(game_id)
         self.remote = transport.remote_url(self.repo.git_dir)
@@ -100,6 +108,7 @@ class GitSession:
         self._version = 0  # bumped whenever refs may have changed (own writes, sync)
         self._answers_memo: tuple[tuple, list[Answer]] | None = None
         self._pending_deletes: list[str] = []
+        self._pushed: dict[str, str | None] = {}  # own refs as last pushed
         # Own temporary answer branches (ref -> opening), to delete once their step is over.
         self._own_answers: dict[str, str] = {}
         for ref in self.repo.refs.list(game_prefix(self.game_id)):
@@ -263,7 +272,17 @@ class GitSession:
             if other is not peer:
                 other.advance(head)
         self._cleanup_answers()
-        self._push([peer.ref])
+        if self.eager_push or not self._only_local_can_act():
+            self._push([peer.ref])
+
+    def _only_local_can_act(self) -> bool:
+        """True while nobody but this session's seats can do anything (mid-turn)."""
+        state = self.state
+        return not state.is_over and set(actors(state)) <= set(self.peers)
+
+    def flush(self) -> None:
+        """Push whatever own commits are not on the remote yet."""
+        self._push(list(self._own_answers))
 
     def _cleanup_answers(self) -> None:
         """Delete local seats' temporary branches whose step is over (merged or moot)."""
@@ -280,10 +299,15 @@ class GitSession:
     def _push(self, refs: list[str]) -> None:
         if self.remote is None:
             return
-        own = [p.ref for p in self.peers.values()]
+        wanted = set(refs) | {p.ref for p in self.peers.values()}
+        values = {ref: self.repo.refs.get(ref) for ref in wanted}
+        updates = sorted(r for r, oid in values.items() if oid and self._pushed.get(r) != oid)
         deletes = self._pending_deletes
+        if not updates and not deletes:
+            return  # the remote already has every own ref as it is here
         try:
-            transport.push(self.repo.git_dir, sorted(set(refs) | set(own)), deletes)
+            transport.push(self.repo.git_dir, updates, deletes)
+            self._pushed.update({r: values[r] for r in updates})
             self._pending_deletes = []
             self._status.ahead = 0
             self._status.error = None

@@ -1,0 +1,184 @@
+"""Networked play: separate bot processes, each with its own clone, through a shared remote.
+
+Every peer is a real ``catan-p2p bot`` process; the remote is a bare repository on disk
+or a ``git daemon`` on 127.0.0.1. All peers must end on the same tree, and every clone
+must verify.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from gitgames import CLI, FOUR, cli, git
+
+GAME_TIMEOUT = 420
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_bot(clone: Path, player: str, log: Path) -> subprocess.Popen:
+    out = log.open("ab")
+    return subprocess.Popen(
+        [
+            *CLI,
+            "bot",
+            "--as",
+            player,
+            "--repo",
+            str(clone),
+            "--strategy",
+            "random",
+            "--poll",
+            "0.02",
+        ],
+        stdout=out,
+        stderr=out,
+    )
+
+
+def _set_up(tmp_path: Path, url: str, players=FOUR, seed: str = "net") -> dict[str, Path]:
+    clones = {p: tmp_path / p for p in players}
+    made = cli(
+        "new",
+        "--players",
+        ",".join(players),
+        "--seed",
+        seed,
+        "--game",
+        "g",
+        "--repo",
+        str(clones[players[0]]),
+        "--remote",
+        url,
+    )
+    assert made.returncode == 0, made.stderr
+    for p in players[1:]:
+        joined = cli("join", url, "--game", "g", "--as", p, "--repo", str(clones[p]))
+        assert joined.returncode == 0, joined.stderr
+    return clones
+
+
+def _play(tmp_path: Path, clones: dict[str, Path], kill: str | None = None) -> None:
+    procs = {p: _start_bot(c, p, tmp_path / f"{p}.log") for p, c in clones.items()}
+    deadline = time.monotonic() + GAME_TIMEOUT
+    killed = False
+    try:
+        while any(proc.poll() is None for proc in procs.values()):
+            if time.monotonic() > deadline:
+                raise AssertionError("the networked game did not finish in time")
+            if kill and not killed and _commits(clones[kill]) > 120:
+                procs[kill].send_signal(signal.SIGKILL)
+                procs[kill].wait()
+                killed = True
+                time.sleep(0.5)  # the others go on without it meanwhile
+                procs[kill] = _start_bot(clones[kill], kill, tmp_path / f"{kill}.log")
+            time.sleep(0.2)
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.kill()
+    logs = {p: (tmp_path / f"{p}.log").read_text() for p in clones}
+    for p, proc in procs.items():
+        assert proc.returncode == 0, f"{p}'s bot failed:\n{logs[p][-2000:]}"
+        assert "won." in logs[p]
+    if kill:
+        assert killed
+
+
+def _commits(clone: Path) -> int:
+    out = git("rev-list", "--count", "--all", cwd=clone, check=False).strip()
+    return int(out or 0)
+
+
+def _assert_converged(clones: dict[str, Path]) -> None:
+    trees = {
+        p: git("rev-parse", f"refs/heads/catan/g/{p}^{{tree}}", cwd=c).strip()
+        for p, c in clones.items()
+    }
+    assert len(set(trees.values())) == 1, trees
+    for p, c in clones.items():
+        verified = cli("verify", "--repo", str(c))
+        assert verified.returncode == 0, f"{p}: {verified.stderr}"
+
+
+def test_four_bot_processes_play_through_a_bare_remote_and_one_survives_sigkill(tmp_path: Path):
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    clones = _set_up(tmp_path, str(remote))
+    _play(tmp_path, clones, kill="white")
+    _assert_converged(clones)
+    # The remote holds only the player logs: temporary answer branches were deleted.
+    refs = git("for-each-ref", "--format=%(refname)", cwd=remote).split()
+    assert sorted(refs) == sorted(f"refs/heads/catan/g/{p}" for p in FOUR)
+
+
+def test_four_bot_processes_play_through_git_daemon(tmp_path: Path):
+    base = tmp_path / "served"
+    base.mkdir()
+    remote = base / "game.git"
+    git("init", "-q", "--bare", str(remote))
+    port = _free_port()
+    daemon = subprocess.Popen(
+        [
+            "git",
+            "daemon",
+            "--export-all",
+            "--enable=receive-pack",
+            "--reuseaddr",
+            f"--base-path={base}",
+            "--listen=127.0.0.1",
+            f"--port={port}",
+            str(base),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"git://127.0.0.1:{port}/game.git"
+        for _ in range(50):  # wait for the daemon to listen
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        clones = _set_up(tmp_path, url, seed="daemon")
+        _play(tmp_path, clones)
+        _assert_converged(clones)
+    finally:
+        daemon.terminate()
+        daemon.wait()
+
+
+def test_an_unreachable_remote_is_one_clear_error_and_a_later_retry_works(tmp_path: Path):
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    clones = _set_up(tmp_path, str(remote), players=("red", "blue"), seed="gone")
+    moved = tmp_path / "elsewhere.git"
+    remote.rename(moved)
+    failed = cli("sync", "--repo", str(clones["blue"]))
+    assert failed.returncode == 1
+    assert "cannot fetch from the remote" in failed.stdout + failed.stderr
+    assert "Traceback" not in failed.stderr
+    moved.rename(remote)
+    again = cli("sync", "--repo", str(clones["blue"]))
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="uses POSIX paths")
+def test_joining_a_game_that_does_not_exist_says_so(tmp_path: Path):
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    joined = cli(
+        "join", str(remote), "--game", "nope", "--as", "red", "--repo", str(tmp_path / "c")
+    )
+    assert joined.returncode == 1
+    assert "has no game 'nope'" in joined.stderr

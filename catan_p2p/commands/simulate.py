@@ -122,13 +122,20 @@ def run(args: argparse.Namespace) -> int:
 
 def _git_player(args: argparse.Namespace, players: tuple[str, ...]):  # type: ignore[no-untyped-def]
     """A function playing game ``g`` in a Git repository (``--repo`` or a new temp dir)."""
-    from catan_p2p.session.git import GitSession, create_game  # noqa: PLC0415
+    from catan_p2p.session.git import GitSession, create_game
 
     repo = Path(args.repo) if args.repo else Path(tempfile.mkdtemp(prefix="catan-sim-"))
     print(f"recording games in {repo}", file=sys.stderr)
 
     def play(g: int, game_seed: str, board: Board, bots: dict) -> GameResult:
-        game = create_game(repo, players, board, seed=game_seed, game_id=f"sim-{g}")
+        try:
+            game = create_game(repo, players, board, seed=game_seed, game_id=f"sim-{g}")
+        except UsageError as exc:
+            if "already holds" not in str(exc):
+                raise
+            raise UsageError(
+                f"{repo} already holds a simulated game sim-{g}; give simulate --git a new --repo"
+            ) from None
         session = GitSession(repo, game)
         try:
             return play_session_game(session, bots, not args.no_check)

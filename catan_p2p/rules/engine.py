@@ -199,9 +199,12 @@ def _update_longest_road(state: GameState, seats: list[int]) -> GameState:
 
 
 def _check_victory(state: GameState) -> GameState:
-    """The active player wins as soon as they hold enough points on their own turn."""
+    """The active player wins as soon as they hold enough points on their own turn.
+
+    The game ends at once, so a free road of road building still to place is dropped.
+    """
     if state.phase >= Phase.ROLL and state.points(state.current) >= state.victory_points:
-        return state._replace(phase=Phase.GAME_OVER, winner=state.current)
+        return state._replace(phase=Phase.GAME_OVER, winner=state.current, free_roads=0)
     return state
 
 

@@ -21,10 +21,12 @@ from builders import (
 
 from catan_p2p.rules.actions import (
     BuildCity,
+    BuildRoad,
     BuildSettlement,
     EndTurn,
     MoveRobber,
     PlayKnight,
+    PlayRoadBuilding,
     RollDice,
 )
 from catan_p2p.rules.cards import CITY_COST, SETTLEMENT_COST, DevCard
@@ -148,3 +150,19 @@ def test_win_by_largest_army_on_own_turn_before_the_roll():
     after = play(state, PlayKnight(RED))
     assert after.phase is Phase.GAME_OVER and after.winner == 0
     refused(after, MoveRobber(RED, (1, 0)), "game over")
+
+
+def test_win_with_the_first_free_road_ends_road_building_at_once():
+    # Red has 8 points and 4 roads; the first free road makes 5: longest road and the win.
+    row = top_zigzag([(-2, 0), (-1, 0), (0, 0)])
+    state = place_settlement(fresh(2), RED, row[0])
+    state = place_roads(state, RED, path(*row[:5]))
+    others = [corner((2, -2), 0), corner((0, 2), 5), corner((0, 0), 4), corner((-2, 2), 3)]
+    for i, v in enumerate(others):
+        state = place_settlement(state, RED, v, city=i >= 1)
+    state = give_dev(at_turn(state, RED), RED, DevCard.ROAD_BUILDING)
+    assert state.points(0) == 8
+    state = play(state, PlayRoadBuilding(RED))
+    after = play(state, BuildRoad(RED, path(row[4], row[5])[0]))
+    assert after.phase is Phase.GAME_OVER and after.winner == 0
+    assert after.free_roads == 0

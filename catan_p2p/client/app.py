@@ -56,6 +56,7 @@ from catan_p2p.rules.state import GameState, Phase  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
+REDRAW_SECONDS = 0.5
 HINTS = {
     Mode.ROAD: "click a highlighted edge to build a road (Esc cancels)",
     Mode.SETTLEMENT: "click a highlighted corner to build a settlement (Esc cancels)",
@@ -118,6 +119,8 @@ class App:
         self._legal: dict[str, list] = {}
         self._log: list[LogEntry] = []
         self._last_bot = 0.0
+        self._dirty = True
+        self._drawn_at = 0.0
         self._game_over_shown = False
         self._sync_status: SyncStatus | None = None
         self.bot_errors: list[str] = []
@@ -128,14 +131,23 @@ class App:
     # --- the loop ----------------------------------------------------------------------
 
     def tick(self) -> bool:
-        """Handle pending events, let bots act, draw one frame; False once the window closes."""
-        for event in pygame.event.get():
+        """Handle pending events, let bots act, draw a frame; False once the window closes.
+
+        A frame is drawn after input or a new state, and at least twice a second (the
+        sync indicator's clock), so an idle window costs next to no CPU.
+        """
+        events = pygame.event.get()
+        for event in events:
             self.handle(event)
         self.drive_bots()
         self._collect_failures()
         self._follow(self.session.state)
-        self.draw()
-        pygame.display.flip()
+        now = time.monotonic()
+        if events or self._dirty or now - self._drawn_at >= REDRAW_SECONDS:
+            self.draw()
+            pygame.display.flip()
+            self._dirty = False
+            self._drawn_at = now
         return self.running
 
     def run(self, fps: int = 30) -> int:
@@ -156,6 +168,7 @@ class App:
         if state is self._state or state == self._state:
             return  # (a Git session may rebuild an equal state on every read)
         previous = self.viewer
+        self._dirty = True
         self._state = state
         self._legal = {}
         self._log = self.session.history()
@@ -483,7 +496,8 @@ class App:
         panels.draw_players(screen, lay.players, state, self.viewer)
         panels.draw_hand(screen, lay.hand, state, self.viewer)
         panels.draw_log(screen, lay.log, self._log)
-        panels.draw_sync(screen, lay.sync, self.sync_status, self.syncer is not None)
+        sending = self.syncer is not None and self.syncer.sending
+        panels.draw_sync(screen, lay.sync, self.sync_status, self.syncer is not None, sending)
         if self.dialog is not None:
             backdrop(screen, lay.board)
             self.dialog.draw(screen, pygame.mouse.get_pos() if pygame.mouse.get_focused() else None)

@@ -251,7 +251,11 @@ def draw_log(
 
 
 def draw_sync(
-    surface: pygame.Surface, rect: pygame.Rect, status: SyncStatus | None, networked: bool
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    status: SyncStatus | None,
+    networked: bool,
+    sending: bool = False,
 ) -> None:
     """The sync indicator: peers, ahead/behind, time since the last fetch, errors."""
     pygame.draw.rect(surface, theme.CARD, rect, border_radius=6)
@@ -291,4 +295,6 @@ def draw_sync(
         text += f" · FORK: {status.forks[0]}"
     if status.error:
         text = f"retrying · {status.error}"
+    elif sending:
+        text = "sending your action… · " + text
     draw_text(surface, text, (x + 16, cy), 13, ink, anchor="midleft", max_width=rect.width - 30)

@@ -237,13 +237,18 @@ def _reference_longest(graph, roads, owner, seat):
 
 
 @settings(max_examples=80, deadline=None)
-@given(seed=st.integers(0, 10**6), size=st.integers(1, 13), opponents=st.integers(0, 4))
-def test_longest_road_matches_a_plain_count_of_trails(seed, size, opponents):
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.integers(1, 13),
+    buildings=st.integers(0, 5),
+    networks=st.integers(1, 2),
+)
+def test_longest_road_matches_a_plain_count_of_trails(seed, size, buildings, networks):
+    """Random road networks (one or two) with own and opponents' buildings on them."""
     rng = random.Random(seed)
     graph = fresh(2).board.graph
-    start = rng.randrange(len(graph.vertices))
+    reached = {rng.randrange(len(graph.vertices)) for _ in range(networks)}
     roads: set[int] = set()
-    reached = {start}
     while len(roads) < size:
         v = rng.choice(sorted(reached))
         free = [e for e in graph.vertex_edges[v] if e not in roads]
@@ -252,8 +257,8 @@ def test_longest_road_matches_a_plain_count_of_trails(seed, size, opponents):
             roads.add(e)
             reached.update(graph.edge_vertices[e])
     owner = [NOBODY] * len(graph.vertices)
-    for v in rng.sample(sorted(reached), min(opponents, len(reached))):
-        owner[v] = 1
+    for v in rng.sample(sorted(reached), min(buildings, len(reached))):
+        owner[v] = rng.choice([0, 1, 2])
     owner = tuple(owner)
     expected = _reference_longest(graph, roads, owner, 0)
     assert longest_road(graph, frozenset(roads), owner, 0) == expected

@@ -88,6 +88,7 @@ class ReplayViewer:
         self.playing = False
         self.running = True
         self.banner = "REPLAY"  # the corner label ("FINAL" on a headless game's picture)
+        self.caption: str | None = None  # shown instead of the controls (still pictures)
         self.buttons: list[Button] = []
         self._log_lines: list[tuple[pygame.Rect, int]] = []
         self._dragging = False
@@ -235,7 +236,20 @@ class ReplayViewer:
         screen.fill(theme.PANEL)
         self.view.draw(screen, state)
         entry = self.entries[self.index - 1] if self.index > 0 else None
-        self._draw_bar(screen, mouse)
+        if self.caption is None:
+            self._draw_bar(screen, mouse)
+        else:
+            bar = self.layout.bar
+            draw_text(
+                screen,
+                self.caption,
+                bar.center,
+                18,
+                theme.TEXT,
+                True,
+                "center",
+                max_width=bar.width - 20,
+            )
         where = f"action {self.index} of {self.last}"
         if entry is not None:
             where += f" · {entry.summary}"

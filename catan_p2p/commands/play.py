@@ -282,6 +282,11 @@ def _final_png(session: Session, repo: Path | None) -> Path:
     states, entries = replay_states(session)
     viewer = ReplayViewer(states, entries, screen=pygame.Surface(theme.WINDOW_SIZE))
     viewer.banner = "FINAL POSITION"
+    final = states[-1]
+    ranking = sorted(range(len(final.players)), key=lambda s: -final.points(s))
+    viewer.caption = "   ".join(
+        f"{final.players[s].capitalize()} {final.points(s)}" for s in ranking
+    )
     viewer.draw()
     png = (repo if repo is not None else Path.cwd()) / "final.png"
     pygame.image.save(viewer.screen, str(png))

@@ -62,6 +62,7 @@ HINTS = {
     Mode.SETTLEMENT: "click a highlighted corner to build a settlement (Esc cancels)",
     Mode.CITY: "click one of your highlighted settlements to make it a city (Esc cancels)",
     Mode.ROBBER: "click a highlighted tile to move the robber there",
+    Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, H all keys",
 }
 
 

@@ -711,22 +711,33 @@ class HelpDialog(Dialog):
     """The keyboard shortcuts."""
 
     title = "Keys"
-    LINES = (
-        "R  roll the dice            E  end the turn",
-        "1  road   2  settlement   3  city   (then click the board)",
-        "D  buy a development card    K  play a knight",
-        "B  road building   Y  year of plenty   M  monopoly",
-        "T  trade with the bank       O  offer a trade",
-        "Esc  cancel / close          H  this help",
-        "Click your own settlement to upgrade it to a city.",
+    KEYS = (
+        ("R", "roll the dice"),
+        ("E", "end the turn"),
+        ("1", "road (then click an edge)"),
+        ("2", "settlement (then a corner)"),
+        ("3", "city (or click your settlement)"),
+        ("D", "buy a development card"),
+        ("K", "play a knight"),
+        ("B", "play road building"),
+        ("Y", "play year of plenty"),
+        ("M", "play monopoly"),
+        ("T", "trade with the bank"),
+        ("O", "offer a trade"),
+        ("Esc", "cancel / close"),
+        ("H", "this help"),
     )
 
     def __init__(self) -> None:
-        super().__init__(540, 110 + 26 * len(self.LINES))
+        super().__init__(620, 110 + 26 * ((len(self.KEYS) + 1) // 2))
 
     def draw_body(self, surface: pygame.Surface) -> None:
-        for i, line in enumerate(self.LINES):
-            self.text(surface, line, self.rect.top + 52 + 26 * i, size=15)
+        rows = (len(self.KEYS) + 1) // 2
+        for i, (key, what) in enumerate(self.KEYS):
+            x = self.rect.left + 18 + (i // rows) * 300
+            y = self.rect.top + 54 + 26 * (i % rows)
+            draw_text(surface, key, (x, y), 15, theme.HIGHLIGHT, True)
+            draw_text(surface, what, (x + 44, y), 15)
 
 
 class MessageDialog(Dialog):

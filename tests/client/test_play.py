@@ -33,6 +33,7 @@ from catan_p2p.client.dialogs import (
     BankTradeDialog,
     DiscardDialog,
     GameOverDialog,
+    HelpDialog,
     TradeDialog,
     VictimDialog,
 )
@@ -407,3 +408,18 @@ def test_resizing_the_window_lays_the_board_out_again(drive):
     d.key(pygame.K_r)  # still playable: the roll lands
     assert d.kinds == ["red:roll_dice"]
     d.shot("small_window")
+
+
+def test_help_lists_the_keys_and_an_open_dialog_takes_every_click(drive):
+    app = make_app(scenario(), humans=(RED, BLUE))
+    d = drive(app)
+    d.key(pygame.K_h)
+    assert isinstance(app.dialog, HelpDialog)
+    d.shot("help")
+    d.key(pygame.K_r)  # keys go to the dialog, not to the game
+    d.tile(WEST)
+    assert app.session.history() == []
+    d.key(pygame.K_ESCAPE)
+    assert app.dialog is None
+    d.key(pygame.K_r)
+    assert d.kinds == ["red:roll_dice"]

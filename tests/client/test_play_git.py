@@ -120,3 +120,32 @@ def _wait(d: Driver, done, seconds: float = 20.0) -> None:  # type: ignore[no-un
         assert time.monotonic() < deadline, f"the sync did not catch up in time ({d.app.message})"
         time.sleep(0.01)
         d.app.tick()
+
+
+def test_hot_seat_trade_over_git_answer_on_its_own_branch_then_confirmed(tmp_path, window):
+    screen, start = window
+    repo = tmp_path / "game"
+    game = create_game(repo, [RED, BLUE], STANDARD_BOARD, seed="git-trade", game_id="t1")
+    session = GitSession.open(repo, game)
+    while session.state.is_setup:  # set-up by the rules' first choice, then red rolls
+        player = session.state.players[session.state.current]
+        session.submit(session.legal_actions(player)[0])
+    app = App(session, Seats((RED, BLUE)), screen=screen, bot_delay=0)
+    d = start(app)
+    d.key(pygame.K_r)
+    assert session.state.phase is Phase.MAIN, "seed 'git-trade' must not roll a seven"
+    red, blue = session.state.hands[0].resources, session.state.hands[1].resources
+    give = next(r for r in range(5) if red[r])
+    get = next(r for r in range(5) if blue[r] and r != give)
+    d.key(pygame.K_o)
+    d.click(app.dialog.give[give].plus.rect.center)
+    d.click(app.dialog.get[get].plus.rect.center)
+    d.press("Offer")
+    d.click(app.dialog.answer_button(BLUE, accept=True).rect.center)
+    assert session.state.trade is not None, "blue's answer waits on its own branch"
+    d.shot("answered")
+    d.press("Trade with Blue")
+    kinds = [f"{e.author}:{e.action.kind}" for e in session.history()]
+    assert kinds[-3:] == ["red:offer_trade", "blue:answer_trade", "red:confirm_trade"]
+    assert session.state.hands[0].resources[get] == red[get] + 1
+    assert GitSession.open(repo, game).state == session.state

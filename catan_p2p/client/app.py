@@ -246,10 +246,7 @@ class App:
             self._open(MessageDialog("Could not record the action", str(exc)))
             return False
         self.message = None
-        if self.syncer is not None:
-            self.syncer.poke()
-        else:
-            self._sync_status = self._local_sync()
+        self._sync_status = self._local_sync()
         self._follow(self.session.state)
         return True
 

@@ -50,6 +50,7 @@ from catan_p2p.rules.actions import (  # noqa: E402
     PlayRoadBuilding,
     RollDice,
 )
+from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
 from catan_p2p.rules.engine import expecting  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
@@ -64,6 +65,20 @@ HINTS = {
     Mode.ROBBER: "click a highlighted tile to move the robber there",
     Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, H all keys",
 }
+
+
+def production_text(before: GameState, after: GameState, roll: RollDice) -> str:
+    """``Red rolled 8: Red +1 grain · Blue +2 ore`` (who got what from a roll)."""
+    total = sum(roll.dice) if roll.dice else 0
+    gains = []
+    for seat, player in enumerate(after.players):
+        got = sub(after.hands[seat].resources, before.hands[seat].resources)
+        if any(n > 0 for n in got):
+            gains.append(f"{player.capitalize()} +{format_counts(got)}")
+    head = f"{roll.player.capitalize()} rolled {total}"
+    if total == 7:
+        return f"{head}: the robber moves"
+    return f"{head}: " + (" · ".join(gains) if gains else "no one produces")
 
 
 class App:
@@ -169,10 +184,13 @@ class App:
         if state is self._state or state == self._state:
             return  # (a Git session may rebuild an equal state on every read)
         previous = self.viewer
+        before = self._state
         self._dirty = True
         self._state = state
         self._legal = {}
         self._log = self.session.history()
+        if before is not None and self._log and isinstance(self._log[-1].action, RollDice):
+            self.say(production_text(before, state, self._log[-1].action), error=False)
         self.viewer = self.seats.viewer(state, previous)
         if (
             previous is not None

@@ -423,3 +423,12 @@ def test_help_lists_the_keys_and_an_open_dialog_takes_every_click(drive):
     assert app.dialog is None
     d.key(pygame.K_r)
     assert d.kinds == ["red:roll_dice"]
+
+
+def test_a_roll_says_who_produced_what(drive):
+    app = make_app(scenario(), humans=(RED, BLUE))
+    d = drive(app)
+    app.submit(RollDice(RED, (1, 3)))
+    d.shot("production")
+    assert app.message == "Red rolled 4: Red +1 wool · Blue +1 grain"
+    assert app.state.hands[0].resources == cards(wool=1)

@@ -31,7 +31,7 @@ class Layout:
         bar = pygame.Rect(0, h - theme.BAR_HEIGHT, w - pw, theme.BAR_HEIGHT)
         panel = pygame.Rect(w - pw, 0, pw, h)
         x, width = panel.left + 8, pw - 16
-        status = pygame.Rect(x, 8, width, 92)
+        status = pygame.Rect(x, 8, width, 110)  # two lines for a refusal
         players = pygame.Rect(x, status.bottom + 8, width, 30 + 64 * n_players)
         hand = pygame.Rect(x, players.bottom + 8, width, 136)
         sync = pygame.Rect(x, h - 34, width, 26)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import pygame
 
 from catan_p2p.client import theme
-from catan_p2p.client.widgets import draw_card, draw_text, panel_box, shade
+from catan_p2p.client.widgets import draw_card, draw_text, panel_box, shade, wrap_text
 from catan_p2p.rules.cards import RESOURCES, DevCard
 from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.state import GameState, Phase
@@ -88,7 +88,11 @@ def draw_status(
     draw_text(surface, expecting(state), (x, y + 50), 14, theme.TEXT, max_width=rect.width - 24)
     if message:
         ink = theme.BAD if message_is_error else theme.GOOD
-        draw_text(surface, message, (x, y + 68), 13, ink, max_width=rect.width - 24)
+        lines = wrap_text(message, theme.font(13), rect.width - 24)
+        if len(lines) > 2:
+            lines = [lines[0], " ".join(lines[1:])]
+        for i, line in enumerate(lines):
+            draw_text(surface, line, (x, y + 67 + 15 * i), 13, ink, max_width=rect.width - 24)
     die = 36
     right = rect.right - 12
     first = pygame.Rect(right - 2 * die - 6, y + 4, die, die)

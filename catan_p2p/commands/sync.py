@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from catan_p2p.commands._common import open_session, print_json
 from catan_p2p.rules.engine import expecting
@@ -29,10 +30,10 @@ def run(args: argparse.Namespace) -> int:
             f"Game {session.game_id} at {session.head[:10]}, turn {state.turn}: {expecting(state)}"
         )
         for oid, reason in session.rejected.items():
-            print(f"rejected {oid[:10]}: {reason}")
+            print(f"rejected {oid[:10]}: {reason}", file=sys.stderr)
         for fork in status.forks:
-            print(fork)
+            print(fork, file=sys.stderr)
         if status.error:
-            print(f"sync error: {status.error}")
+            print(f"sync error: {status.error}", file=sys.stderr)
     session.close()
     return 1 if status.error or status.forks or session.rejected else 0

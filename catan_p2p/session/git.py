@@ -321,6 +321,7 @@ class GitSession:
         """Fetch (when networked), verify and fast-forward, merge, push."""
         status = self._status
         self._version += 1
+        reachable = self.remote is not None
         if self.remote is not None:
             try:
                 transport.fetch(self.repo.git_dir, self.game_id)
@@ -328,6 +329,7 @@ class GitSession:
                 status.error = None
             except RemoteError as exc:
                 status.error = str(exc)
+                reachable = False  # keep the fetch error; pushing now would fail the same way
         forks = []
         behind = 0
         for ref, oid in sorted(self._player_heads().items()):
@@ -344,7 +346,7 @@ class GitSession:
                     break
         self._maybe_merge()
         self._cleanup_answers()
-        if self.remote is not None:
+        if reachable:
             self._push(list(self._own_answers))
         status.forks = tuple(sorted(set(forks)))
         status.behind = behind

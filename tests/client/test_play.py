@@ -432,3 +432,15 @@ def test_a_roll_says_who_produced_what(drive):
     d.shot("production")
     assert app.message == "Red rolled 4: Red +1 wool · Blue +1 grain"
     assert app.state.hands[0].resources == cards(wool=1)
+
+
+def test_road_building_can_stop_after_one_road(drive):
+    state = give_dev(at_turn(scenario(), RED, Phase.MAIN), RED, DevCard.ROAD_BUILDING)
+    app = make_app(state, humans=(RED, BLUE))
+    d = drive(app)
+    d.key(pygame.K_b)
+    d.edge(edge_between(corner(EAST, 1), corner(EAST, 2)))
+    assert app.button("Stop roads").enabled
+    d.key(pygame.K_e)
+    assert d.kinds[-1] == "red:end_road_building" and app.state.phase is Phase.MAIN
+    assert app.button("End turn").enabled

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -56,9 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", required=True, help="comma-separated colours, e.g. red,blue,white")
     p.add_argument("--board", choices=BOARD_KINDS, default="standard")
     p.add_argument("--seed", default=None)
+    p.add_argument("--radius", type=int, default=2, help="island radius 2..5 (random/balanced)")
+    p.add_argument("--balance", type=float, default=None, help="balanced boards: 0 fair .. 1 wild")
+    p.add_argument("--victory-points", type=int, default=10, help="points needed to win")
     p.add_argument("--remote", default=None, help="also push the game to this remote")
+    p.add_argument("--as", dest="as_player", default=None, help="your seat when sharing on --remote")
     _add_repo(p, game=False)
-    p.add_argument("--game", default=None, help="game id (default: made from the seed)")
+    p.add_argument("--game", default=None, help="game id (default: a random one)")
 
     p = sub.add_parser("join", help="fetch a game from a remote and take a seat")
     p.add_argument("url")
@@ -151,6 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CatanError as exc:
         print(f"catan-p2p {name}: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print(f"catan-p2p {name}: interrupted; everything played so far is saved.", file=sys.stderr)
         return 130

@@ -270,6 +270,10 @@ class App:
 
     def _submit_in_background(self, action: Action) -> bool:
         assert self.syncer is not None
+        if not self.syncer.wait_sent(0.3):  # one action at a time, judged on a fresh state
+            self.say("still sending your last action to the others; try again in a moment")
+            return False
+        self._follow(self.session.state)
         refusal = controls.refusal(self.state, action)
         if refusal is not None:
             self.say(refusal)

@@ -46,6 +46,13 @@ class Syncer:
         """True while own actions wait to be recorded."""
         return self._actions.unfinished_tasks > 0
 
+    def wait_sent(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for queued actions to be recorded; True if they are."""
+        deadline = time.monotonic() + timeout
+        while self.sending and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return not self.sending
+
     def poke(self) -> None:
         """Sync as soon as possible (e.g. to push an action just played)."""
         self._wake.set()

@@ -153,9 +153,8 @@ class DiscardDialog(Dialog):
                     value=min(self.values[player][r], hand[r]),
                     colour=theme.RESOURCE_COLOURS[r],
                     on_change=self._keep,
+                    tag=(player, r),
                 )
-                stepper.player = player  # type: ignore[attr-defined]
-                stepper.resource = r  # type: ignore[attr-defined]
                 self.widgets.append(stepper)
             self.widgets.append(
                 Button(
@@ -170,7 +169,8 @@ class DiscardDialog(Dialog):
     def _keep(self) -> None:
         for w in self.widgets:
             if isinstance(w, Stepper):
-                self.values[w.player][w.resource] = w.value  # type: ignore[attr-defined]
+                player, r = w.tag  # type: ignore[misc]
+                self.values[player][r] = w.value
 
     def _discard(self, player: str) -> None:
         cards: Counts = tuple(self.values[player])  # type: ignore[assignment]
@@ -179,7 +179,7 @@ class DiscardDialog(Dialog):
     def stepper(self, player: str, resource: int) -> Stepper:
         """The stepper of one player's resource (tests press its plus button)."""
         for w in self.widgets:
-            if isinstance(w, Stepper) and w.player == player and w.resource == resource:  # type: ignore[attr-defined]
+            if isinstance(w, Stepper) and w.tag == (player, resource):
                 return w
         raise KeyError(f"no discard stepper for {player} {resource}")
 
@@ -262,6 +262,7 @@ class TradeDialog(Dialog):
                         can,
                         colour=(70, 140, 80),
                         on_refused=lambda p=player: self.submit(AnswerTrade(p, True)),
+                        tag=player,
                     )
                 )
                 self.widgets.append(
@@ -270,10 +271,9 @@ class TradeDialog(Dialog):
                         pygame.Rect(self.rect.left + 420, y, 110, 32),
                         lambda p=player: self.submit(AnswerTrade(p, False)),
                         colour=(150, 70, 70),
+                        tag=player,
                     )
                 )
-                self.widgets[-2].owner = player  # type: ignore[attr-defined]
-                self.widgets[-1].owner = player  # type: ignore[attr-defined]
             elif self.offerer in self.humans and answer is Answer.ACCEPT:
                 b = Button(
                     f"Trade with {_name(player)}",
@@ -297,7 +297,7 @@ class TradeDialog(Dialog):
         """The Accept or Decline button of ``player`` (tests click it)."""
         label = "Accept" if accept else "Decline"
         for w in self.widgets:
-            if isinstance(w, Button) and w.label == label and getattr(w, "owner", None) == player:
+            if isinstance(w, Button) and w.label == label and w.tag == player:
                 return w
         raise KeyError(f"no {label} button for {player}")
 

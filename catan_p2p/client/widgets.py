@@ -85,6 +85,7 @@ class Button:
     selected: bool = False
     on_refused: Callable[[], None] | None = None
     size: int = 15
+    tag: object = None  # what the button is about (e.g. the player it answers for)
 
     def draw(self, surface: pygame.Surface, mouse: tuple[int, int] | None = None) -> None:
         hover = self.enabled and mouse is not None and self.rect.collidepoint(mouse)
@@ -141,6 +142,7 @@ class Stepper:
     value: int = 0
     colour: Colour = theme.CARD
     on_change: Callable[[], None] | None = None
+    tag: object = None  # what the count is about (e.g. a player and a resource)
     buttons: list[Button] = field(default_factory=list)
 
     HEIGHT = 64  # card and buttons; callers give rects of this height

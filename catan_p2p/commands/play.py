@@ -62,8 +62,6 @@ def seat_counts(args: argparse.Namespace) -> tuple[int, int]:
     """(humans, bots) of a new game, checked: 2 to 4 seats in all."""
     humans = args.humans
     bots = args.bots if args.bots is not None else 4 - humans
-    if args.headless:
-        humans, bots = 0, humans + bots
     if humans < 0 or bots < 0:
         raise UsageError("--humans and --bots count seats and cannot be negative")
     total = humans + bots
@@ -72,7 +70,7 @@ def seat_counts(args: argparse.Namespace) -> tuple[int, int]:
             f"a game has 2 to 4 seats, and --humans {humans} --bots {bots} makes {total}; "
             "e.g. --humans 2 --bots 1"
         )
-    return humans, bots
+    return (0, total) if args.headless else (humans, bots)
 
 
 def make_board_for(kind: str, seed: str) -> Board:

@@ -131,20 +131,17 @@ def resume_game(args: argparse.Namespace) -> Game:
     repo = Path(args.resume).expanduser()
     if not repo.exists():
         raise UsageError(f"there is no saved game at {repo}; check the path printed at its end")
-    session = GitSession.open(repo, args.game)
-    saved = _load_seats(session.repo.git_dir, session.game_id)
-    networked = session.remote is not None
-    if saved is None:
-        if networked:
-            raise UsageError(
-                f"{repo} is a networked game and does not say which seat is yours; "
-                "rejoin it with --remote URL --game ID --as COLOUR"
-            )
-        return Game(session, Seats(tuple(session.local_players)), repo)
+    from catan_p2p.commands._common import local_seats, open_repo
+
+    game_repo = open_repo(str(repo))
+    game_id = game_repo.only_game(args.game)
+    saved = _load_seats(game_repo.git_dir, game_id)
+    if saved is None:  # made by `catan-p2p new` or `join`: the seats whose branch is here
+        saved = (local_seats(game_repo, game_id), {})
     humans, strategies = saved
-    bots = {p: make_bot(s, f"{session.game_id}/{p}") for p, s in strategies.items()}
-    if networked:  # act (and push) only for this machine's seats
-        session = GitSession.open(repo, session.game_id, (*humans, *bots))
+    session = GitSession.open(repo, game_id, (*humans, *strategies))
+    networked = session.remote is not None
+    bots = {p: make_bot(s, f"{game_id}/{p}") for p, s in strategies.items()}
     return Game(session, Seats(humans, bots), repo, networked=networked)
 
 

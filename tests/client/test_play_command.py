@@ -15,6 +15,7 @@ from catan_p2p.cli import build_parser, main
 from catan_p2p.commands import play
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.sync.repo import init_repo
 
 
 @pytest.fixture
@@ -96,3 +97,13 @@ def test_resume_of_a_networked_game_acts_only_for_this_machines_seat(home, tmp_p
     assert game.repo == home / "games" / "n1-blue"
     again = play.resume_game(build_parser().parse_args(["play", "--resume", str(game.repo)]))
     assert again.networked and again.session.local_players == ("blue",)
+
+
+def test_resume_a_game_made_by_new_remote_plays_the_seat_kept_here(home, tmp_path, capsys):
+    remote, host = tmp_path / "remote.git", tmp_path / "host"
+    init_repo(remote, bare=True)
+    new = ["new", "--players", "red,blue", "--repo", str(host), "--game", "h1"]
+    assert main([*new, "--remote", str(remote), "--as", "red"]) == 0
+    game = play.resume_game(build_parser().parse_args(["play", "--resume", str(host)]))
+    assert game.networked and game.seats.humans == ("red",) and not game.seats.bots
+    assert game.session.local_players == ("red",)

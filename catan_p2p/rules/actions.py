@@ -44,7 +44,7 @@ class Action:
         data: dict[str, Any] = {"type": self.kind}
         for f in fields(self):
             value = getattr(self, f.name)
-            data[f.name] = _encode(f.name, value)
+            data[f.name] = _encode(str(f.type), value)
         return data
 
     def dumps(self) -> str:
@@ -68,7 +68,7 @@ class Action:
                     continue
                 raise InvalidAction(f"{kind} action is missing its {f.name!r} field")
             try:
-                kwargs[f.name] = _decode(f.name, data[f.name])
+                kwargs[f.name] = _decode(f.name, str(f.type), data[f.name])
             except (TypeError, ValueError, KeyError) as exc:
                 raise InvalidAction(f"{kind} action has a bad {f.name!r}: {exc}") from None
         extra = set(data) - {"type"} - {f.name for f in fields(cls)}
@@ -89,61 +89,64 @@ class Action:
         return self
 
 
-def _encode(name: str, value: Any) -> Any:
+def _encode(kind: str, value: Any) -> Any:
+    """JSON form of one field, chosen by the field's declared type."""
     if value is None or isinstance(value, (bool, str)):
         return value
-    if name in ("vertex", "edge"):
+    base = kind.removesuffix(" | None")
+    if base in ("VertexId", "EdgeId"):
         return format_place(value)
-    if name == "tile":
+    if base == "Tile":
         return format_tile(value)
-    if name in ("give", "get", "cards"):
+    if base == "Counts":
         return {r.label: n for r, n in zip(Resource, value, strict=True) if n}
-    if name in ("resource", "stolen", "first", "second"):
+    if base == "Resource":
         return Resource(value).label
-    if name == "card":
+    if base == "DevCard":
         return DevCard(value).label
-    if name == "dice":
+    if base == "tuple[int, int]":
         return list(value)
     return value
 
 
-def _decode(name: str, value: Any) -> Any:
-    if value is None or name == "player" or isinstance(value, bool):
-        if name == "player" and not isinstance(value, str):
-            raise TypeError("player must be a string")
+def _decode(name: str, kind: str, value: Any) -> Any:
+    """Inverse of ``_encode``; raises ``ValueError``/``TypeError`` on malformed input."""
+    base = kind.removesuffix(" | None")
+    if value is None:
+        if base == kind:
+            raise TypeError(f"{name} may not be null")
+        return None
+    if base == "str":
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a string")
         return value
-    if name == "vertex":
+    if base == "bool":
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be true or false")
+        return value
+    if base in ("VertexId", "EdgeId", "Tile"):
         tiles = parse_place(value)
-        if len(tiles) != 3:
-            raise ValueError(f"a vertex names three tiles, got {value!r}")
-        return tiles
-    if name == "edge":
-        tiles = parse_place(value)
-        if len(tiles) != 2:
-            raise ValueError(f"an edge names two tiles, got {value!r}")
-        return tiles
-    if name == "tile":
-        tiles = parse_place(value)
-        if len(tiles) != 1:
-            raise ValueError(f"a tile is one (q,r), got {value!r}")
-        return tiles[0]
-    if name in ("give", "get", "cards"):
+        size = {"VertexId": 3, "EdgeId": 2, "Tile": 1}[base]
+        if len(tiles) != size:
+            raise ValueError(f"{name} names {size} tile(s) like (q,r|...), got {value!r}")
+        return tiles[0] if base == "Tile" else tiles
+    if base == "Counts":
         counts = [0] * 5
         for label, n in dict(value).items():
-            if not isinstance(n, int) or n < 0:
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise ValueError(f"card count {n!r} must be a non-negative integer")
             counts[Resource.parse(label)] = n
         return tuple(counts)
-    if name in ("resource", "stolen", "first", "second"):
+    if base == "Resource":
         return Resource.parse(value)
-    if name == "card":
+    if base == "DevCard":
         return DevCard.parse(value)
-    if name == "dice":
+    if base == "tuple[int, int]":
         a, b = value
-        return (int(a), int(b))
-    if name in ("victim", "partner") and not isinstance(value, str):
-        raise TypeError(f"{name} must be a player name")
-    return value
+        if not (isinstance(a, int) and isinstance(b, int)):
+            raise TypeError("dice must be two integers")
+        return (a, b)
+    raise TypeError(f"no decoder for {name} of type {kind}")
 
 
 # --- setup and building ---------------------------------------------------------------

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 import time
+from subprocess import DEVNULL, Popen, run
 
 import driving  # noqa: F401  (sets SDL_VIDEODRIVER=dummy before pygame opens a display)
 import pygame
@@ -22,6 +24,7 @@ from catan_p2p.client.syncer import Syncer
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.sync.repo import init_repo
 
 RED, BLUE = "red", "blue"
 
@@ -151,3 +154,42 @@ def test_hot_seat_trade_over_git_answer_on_its_own_branch_then_confirmed(tmp_pat
     assert kinds[-3:] == ["red:offer_trade", "blue:answer_trade", "red:confirm_trade"]
     assert session.state.hands[0].resources[get] == red[get] + 1
     assert GitSession.open(repo, game).state == session.state
+
+
+def test_window_plays_against_a_bot_running_as_its_own_peer_process(tmp_path, window):
+    screen, start = window
+    remote = tmp_path / "remote.git"
+    init_repo(remote, bare=True)
+    red_repo, blue_repo = tmp_path / "red", tmp_path / "blue"
+    cli = [sys.executable, "-m", "catan_p2p.cli"]
+    new = ["new", "--players", "red,blue", "--game", "duel", "--seed", "peer"]
+    run([*cli, *new, "--repo", str(red_repo), "--remote", str(remote), "--as", RED], check=True)
+    run(
+        [*cli, "join", str(remote), "--game", "duel", "--as", BLUE, "--repo", str(blue_repo)],
+        check=True,
+        capture_output=True,
+    )
+    bot = Popen(
+        [*cli, "bot", "--as", BLUE, "--repo", str(blue_repo), "--poll", "0.02"],
+        stdout=DEVNULL,
+        stderr=DEVNULL,
+    )
+    red = GitSession.open(red_repo, "duel", (RED,))
+    syncer = Syncer(red, interval=0.05).start()
+    try:
+        app = App(red, Seats((RED,)), screen=screen, syncer=syncer)
+        d = start(app)
+        for placed in (2, 6):  # red's two set-up rounds; blue's come from the bot process
+            _wait(d, lambda: app.actor() == RED)
+            d.vertex(sorted(app.highlights().vertices)[0])
+            _wait(d, lambda: app.state.phase is Phase.SETUP_ROAD)
+            d.edge(sorted(app.highlights().edges)[0])
+            _wait(d, lambda n=placed: len(app._log) >= n)
+        _wait(d, lambda: app.state.phase is Phase.ROLL and app.actor() == RED)
+        d.shot("against_bot_peer")
+        authors = [e.author for e in red.history()]
+        assert authors == [RED, RED, BLUE, BLUE, BLUE, BLUE, RED, RED]
+    finally:
+        syncer.stop()
+        bot.kill()
+        bot.wait()

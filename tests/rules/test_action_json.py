@@ -105,6 +105,9 @@ def test_unresolved_clears_chance_outcomes():
         ('{"type": "maritime_trade", "player": "red", "give": "gold", "get": "ore"}', "bad"),
         ('{"type": "discard", "player": "red", "cards": {"ore": -1}}', "bad 'cards'"),
         ('{"type": "end_turn", "player": 3}', "bad 'player'"),
+        ('{"type": "answer_trade", "player": "blue", "accept": "no"}', "bad 'accept'"),
+        ('{"type": "discard", "player": "red", "cards": {"ore": true}}', "bad 'cards'"),
+        ('{"type": "build_city", "player": "red", "vertex": null}', "bad 'vertex'"),
     ],
 )
 def test_malformed_action_json_is_refused_with_a_reason(text, words):

@@ -72,7 +72,9 @@ class Board:
     def __post_init__(self) -> None:
         # Canonical order, so two descriptions of one board are equal and serialise alike.
         object.__setattr__(self, "tiles", tuple(sorted(self.tiles, key=lambda t: t.tile)))
-        object.__setattr__(self, "ports", tuple(sorted(self.ports)))
+        # By edge then code: two ports on one edge must reach validate(), not fail to sort.
+        ports = tuple(sorted(self.ports, key=lambda p: (p.edge, p.code)))
+        object.__setattr__(self, "ports", ports)
         self.validate()
 
     def validate(self) -> None:
@@ -95,10 +97,17 @@ class Board:
             )
         if not any(t.terrain is Terrain.DESERT for t in self.tiles):
             raise BoardError("the board needs a desert for the robber to start on")
+        harboured: set[VertexId] = set()  # a vertex serves one port, or one would be lost
         for port in self.ports:
             a, b = port.edge
             if distance(a, b) != 1 or ((a in seen) == (b in seen)):
                 raise BoardError(f"port at {format_place(port.edge)} is not on a coastal edge")
+            ends = set(edge_ends(port.edge))
+            if ends & harboured:
+                raise BoardError(
+                    f"port at {format_place(port.edge)} shares a vertex with another port"
+                )
+            harboured |= ends
 
     @cached_property
     def graph(self) -> BoardGraph:

@@ -14,8 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catan_p2p.rules.actions import Action
+from catan_p2p.rules.board import PIPS, STANDARD_BOARD, Board, HexTile, Port, land_tiles
+from catan_p2p.rules.cards import Resource, Terrain
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import actors, legal_actions, step
+from catan_p2p.rules.hexgrid import distance, edge_ends, edge_id, neighbours, ring
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.state import NOBODY, Phase
 
@@ -40,9 +43,37 @@ def _check_phase_shape(state):
     assert 0 <= state.robber < len(state.board.graph.tiles)
 
 
-def _play_checked(n_players: int, seed: int):
+def _wide_board() -> Board:
+    """A radius-3 island (37 tiles, two deserts, a port every few coastal edges).
+
+    Built from plain data here so the rules are tested on a board other than the
+    standard one without depending on the board generators of ``boards/``.
+    """
+    terrains = [t for t in Terrain if t is not Terrain.DESERT]
+    numbers = [n for n in PIPS]
+    tiles = []
+    for i, tile in enumerate(land_tiles(3)):
+        if tile in ((0, 0), (2, -1)):
+            tiles.append(HexTile(tile, Terrain.DESERT, None))
+        else:
+            tiles.append(HexTile(tile, terrains[i % 5], numbers[(i * 3) % len(numbers)]))
+    coast = [
+        (tile, side) for tile in ring(3) for side in neighbours(tile) if distance(side, (0, 0)) == 4
+    ]
+    kinds = [None, *Resource]
+    ports: list[Port] = []
+    harboured: set = set()
+    for k in range(0, len(coast), 3):
+        edge = edge_id(*coast[k])
+        if not harboured & set(edge_ends(edge)):  # one port per vertex
+            ports.append(Port(edge, kinds[len(ports) % 6]))
+            harboured |= set(edge_ends(edge))
+    return Board(3, tuple(tiles), tuple(ports), name="wide")
+
+
+def _play_checked(n_players: int, seed: int, board: Board = STANDARD_BOARD):
     rng = random.Random(seed)
-    state = fresh(n_players)
+    state = fresh(n_players, board)
     check_invariants(state)
     for i in range(MAX_ACTIONS):
         if state.is_over:
@@ -72,3 +103,13 @@ def test_random_legal_play_keeps_invariants_and_ends_with_a_winner(n_players, se
     assert state.points(state.winner) >= state.victory_points
     assert state.current == state.winner  # won on their own turn
     assert 0 < length < MAX_ACTIONS
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), n_players=st.integers(2, 4))
+def test_random_legal_play_on_a_wider_board_keeps_invariants(seed, n_players):
+    state, _ = _play_checked(n_players, seed, WIDE_BOARD)
+    assert state.winner != NOBODY
+
+
+WIDE_BOARD = _wide_board()

@@ -2,7 +2,10 @@
 
 from collections import Counter
 
-from catan_p2p.rules.board import STANDARD_BOARD
+import pytest
+
+from catan_p2p.errors import BoardError
+from catan_p2p.rules.board import STANDARD_BOARD, Board
 from catan_p2p.rules.cards import Resource, Terrain
 from catan_p2p.rules.hexgrid import edge_ends
 from catan_p2p.rules.state import new_game
@@ -72,6 +75,52 @@ def test_every_tile_has_six_vertices_and_every_edge_two():
 
 
 def test_board_survives_its_data_round_trip():
-    again = type(STANDARD_BOARD).from_data(STANDARD_BOARD.to_data())
+    again = Board.from_data(STANDARD_BOARD.to_data())
     assert again == STANDARD_BOARD
     assert again.graph.vertices == GRAPH.vertices
+
+
+def _data(**changes):
+    data = STANDARD_BOARD.to_data()
+    data.update(changes)
+    return data
+
+
+def _tiles_with(index, **fields):
+    tiles = [dict(t) for t in STANDARD_BOARD.to_data()["tiles"]]
+    tiles[index].update(fields)
+    return tiles
+
+
+def _port(edge, resource=None):
+    return {"edge": [list(t) for t in edge], "resource": resource}
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (_data(tiles=_tiles_with(0, tile=[5, 0])), "outside a board of radius 2"),
+        (_data(tiles=_tiles_with(0, tile=[0, 0])), "appears twice"),
+        (_data(tiles=_tiles_with(0, number=None)), "only the desert has no number"),
+        (_data(tiles=_tiles_with(0, number=7)), "number token 7"),
+        (_data(tiles=STANDARD_BOARD.to_data()["tiles"][1:]), "needs 19 land tiles"),
+        (_data(ports=[_port(((0, 0), (0, 1)))]), "not on a coastal edge"),
+        (
+            _data(ports=[_port(((0, -3), (0, -2))), _port(((0, -3), (0, -2)), "ore")]),
+            "shares a vertex",
+        ),
+        (_data(ports=[_port(((0, -3), (0, -2))), _port(((-1, -2), (0, -2)))]), "shares a vertex"),
+        (_data(tiles=[{"tile": [0, 0]}]), "malformed"),
+        (_data(ports=[_port(((0, -3), (0, -2)), "gold")]), "malformed"),
+    ],
+)
+def test_inconsistent_board_descriptions_are_refused(data, words):
+    with pytest.raises(BoardError, match=words):
+        Board.from_data(data)
+
+
+def test_board_without_a_desert_is_refused():
+    tiles = _tiles_with(9, terrain="fields", number=6)
+    assert STANDARD_BOARD.to_data()["tiles"][9]["terrain"] == "desert"
+    with pytest.raises(BoardError, match="needs a desert"):
+        Board.from_data(_data(tiles=tiles))

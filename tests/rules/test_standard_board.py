@@ -7,7 +7,7 @@ import pytest
 from catan_p2p.errors import BoardError
 from catan_p2p.rules.board import STANDARD_BOARD, Board
 from catan_p2p.rules.cards import Resource, Terrain
-from catan_p2p.rules.hexgrid import edge_ends
+from catan_p2p.rules.hexgrid import distance, edge_ends, format_place, format_tile, parse_place
 from catan_p2p.rules.state import new_game
 
 GRAPH = STANDARD_BOARD.graph
@@ -124,3 +124,23 @@ def test_board_without_a_desert_is_refused():
     assert STANDARD_BOARD.to_data()["tiles"][9]["terrain"] == "desert"
     with pytest.raises(BoardError, match="needs a desert"):
         Board.from_data(_data(tiles=tiles))
+
+
+def test_place_ids_round_trip_through_text():
+    for place in GRAPH.vertices + GRAPH.edges:
+        assert parse_place(format_place(place)) == place
+    for tile in GRAPH.tiles:
+        assert parse_place(format_tile(tile)) == (tile,)
+
+
+@pytest.mark.parametrize("text", ["", "0,0", "(0,0", "(a,b)", "(1,2,3)", "()"])
+def test_malformed_place_text_is_refused(text):
+    with pytest.raises(ValueError, match="."):
+        parse_place(text)
+
+
+def test_vertex_ids_name_three_mutually_adjacent_tiles():
+    for a, b, c in GRAPH.vertices:
+        assert distance(a, b) == distance(b, c) == distance(a, c) == 1
+    for vertex in GRAPH.vertices:
+        assert vertex == tuple(sorted(vertex))

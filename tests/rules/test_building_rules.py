@@ -152,3 +152,19 @@ def test_building_is_refused_before_the_roll():
 def test_building_on_another_players_turn_is_refused():
     state = give(_red_base(1), BLUE, RICH)
     refused(state, BuildRoad(BLUE, path(RING[3], RING[4])[0]), "turn order")
+
+
+def test_city_returns_the_settlement_to_the_supply():
+    state = _red_base(1)
+    assert state.hands[0].settlements_left == 4
+    after = play(state, BuildCity(RED, RING[0]))
+    assert after.hands[0].settlements_left == 5
+    assert after.hands[0].cities_left == 3
+
+
+def test_no_city_pieces_left_refuses_city():
+    state = _red_base(1)
+    for v in (corner((2, -2), 0), corner((-2, 0), 3), corner((0, 2), 5), corner((2, 0), 5)):
+        state = place_settlement(state, RED, v, city=True)
+    assert state.hands[0].cities_left == 0
+    refused(state, BuildCity(RED, RING[0]), "no cities left")

@@ -241,8 +241,8 @@ class GitSession:
             peer.advance(head)
         state = peer.state
         kind = ANSWER_PHASES.get(state.phase)
-        active = self.players[state.current]
-        if kind is not None and player != active and isinstance(action, (Discard, AnswerTrade)):
+        if kind is not None and isinstance(action, (Discard, AnswerTrade)):
+            # Every answer, the active player's own discard included, goes on its own branch.
             step(self.state, action)  # legal on top of the answers already given?
             ref, _ = peer.record_answer(kind, action)
             self._own_answers[ref] = peer.head or self.genesis

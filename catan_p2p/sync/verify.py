@@ -103,7 +103,13 @@ class Verifier:
     def _verify_one(self, c: Commit, parent_state: GameState) -> GameState:
         try:
             if len(c.parents) == 1:
-                new = self._apply(c, c.parents[0], parent_state, parse_action(c))
+                action = parse_action(c)
+                if isinstance(action, (Discard, AnswerTrade)):
+                    raise VerificationError(
+                        f"{_who(c)} is rejected: a {action.kind} is a concurrent answer; it belongs "
+                        "on its temporary branch and in the active player's merge"
+                    )
+                new = self._apply(c, c.parents[0], parent_state, action)
             else:
                 new = self._verify_merge(c, parent_state)
         except StateFileError as exc:

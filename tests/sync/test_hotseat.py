@@ -84,3 +84,15 @@ def test_cli_verify_log_and_show_read_the_game(finished_game):
     assert shown["winner"] == result.winner and shown["commit"] == session.head
     text = cli("log", "--repo", str(path)).stdout
     assert "build settlement" in text and "roll" in text
+
+
+def test_discards_and_trade_answers_never_sit_on_the_main_line(finished_game):
+    """Even the active player's own discard is an answer on its branch, merged in."""
+    path, session, _ = finished_game
+    repo = session.repo
+    for oid in repo.first_parents(session.head)[:-1]:
+        c = repo.commit(oid)
+        if len(c.parents) == 1:
+            assert not c.summary.split(": ", 1)[1].startswith(("discard", "accept", "decline")), (
+                c.summary
+            )

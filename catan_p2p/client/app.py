@@ -34,6 +34,7 @@ from catan_p2p.client.dialogs import (  # noqa: E402
     backdrop,
 )
 from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
+from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView, Highlights  # noqa: E402
 from catan_p2p.client.seats import Seats, bot_move  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
@@ -505,6 +506,7 @@ class App:
         lay = self.layout
         screen.fill(theme.PANEL)
         self.view.draw(screen, state, self.highlights())
+        mark_place(screen, self.view, self._log[-1].action if self._log else None)
         self._draw_bar(screen, state)
         if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
             self.message = None

@@ -20,6 +20,7 @@ import pygame  # noqa: E402
 
 from catan_p2p.client import panels, theme  # noqa: E402
 from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
+from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text, shade  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
@@ -236,6 +237,7 @@ class ReplayViewer:
         screen.fill(theme.PANEL)
         self.view.draw(screen, state)
         entry = self.entries[self.index - 1] if self.index > 0 else None
+        mark_place(screen, self.view, entry.action if entry is not None else None)
         if self.caption is None:
             self._draw_bar(screen, mouse)
         else:

@@ -28,6 +28,7 @@ from builders import (
 from driving import Driver, screens_dir
 
 from catan_p2p.bots import make_bot
+from catan_p2p.client import theme
 from catan_p2p.client.app import App
 from catan_p2p.client.dialogs import (
     BankTradeDialog,
@@ -444,3 +445,14 @@ def test_road_building_can_stop_after_one_road(drive):
     d.key(pygame.K_e)
     assert d.kinds[-1] == "red:end_road_building" and app.state.phase is Phase.MAIN
     assert app.button("End turn").enabled
+
+
+def test_the_last_move_is_ringed_in_its_players_colour(drive):
+    app = make_app(fresh(2), humans=(RED, BLUE))
+    d = drive(app)
+    vertex = corner(EAST, 0)
+    d.vertex(vertex)
+    x, y = app.vertex_point(vertex)
+    r = max(6, round(app.view.hex_size * 0.36))
+    pixel = app.screen.get_at((x + r - 1, y))
+    assert (pixel.r, pixel.g, pixel.b) == theme.player_colour(RED)

@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", type=int, default=None, help="bot seats (default: 3 minus extra humans)"
     )
     p.add_argument("--board", choices=BOARD_KINDS, default="standard")
+    p.add_argument("--radius", type=int, default=2, help="island radius 2..5 (random/balanced)")
+    p.add_argument("--balance", type=float, default=None, help="balanced boards: 0 fair .. 1 wild")
     p.add_argument("--seed", default=None, help="game seed (default: random)")
     p.add_argument("--repo", default=None, help="where to save the game (default: a new folder)")
     p.add_argument("--remote", default=None, help="shared Git remote URL of a networked game")
@@ -61,7 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--balance", type=float, default=None, help="balanced boards: 0 fair .. 1 wild")
     p.add_argument("--victory-points", type=int, default=10, help="points needed to win")
     p.add_argument("--remote", default=None, help="also push the game to this remote")
-    p.add_argument("--as", dest="as_player", default=None, help="your seat when sharing on --remote")
+    p.add_argument(
+        "--as", dest="as_player", default=None, help="your seat when sharing on --remote"
+    )
     _add_repo(p, game=False)
     p.add_argument("--game", default=None, help="game id (default: a random one)")
 

@@ -24,8 +24,8 @@ import pygame  # noqa: E402
 from catan_p2p.bots import STRATEGIES, Bot, make_bot  # noqa: E402
 from catan_p2p.client import theme  # noqa: E402
 from catan_p2p.client.seats import Seats, bot_move  # noqa: E402
+from catan_p2p.commands.new import board_for
 from catan_p2p.errors import UsageError  # noqa: E402
-from catan_p2p.rules.board import STANDARD_BOARD, Board  # noqa: E402
 from catan_p2p.session.base import MemorySession, Session  # noqa: E402
 
 COLOURS = ("red", "blue", "white", "orange")
@@ -73,14 +73,6 @@ def seat_counts(args: argparse.Namespace) -> tuple[int, int]:
     return (0, total) if args.headless else (humans, bots)
 
 
-def make_board_for(kind: str, seed: str) -> Board:
-    if kind == "standard":
-        return STANDARD_BOARD
-    from catan_p2p.boards import make_board
-
-    return make_board(kind, seed)
-
-
 def _bots(players: list[str] | tuple[str, ...], strategy: str, seed: str) -> dict[str, Bot]:
     return {p: make_bot(strategy, f"{seed}/{p}") for p in players}
 
@@ -108,7 +100,7 @@ def new_game(args: argparse.Namespace) -> Game:
     players = COLOURS[: humans + n_bots]
     human_seats, bot_seats = players[:humans], players[humans:]
     seed = args.seed or secrets.token_hex(4)
-    board = make_board_for(args.board, seed)
+    board = board_for(args.board, seed, args.radius, args.balance)
     bots = _bots(bot_seats, BOT_STRATEGY, seed)
     if GitSession is None:
         print("catan-p2p play: Git sessions are not available; this game is not saved.")

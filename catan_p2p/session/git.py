@@ -231,6 +231,11 @@ class GitSession:
     def submit(self, action: Action) -> GameState:
         """Record ``action`` for a local seat; ``IllegalAction`` (nothing recorded) if illegal."""
         player = action.player
+        if action != action.unresolved():
+            raise IllegalAction(
+                f"chance: {action} names its own outcome; dice, steals and draws are derived "
+                "from the seed and the parent commit, submit the action without them"
+            )
         peer = self.peers.get(player)
         if peer is None:
             raise IllegalAction(

@@ -9,6 +9,10 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 want="$(sha256sum "$root/pyproject.toml" | cut -d' ' -f1)"
+# An install with the dev extras also serves the plain one.
+if [ -z "$extras" ] && [ -f "$venv/.installed[dev]" ] && [ "$(cat "$venv/.installed[dev]")" = "$want" ]; then
+  stamp="$venv/.installed[dev]"
+fi
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "Installing catan_p2p$extras and its dependencies (first run only)..." >&2
   "$venv/bin/python" -m pip install --quiet --upgrade pip >&2

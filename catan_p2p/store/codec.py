@@ -121,7 +121,13 @@ def player_data(hand: PlayerState) -> dict:
 
 
 class StateWriter:
-    """Writes states of one game as trees, reusing every unchanged file and subtree."""
+    """Writes states of one game as trees, reusing every unchanged file and subtree.
+
+    Three caches keep serialising off the hot path: files of parts that ``apply``
+    shares between states are remembered by identity (hands, road owners); small files
+    by the values they are made of (turn, bank, awards, cities); trees by their entries.
+    A cache hit returns an id that this writer's store already holds.
+    """
 
     def __init__(self, store: ObjectStore, info: GameInfo) -> None:
         self.store = store
@@ -129,19 +135,20 @@ class StateWriter:
         self._board_tree: dict[int, str] = {}  # id(board) -> tree id
         self._game_blob: dict[tuple, str] = {}
         self._by_identity: dict[tuple[str, int], tuple[object, str]] = {}
-        self._trees: dict[bytes, str] = {}
+        self._by_value: dict[tuple, str] = {}
+        self._trees: dict[tuple, str] = {}
+        self._file_names: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def _blob(self, data: bytes) -> str:
         return self.store.write(b"blob", data)
 
-    def _tree(self, entries: dict[str, tuple[bool, str]]) -> str:
-        raw = tree_data(entries)
-        oid = self._trees.get(raw)
+    def _tree(self, entries: tuple[tuple[str, tuple[bool, str]], ...]) -> str:
+        oid = self._trees.get(entries)
         if oid is None:
-            oid = self.store.write(b"tree", raw)
+            oid = self.store.write(b"tree", tree_data(dict(entries)))
             if len(self._trees) > 4096:
                 self._trees.clear()
-            self._trees[raw] = oid
+            self._trees[entries] = oid
         return oid
 
     def _cached(self, kind: str, obj: object, make: Any) -> str:
@@ -160,10 +167,20 @@ class StateWriter:
         self._by_identity[key] = (obj, oid)
         return oid
 
+    def _valued(self, key: tuple, make: Any) -> str:
+        """Blob id of ``make()``, remembered by ``key``: every value the file is made of."""
+        oid = self._by_value.get(key)
+        if oid is None:
+            oid = self._blob(dumps(make()))
+            if len(self._by_value) > 8192:
+                self._by_value.clear()
+            self._by_value[key] = oid
+        return oid
+
     def board_tree(self, board: Board) -> str:
         oid = self._board_tree.get(id(board))
         if oid is None:
-            oid = self._tree({"board.json": (False, self._blob(dumps(board.to_data())))})
+            oid = self._tree((("board.json", (False, self._blob(dumps(board.to_data())))),))
             self._board_tree[id(board)] = oid
         return oid
 
@@ -175,10 +192,15 @@ class StateWriter:
         game_blob = self._game_blob.get(key)
         if game_blob is None:
             game_blob = self._game_blob[key] = self._blob(dumps(game_data(state, self.info)))
-        player_entries = {
-            f"{name}.json": (False, self._cached("player", hand, player_data))
-            for name, hand in zip(players, state.hands, strict=True)
-        }
+        names = self._file_names.get(players)
+        if names is None:
+            names = self._file_names[players] = tuple(f"{p}.json" for p in players)
+        players_tree = self._tree(
+            tuple(
+                (name, (False, self._cached("player", hand, player_data)))
+                for name, hand in zip(names, state.hands, strict=True)
+            )
+        )
 
         def settlements(owner: tuple[int, ...]) -> dict:
             return {
@@ -187,10 +209,10 @@ class StateWriter:
                 if o != NOBODY and v not in state.hands[o].cities
             }
 
-        def cities(hands: tuple[PlayerState, ...]) -> dict:
+        def cities() -> dict:
             return {
                 format_place(graph.vertices[v]): players[s]
-                for s, h in enumerate(hands)
+                for s, h in enumerate(state.hands)
                 for v in h.cities
             }
 
@@ -201,43 +223,64 @@ class StateWriter:
 
         city_sets = tuple(h.cities for h in state.hands)
         map_tree = self._tree(
-            {
-                "settlements.json": (False, self._settlements_blob(state, settlements, city_sets)),
-                "cities.json": (
-                    False,
-                    self._cached("cities", city_sets, lambda _: cities(state.hands)),
+            (
+                (
+                    "settlements.json",
+                    (False, self._settlements_blob(state, settlements, city_sets)),
                 ),
-                "roads.json": (False, self._cached("roads", state.edge_owner, roads)),
-            }
+                ("cities.json", (False, self._valued(("cities", players, city_sets), cities))),
+                ("roads.json", (False, self._cached("roads", state.edge_owner, roads))),
+            )
         )
-        root = {
-            "board": (True, self.board_tree(state.board)),
-            "game.json": (False, game_blob),
-            "turn.json": (False, self._blob(dumps(turn_data(state)))),
-            "bank.json": (
-                False,
-                self._blob(
-                    dumps({"resources": _resources(state.bank), "dev_cards": _devs(state.dev_deck)})
+        turn_key = (
+            "turn",
+            players,
+            state.phase,
+            state.current,
+            state.turn,
+            state.setup_step,
+            state.dice,
+            state.dev_played,
+            state.free_roads,
+            state.robber,
+            state.discards,
+            state.trade,
+            state.winner,
+        )
+        longest, largest = state.longest_road, state.largest_army
+        root = (
+            ("board", (True, self.board_tree(state.board))),
+            ("game.json", (False, game_blob)),
+            ("turn.json", (False, self._valued(turn_key, lambda: turn_data(state)))),
+            (
+                "bank.json",
+                (
+                    False,
+                    self._valued(
+                        ("bank", state.bank, state.dev_deck),
+                        lambda: {
+                            "resources": _resources(state.bank),
+                            "dev_cards": _devs(state.dev_deck),
+                        },
+                    ),
                 ),
             ),
-            "awards.json": (
-                False,
-                self._blob(
-                    dumps(
-                        {
-                            "longest_road": None
-                            if state.longest_road == NOBODY
-                            else players[state.longest_road],
-                            "largest_army": None
-                            if state.largest_army == NOBODY
-                            else players[state.largest_army],
-                        }
-                    )
+            (
+                "awards.json",
+                (
+                    False,
+                    self._valued(
+                        ("awards", players, longest, largest),
+                        lambda: {
+                            "longest_road": None if longest == NOBODY else players[longest],
+                            "largest_army": None if largest == NOBODY else players[largest],
+                        },
+                    ),
                 ),
             ),
-            "players": (True, self._tree(player_entries)),
-            "map": (True, map_tree),
-        }
+            ("players", (True, players_tree)),
+            ("map", (True, map_tree)),
+        )
         return self._tree(root)
 
     def _settlements_blob(self, state: GameState, make: Any, city_sets: tuple) -> str:

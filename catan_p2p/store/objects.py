@@ -1,8 +1,9 @@
 """Git objects written straight into the object database, and read back.
 
 Recording an action never touches a working tree, the index or a ``git`` process:
-blobs, trees and commits are hashed here and written as loose objects (zlib, then an
-atomic rename), the way Git itself lays them out. Reading goes through gitdb, which
+blobs, trees and commits are hashed here and written either as loose objects (zlib,
+then an atomic rename) or, for a whole commit at once, as one small pack and its index,
+the way Git itself lays them out. Reading goes through gitdb, which
 understands both loose objects and packs. ``MemoryObjectStore`` has the same
 interface without a disk, for tests and for verifying without writing.
 """
@@ -11,7 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
@@ -60,7 +64,14 @@ class MemoryObjectStore:
 
 
 class GitObjectStore:
-    """The object database of a Git repository (``.git/objects`` or a bare repo's ``objects``)."""
+    """The object database of a Git repository (``.git/objects`` or a bare repo's ``objects``).
+
+    Outside a batch every object is written loose. Inside ``with store.batch():`` the
+    objects are kept in memory and written at the end as one small pack (the pack, then
+    its index, which is what makes Git see it): a commit then costs two new files instead
+    of one per object, which matters because creating a file is the dominant cost of
+    recording an action. Objects written here are also kept in memory for reading back.
+    """
 
     def __init__(self, git_dir: Path) -> None:
         self.git_dir = Path(git_dir)
@@ -68,6 +79,9 @@ class GitObjectStore:
         self._known: set[str] = set()  # ids known to exist (written or read here)
         self._db: GitDB | None = None
         self._tmp_counter = 0
+        self._batch_depth = 0
+        self._pending: dict[str, tuple[bytes, bytes]] = {}  # batched, not on disk yet
+        self._recent: dict[str, tuple[bytes, bytes]] = {}  # written here, for cheap reads
 
     @property
     def db(self) -> GitDB:
@@ -75,10 +89,41 @@ class GitObjectStore:
             self._db = GitDB(str(self.objects_dir))
         return self._db
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Write every object of the block as one pack when the block ends (nestable)."""
+        self._batch_depth += 1
+        try:
+            yield
+        finally:
+            # Flushed even after an error: callers' caches may already name these ids.
+            self._batch_depth -= 1
+            if self._batch_depth == 0:
+                self.flush()
+
+    def flush(self) -> None:
+        """Write the batched objects as one pack (no-op when nothing is pending)."""
+        if not self._pending:
+            return
+        pending = self._pending
+        self._pending = {}
+        write_pack(self.objects_dir / "pack", pending)
+        self._known.update(pending)
+
+    def _remember(self, oid: str, kind: bytes, data: bytes) -> None:
+        if len(self._recent) > 50_000:
+            self._recent.clear()
+        self._recent[oid] = (kind, data)
+
     def write(self, kind: bytes, data: bytes) -> str:
         header = b"%s %d\0" % (kind, len(data))
         oid = hashlib.sha1(header + data).hexdigest()
-        if oid in self._known:
+        if oid in self._known or oid in self._pending:
+            return oid
+        self._remember(oid, kind, data)
+        if self._batch_depth:
+            # No look-up on disk: a duplicate in a pack is harmless and repacking drops it.
+            self._pending[oid] = (kind, data)
             return oid
         path = self.objects_dir / oid[:2] / oid[2:]
         if not path.exists() and not self._in_pack(oid):
@@ -102,6 +147,9 @@ class GitObjectStore:
             return False
 
     def read(self, oid: str) -> tuple[bytes, bytes]:
+        hit = self._pending.get(oid) or self._recent.get(oid)
+        if hit is not None:
+            return hit
         binsha = bytes.fromhex(oid)
         for attempt in range(2):
             try:
@@ -114,12 +162,87 @@ class GitObjectStore:
         raise StateFileError(f"object {oid} is missing from {self.git_dir}")
 
     def has(self, oid: str) -> bool:
-        if oid in self._known:
+        if oid in self._known or oid in self._pending:
             return True
         if (self.objects_dir / oid[:2] / oid[2:]).exists():
             return True
         self.db.update_cache(force=True)
         return self._in_pack(oid)
+
+
+# --- packs ------------------------------------------------------------------------------
+
+_PACK_TYPES = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}
+
+
+def _pack_entry(kind: bytes, data: bytes) -> bytes:
+    """One undeltified pack entry: type and size header, then the zlib stream."""
+    size = len(data)
+    byte = (_PACK_TYPES[kind] << 4) | (size & 0x0F)
+    size >>= 4
+    head = bytearray()
+    while size:
+        head.append(byte | 0x80)
+        byte = size & 0x7F
+        size >>= 7
+    head.append(byte)
+    return bytes(head) + zlib.compress(data, 1)
+
+
+def pack_bytes(objects: dict[str, tuple[bytes, bytes]]) -> tuple[bytes, bytes]:
+    """A version 2 pack of ``objects`` (``id -> (kind, data)``) and its version 2 index."""
+    body = bytearray(b"PACK" + struct.pack(">II", 2, len(objects)))
+    rows = []  # (binary id, crc32, offset)
+    for oid, (kind, data) in objects.items():
+        entry = _pack_entry(kind, data)
+        rows.append((bytes.fromhex(oid), zlib.crc32(entry), len(body)))
+        body += entry
+    pack_sum = hashlib.sha1(body).digest()
+    body += pack_sum
+    rows.sort()
+    fanout = [0] * 256
+    for binsha, _, _ in rows:
+        fanout[binsha[0]] += 1
+    total = 0
+    for i in range(256):
+        total += fanout[i]
+        fanout[i] = total
+    idx = bytearray(b"\xfftOc" + struct.pack(">I", 2))
+    idx += struct.pack(">256I", *fanout)
+    idx += b"".join(r[0] for r in rows)
+    idx += struct.pack(f">{len(rows)}I", *(r[1] for r in rows))
+    idx += struct.pack(f">{len(rows)}I", *(r[2] for r in rows))
+    idx += pack_sum
+    idx += hashlib.sha1(idx).digest()
+    return bytes(body), bytes(idx)
+
+
+def write_pack(pack_dir: Path, objects: dict[str, tuple[bytes, bytes]]) -> str:
+    """Write ``objects`` as ``pack-<sum>.pack`` and ``.idx``; returns the pack's name.
+
+    The pack goes first under its final name (Git ignores a pack without an index);
+    the index is written beside and renamed into place, so Git never sees half of it.
+    """
+    pack, idx = pack_bytes(objects)
+    name = f"pack-{pack[-20:].hex()}"
+    pack_path = pack_dir / f"{name}.pack"
+    idx_path = pack_dir / f"{name}.idx"
+    if idx_path.exists():
+        return name
+    pack_dir.mkdir(exist_ok=True)
+    for path, data in ((pack_path, pack), (idx_path, idx)):
+        tmp = path if path is pack_path else pack_dir / f"tmp_idx_{os.getpid()}_{name}"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+        except FileExistsError:
+            continue  # the same objects were packed already (a retry)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        if tmp != path:
+            os.replace(tmp, path)
+    return name
 
 
 # --- trees and commits ------------------------------------------------------------------

@@ -14,12 +14,14 @@ from catan_p2p.errors import ForkError
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import step
-from catan_p2p.rules.state import GameState
+from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import answer_ref, player_ref
 from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
+
+_GAME_OVER = Phase.GAME_OVER
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,11 @@ class Peer:
                 f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
                 f"{target[:10]}, which does not extend it; both are kept, nothing was merged"
             )
-        self.verifier.verify(target)
+        state = self.verifier.verify(target)
         gained = len(self.repo.first_parents(target, stop=head))
         self._move(target)
+        if state.phase is _GAME_OVER:
+            self.repo.finish(target)  # the game leaves its repository packed
         return gained
 
     def record(self, action: Action) -> tuple[str, GameState, Action]:
@@ -96,10 +100,13 @@ class Peer:
         parent = self.head or self.genesis
         state = self.verifier.verify(parent)
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
-        tree = self.repo.writer(self.info).write(new)
-        oid = self.repo.write_commit(tree, [parent], self.player, action_message(resolved))
+        with self.repo.store.batch():  # tree and commit land as one small pack
+            tree = self.repo.writer(self.info).write(new)
+            oid = self.repo.write_commit(tree, [parent], self.player, action_message(resolved))
         self.verifier.trust(oid, new)
         self._move(oid)
+        if new.phase is _GAME_OVER:
+            self.repo.finish(oid)  # the game leaves its repository packed
         return oid, new, resolved
 
     def record_answer(self, kind: str, action: Action) -> tuple[str, str]:
@@ -107,8 +114,9 @@ class Peer:
         opening = self.head or self.genesis
         state = self.verifier.verify(opening)
         new, resolved = step(state, action, derive_chance(self.info.seed, opening))
-        tree = self.repo.writer(self.info).write(new)
-        oid = self.repo.write_commit(tree, [opening], self.player, action_message(resolved))
+        with self.repo.store.batch():
+            tree = self.repo.writer(self.info).write(new)
+            oid = self.repo.write_commit(tree, [opening], self.player, action_message(resolved))
         ref = answer_ref(self.info.game, kind, opening, self.player)
         self.repo.refs.set(ref, oid, self.repo.refs.get(ref))
         return ref, oid
@@ -119,11 +127,12 @@ class Peer:
         state = self.verifier.verify(opening)
         for a in answers:
             state = step(state, a.action)[0]
-        tree = self.repo.writer(self.info).write(state)
         message = merge_message(self.player, kind, [a.player for a in answers])
-        oid = self.repo.write_commit(
-            tree, [opening, *(a.commit for a in answers)], self.player, message
-        )
+        with self.repo.store.batch():
+            tree = self.repo.writer(self.info).write(state)
+            oid = self.repo.write_commit(
+                tree, [opening, *(a.commit for a in answers)], self.player, message
+            )
         self.verifier.trust(oid, state)
         self._move(oid)
         return oid, state

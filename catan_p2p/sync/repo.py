@@ -18,8 +18,8 @@ from catan_p2p.store.objects import Commit, GitObjectStore, commit_data, object_
 from catan_p2p.store.refs import PREFIX, Refs, check_name
 from catan_p2p.sync.protocol import GENESIS, player_email, trailer
 
-#: Loose objects allowed before recording triggers a background incremental repack.
-REPACK_EVERY = 400
+#: Commits (one small pack each) between two background roll-ups of the small packs.
+REPACK_EVERY = 64
 
 
 def find_git_dir(path: Path) -> Path:
@@ -62,6 +62,7 @@ class GameRepo:
         self._writers: dict[str, StateWriter] = {}
         self._loose_written = 0
         self._repack: subprocess.Popen | None = None
+        self._finished: set[str] = set()  # final commits whose repository was packed
 
     # --- games ---------------------------------------------------------------------------
 
@@ -177,15 +178,27 @@ class GameRepo:
     # --- maintenance ---------------------------------------------------------------------
 
     def repack_in_background(self) -> None:
-        """Pack loose objects without blocking the player (``git repack -d``, incremental)."""
+        """Roll small packs up without blocking the player (``git repack --geometric=2 -d``).
+
+        Recording writes one small pack per commit; a geometric roll-up merges them so
+        that only a few packs stay, and it only ever deletes packs whose objects it
+        copied, so it is safe while commits keep being written.
+        """
         if self._repack is not None and self._repack.poll() is None:
             return
         self._loose_written = 0
         self._repack = subprocess.Popen(
-            ["git", "--git-dir", str(self.git_dir), "repack", "-d", "-q"],
+            ["git", "--git-dir", str(self.git_dir), "repack", "--geometric=2", "-d", "-q"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+
+    def finish(self, last: str) -> None:
+        """Pack the repository once a game is over at commit ``last`` (once per commit)."""
+        if last in self._finished:
+            return
+        self._finished.add(last)
+        self.pack()
 
     def pack(self, aggressive: bool = False) -> None:
         """Pack everything now (end of a game); waits for a background repack first."""
@@ -202,6 +215,7 @@ class GameRepo:
             stderr=subprocess.DEVNULL,
         )
         self.store.db.update_cache(force=True)
+        self._loose_written = 0
 
     def wait_for_maintenance(self) -> None:
         if self._repack is not None:

@@ -1,0 +1,339 @@
+"""Bot games recorded in Git, timed and measured the way the thesis measured its own.
+
+A ``Stopwatch`` wraps the protocol's entry points (``Peer.record*`` is compute: the
+engine applying the action plus writing the commit and moving the ref; ``Peer.advance``,
+answer verification and the transport are sync) and counts only the outermost call,
+so a verification inside a fast-forward is not counted twice. Packing the repository
+at the end of a game is timed apart (``finish``).
+
+Storage is read with Git itself: ``du -sk`` of ``.git`` as the game leaves it, the
+objects' own sizes (``git cat-file --batch-all-objects``), a copy after
+``git gc --aggressive``, and ``git log -p`` for the diff of every commit against its
+first parent (what ``git diff parent child | wc -c`` counts).
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from catan_p2p.bots import make_bot
+from catan_p2p.rules.state import Phase
+from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.sim import next_actor, play_session_game
+from catan_p2p.sync import transport
+from catan_p2p.sync.peer import Peer
+from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.verify import Verifier
+
+COLOURS = ("red", "blue", "white", "orange")
+BOT = "random"  # catan_p2p.bots.RandomBot: random legal actions, weighted per kind
+BUCKETS = ("compute", "sync", "finish")
+
+
+class Stopwatch:
+    """Seconds spent in compute, sync and finish, outermost calls only."""
+
+    def __init__(self) -> None:
+        self.total = dict.fromkeys(BUCKETS, 0.0)
+        self.commits = 0
+        self._stack: list[list] = []  # [bucket, start, excluded]
+        self._saved: list[tuple[object, str, object]] = []
+
+    def _wrap(self, owner: object, name: str, bucket: str, counts: bool = False) -> None:
+        original = getattr(owner, name)
+        watch = self
+
+        @functools.wraps(original)
+        def timed(*args, **kwargs):
+            if watch._stack and bucket != "finish":
+                return original(*args, **kwargs)  # nested: the outer call counts it
+            frame = [bucket, time.perf_counter(), 0.0]
+            watch._stack.append(frame)
+            try:
+                return original(*args, **kwargs)
+            finally:
+                watch._stack.pop()
+                elapsed = time.perf_counter() - frame[1]
+                watch.total[bucket] += elapsed - frame[2]
+                if watch._stack and bucket == "finish":
+                    watch._stack[-1][2] += elapsed
+                if counts:
+                    watch.commits += 1
+
+        self._saved.append((owner, name, original))
+        setattr(owner, name, timed)
+
+    def __enter__(self) -> Stopwatch:
+        for name in ("record", "record_answer", "record_merge"):
+            self._wrap(Peer, name, "compute", counts=True)
+        self._wrap(Peer, "advance", "sync")
+        self._wrap(Verifier, "verify_answer", "sync")
+        self._wrap(transport, "fetch", "sync")
+        self._wrap(transport, "push", "sync")
+        self._wrap(GameRepo, "finish", "finish")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for owner, name, original in reversed(self._saved):
+            setattr(owner, name, original)
+        self._saved.clear()
+
+    def snapshot(self) -> tuple[float, float, float, int]:
+        t = self.total
+        return t["compute"], t["sync"], t["finish"], self.commits
+
+
+@dataclass
+class Latency:
+    """Per-commit compute and sync samples of one game (milliseconds)."""
+
+    compute_ms: list[float] = field(default_factory=list)
+    sync_ms: list[float] = field(default_factory=list)
+    rounds_ms: list[float] = field(default_factory=list)  # networked: one sync() each
+    finish_ms: float = 0.0
+
+
+class _TimedSession:
+    """A session whose ``submit`` records compute and sync per commit into ``latency``."""
+
+    def __init__(self, session: GitSession, watch: Stopwatch, latency: Latency) -> None:
+        self._session = session
+        self._watch = watch
+        self._latency = latency
+
+    def __getattr__(self, name: str):  # state, legal_actions, ... pass through
+        return getattr(self._session, name)
+
+    def submit(self, action):
+        c0, s0, _, n0 = self._watch.snapshot()
+        state = self._session.submit(action)
+        c1, s1, _, n1 = self._watch.snapshot()
+        commits = n1 - n0
+        if commits:
+            self._latency.compute_ms.extend([(c1 - c0) / commits * 1e3] * commits)
+            self._latency.sync_ms.extend([(s1 - s0) / commits * 1e3] * commits)
+        return state
+
+
+@dataclass
+class GameRun:
+    """One game's figures."""
+
+    players: int
+    seed: str
+    winner: str | None
+    actions: int
+    seconds: float
+    latency: Latency
+    git_dir: Path
+
+
+def bots_for(players: tuple[str, ...], seed: str) -> dict:
+    return {p: make_bot(BOT, f"{seed}/{p}") for p in players}
+
+
+def play_hotseat(workdir: Path, n_players: int, seed: str, max_actions: int) -> GameRun:
+    """A whole bot game, hot-seat: every seat a peer of one repository."""
+    players = COLOURS[:n_players]
+    path = workdir / f"hotseat-{n_players}p-{seed.replace('/', '-')}"
+    create_game(path, players, seed=seed, game_id="g")
+    latency = Latency()
+    with Stopwatch() as watch:
+        session = GitSession(path, "g")
+        timed = _TimedSession(session, watch, latency)
+        start = time.perf_counter()
+        result = play_session_game(
+            timed, bots_for(players, seed), check_invariants=False, max_actions=max_actions
+        )
+        if result.winner is None:
+            session.repo.pack()  # a cut-short game is packed like a finished one
+        session.close()
+        seconds = time.perf_counter() - start
+        latency.finish_ms = watch.total["finish"] * 1e3
+    return GameRun(
+        n_players, seed, result.winner, result.actions, seconds, latency, session.repo.git_dir
+    )
+
+
+def play_networked(
+    workdir: Path, n_players: int, seed: str, url: str, remote_dir: Path, max_actions: int
+) -> GameRun:
+    """A bot game between separate clones through a shared remote, driven in one process.
+
+    Each seat is its own clone with its own caches. Before acting, a seat makes one
+    sync round (fetch, verify, fast-forward, merge, push); after acting it pushes. The
+    next actor is read from the acting seat's state, as a bot process would see it.
+    """
+    players = COLOURS[:n_players]
+    tag = f"{n_players}p-{seed.replace('/', '-')}"
+    origin = workdir / f"net-{tag}-origin"
+    create_game(origin, players, seed=seed, game_id="g")
+    subprocess.run(
+        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, "refs/heads/catan/g/*"],
+        check=True,
+    )
+    sessions = {p: join_game(url, workdir / f"net-{tag}-{p}", "g", p) for p in players}
+    bots = bots_for(players, seed)
+    latency = Latency()
+    start = time.perf_counter()
+    n = 0
+    with Stopwatch() as watch:
+        state = sessions[players[0]].state
+        while state.phase is not Phase.GAME_OVER and n < max_actions:
+            player = next_actor(state)
+            session = sessions[player]
+            t0 = time.perf_counter()
+            session.sync()
+            latency.rounds_ms.append((time.perf_counter() - t0) * 1e3)
+            state = session.state
+            if player not in _actors(state):
+                continue  # an answer this seat cannot see yet: the round fetched it
+            c0, s0, _, k0 = watch.snapshot()
+            state = session.submit(bots[player].decide(state, session.legal_actions(player)))
+            c1, s1, _, k1 = watch.snapshot()
+            if k1 > k0:
+                latency.compute_ms.extend([(c1 - c0) / (k1 - k0) * 1e3] * (k1 - k0))
+                latency.sync_ms.append((s1 - s0) * 1e3 + latency.rounds_ms[-1])
+            n += 1
+        for session in sessions.values():
+            session.sync()
+            session.close()
+    seconds = time.perf_counter() - start
+    winner = None if state.phase is not Phase.GAME_OVER else state.players[state.winner]
+    git_dir = sessions[players[0]].repo.git_dir
+    return GameRun(n_players, seed, winner, n, seconds, latency, git_dir)
+
+
+def _actors(state) -> tuple[str, ...]:
+    from catan_p2p.rules.engine import actors
+
+    return tuple(actors(state))
+
+
+def round_trip(workdir: Path, url: str, repeats: int) -> dict:
+    """Fetch latency as the thesis measured its pull: nothing changed, then something did."""
+    players = COLOURS[:2]
+    origin = workdir / "rt-origin"
+    create_game(origin, players, seed="round-trip", game_id="rt")
+    subprocess.run(
+        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, "refs/heads/catan/rt/*"],
+        check=True,
+    )
+    red = join_game(url, workdir / "rt-red", "rt", "red")
+    blue = join_game(url, workdir / "rt-blue", "rt", "blue")
+    bots = bots_for(players, "round-trip")
+    same, changed = [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        transport.fetch(blue.repo.git_dir, "rt")
+        same.append((time.perf_counter() - t0) * 1e3)
+        red.sync()
+        state = red.state
+        player = next_actor(state)
+        actor = red if player == "red" else blue
+        if actor is blue:
+            blue.sync()
+        actor.submit(bots[player].decide(actor.state, actor.legal_actions(player)))
+        other = blue if actor is red else red
+        t0 = time.perf_counter()
+        transport.fetch(other.repo.git_dir, "rt")
+        changed.append((time.perf_counter() - t0) * 1e3)
+        other.sync()
+    return {"fetch_unchanged_ms": same, "fetch_changed_ms": changed}
+
+
+# --- storage ---------------------------------------------------------------------------
+
+
+def _git(git_dir: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "--git-dir", str(git_dir), *args], capture_output=True, check=True, text=True
+    ).stdout
+
+
+def du_bytes(path: Path) -> int:
+    out = subprocess.run(["du", "-sk", str(path)], capture_output=True, check=True, text=True)
+    return int(out.stdout.split()[0]) * 1024
+
+
+def storage(git_dir: Path) -> dict:
+    """Sizes of one finished game's repository, and the diff of every commit."""
+    commits = int(_git(git_dir, "rev-list", "--all", "--count"))
+    files = [p for p in git_dir.rglob("*") if p.is_file()]
+    objects = _git(
+        git_dir,
+        "cat-file",
+        "--batch-all-objects",
+        "--batch-check=%(objecttype) %(objectsize) %(objectsize:disk)",
+    ).split("\n")
+    kinds: dict[str, int] = {}
+    raw = on_disk = count = 0
+    for line in objects:
+        if line:
+            kind, size, disk = line.split()
+            kinds[kind] = kinds.get(kind, 0) + 1
+            raw += int(size)
+            on_disk += int(disk)
+            count += 1
+    packs = list((git_dir / "objects" / "pack").glob("*.pack"))
+    loose = sum(1 for p in (git_dir / "objects").glob("??/*"))
+    with tempfile.TemporaryDirectory(prefix="gc-", dir=git_dir.parent) as tmp:
+        copy = Path(tmp) / "copy.git"
+        shutil.copytree(git_dir, copy)
+        subprocess.run(
+            ["git", "--git-dir", str(copy), "gc", "--aggressive", "--prune=now", "-q"],
+            check=True,
+            capture_output=True,
+        )
+        gc_du = du_bytes(copy)
+        gc_pack = sum(p.stat().st_size for p in (copy / "objects" / "pack").glob("*.pack"))
+    return {
+        "commits": commits,
+        "disk_bytes": du_bytes(git_dir),
+        "apparent_bytes": sum(p.stat().st_size for p in files),
+        "objects": count,
+        "objects_by_kind": kinds,
+        "object_bytes_raw": raw,
+        "object_bytes_in_store": on_disk,
+        "loose_equivalent_bytes": count * 4096,  # each object a loose file in a 4 KiB block
+        "packs": len(packs),
+        "loose_objects": loose,
+        "pack_bytes": sum(p.stat().st_size for p in packs),
+        "gc_disk_bytes": gc_du,
+        "gc_pack_bytes": gc_pack,
+        "diff_bytes": diff_sizes(git_dir),
+    }
+
+
+def diff_sizes(git_dir: Path) -> list[int]:
+    """Bytes of ``git diff parent child`` for every commit but the genesis (merges: first parent)."""
+    out = subprocess.run(
+        [
+            "git",
+            "--git-dir",
+            str(git_dir),
+            "log",
+            "--all",
+            "-p",
+            "--diff-merges=first-parent",
+            "--no-color",
+            "--no-ext-diff",
+            "--format=%x00%P",
+        ],
+        capture_output=True,
+        check=True,
+    ).stdout
+    sizes = []
+    for chunk in out.split(b"\0")[1:]:
+        parents, _, rest = chunk.partition(b"\n")
+        if not parents.strip():
+            continue  # the genesis has no parent to differ from
+        body = rest.lstrip(b"\n")
+        sizes.append(len(body))
+    return sizes

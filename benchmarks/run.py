@@ -1,0 +1,423 @@
+"""``catan-p2p bench`` / ``python -m benchmarks``: the thesis evaluation, on our implementation.
+
+Plays bot games recorded in Git at 2 and 4 players (hot-seat: every seat a peer of one
+repository), measures storage, diffs and latency; plays networked games between
+separate clones through a bare remote on disk and through ``git daemon`` on 127.0.0.1;
+times a fetch with and without news; times the engine without Git (benchmarks/engine.py).
+Writes ``results.json``, ``report.md`` and PNG plots to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from benchmarks import engine, gitgames
+
+#: Quick mode (CI smoke): a few games, under a minute.
+QUICK = {"games": 1, "net_games": 1, "net_actions": 20, "round_trips": 3, "engine_games": 4}
+#: Full mode per ``--games N``: networked games are slower (a fetch and a push per action).
+FULL_NET_GAMES = 1
+MAX_ACTIONS = 20_000
+
+
+class Progress:
+    """One line on stderr: what runs now, how far, and the time spent."""
+
+    def __init__(self, total: int, stream=sys.stderr) -> None:  # type: ignore[no-untyped-def]
+        self.total = max(1, total)
+        self.done = 0
+        self.stream = stream
+        self.start = time.perf_counter()
+
+    def step(self, label: str, n: int = 1) -> None:
+        self.done += n
+        filled = 30 * min(self.done, self.total) // self.total
+        bar = "#" * filled + "-" * (30 - filled)
+        elapsed = time.perf_counter() - self.start
+        self.stream.write(f"\rbench [{bar}] {self.done}/{self.total} {elapsed:6.0f} s  {label:<40}")
+        if self.done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _median(xs: list[float]) -> float:
+    return statistics.median(xs) if xs else 0.0
+
+
+def _mean(xs: list[float]) -> float:
+    return statistics.fmean(xs) if xs else 0.0
+
+
+def _stdev(xs: list[float]) -> float:
+    return statistics.stdev(xs) if len(xs) > 1 else 0.0
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def _summary(xs: list[float]) -> dict:
+    return {
+        "n": len(xs),
+        "median": round(_median(xs), 4),
+        "mean": round(_mean(xs), 4),
+        "stdev": round(_stdev(xs), 4),
+        "p90": round(_pct(xs, 0.9), 4),
+        "max": round(max(xs), 4) if xs else 0.0,
+    }
+
+
+@contextmanager
+def git_daemon(base: Path) -> Iterator[str]:
+    """A ``git daemon`` serving ``base`` on 127.0.0.1 (push enabled); yields its URL prefix."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [
+            "git",
+            "daemon",
+            "--export-all",
+            f"--base-path={base}",
+            f"--port={port}",
+            "--listen=127.0.0.1",
+            "--enable=receive-pack",
+            "--reuseaddr",
+            str(base),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"git://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def bare_remote(path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+    return path
+
+
+def machine() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f"{kb / 1024 / 1024:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    fs = ""
+    try:
+        out = subprocess.run(
+            ["findmnt", "-n", "-o", "FSTYPE,OPTIONS", "--target", tempfile.gettempdir()],
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        fs = out
+    except OSError:
+        pass
+    git = subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
+    return {
+        "cpu": cpu,
+        "cpus": os.cpu_count(),
+        "memory": mem,
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "git": git,
+        "tmp_filesystem": fs,
+        "load_average_at_start": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+    }
+
+
+def per_players(runs: list[gitgames.GameRun], stores: list[dict]) -> dict:
+    """Figures of the hot-seat games of one player count."""
+    commits = [s["commits"] for s in stores]
+    disk = [s["disk_bytes"] for s in stores]
+    diffs = [d for s in stores for d in s["diff_bytes"]]
+    compute = [x for r in runs for x in r.latency.compute_ms]
+    sync = [x for r in runs for x in r.latency.sync_ms]
+    per_commit_pack = [s["gc_pack_bytes"] / s["commits"] for s in stores]
+    return {
+        "games": len(runs),
+        "unfinished": sum(r.winner is None for r in runs),
+        "actions_per_game": _summary([r.actions for r in runs]),
+        "commits": _summary(commits),
+        "disk_bytes": _summary(disk),
+        "disk_bytes_per_commit": _summary([d / c for d, c in zip(disk, commits, strict=True)]),
+        "apparent_bytes": _summary([s["apparent_bytes"] for s in stores]),
+        "objects": _summary([s["objects"] for s in stores]),
+        "object_bytes_raw": _summary([s["object_bytes_raw"] for s in stores]),
+        "loose_equivalent_bytes": _summary([s["loose_equivalent_bytes"] for s in stores]),
+        "pack_bytes_as_left": _summary([s["pack_bytes"] for s in stores]),
+        "packs_as_left": _summary([s["packs"] for s in stores]),
+        "loose_objects_as_left": _summary([s["loose_objects"] for s in stores]),
+        "gc_disk_bytes": _summary([s["gc_disk_bytes"] for s in stores]),
+        "gc_pack_bytes": _summary([s["gc_pack_bytes"] for s in stores]),
+        "gc_pack_bytes_per_commit": _summary(per_commit_pack),
+        "diff_bytes": _summary(diffs),
+        "empty_diff_share": round(sum(1 for d in diffs if d == 0) / max(1, len(diffs)), 4),
+        "compute_ms": _summary(compute),
+        "sync_ms_hotseat": _summary(sync),
+        "game_seconds": _summary([r.seconds for r in runs]),
+        "finish_ms": _summary([r.latency.finish_ms for r in runs]),
+        "wall_ms_per_commit": _summary(
+            [r.seconds * 1e3 / c for r, c in zip(runs, commits, strict=True)]
+        ),
+    }
+
+
+def networked(runs: list[gitgames.GameRun]) -> dict:
+    rounds = [x for r in runs for x in r.latency.rounds_ms]
+    return {
+        "games": len(runs),
+        "finished": sum(r.winner is not None for r in runs),
+        "actions": sum(r.actions for r in runs),
+        "round_ms": _summary(rounds),
+        "compute_ms": _summary([x for r in runs for x in r.latency.compute_ms]),
+        "sync_ms_per_action": _summary([x for r in runs for x in r.latency.sync_ms]),
+        "game_seconds": _summary([r.seconds for r in runs]),
+    }
+
+
+def run(
+    games: int,
+    out: Path,
+    quick: bool,
+    workdir: Path | None = None,
+    progress: bool = True,
+    max_actions: int = MAX_ACTIONS,
+    net_actions: int | None = None,
+) -> dict:
+    """Run every measurement and write results.json, report.md and the plots to ``out``."""
+    net_games = QUICK["net_games"] if quick else FULL_NET_GAMES
+    if net_actions is None:
+        net_actions = min(max_actions, QUICK["net_actions"] if quick else MAX_ACTIONS)
+    round_trips = QUICK["round_trips"] if quick else 20
+    engine_games = QUICK["engine_games"] if quick else 100
+    steps = 2 * games + 2 * 2 * net_games + 2 + 1
+    bar = Progress(steps, stream=sys.stderr if progress else open(os.devnull, "w"))  # noqa: SIM115
+    started = time.time()
+    result: dict = {
+        "command": "catan-p2p bench " + ("--quick" if quick else f"--games {games}"),
+        "mode": "quick" if quick else "full",
+        "bot": "RandomBot (catan_p2p.bots.random_bot): a random legal action, weighted per kind "
+        "(builds 10, dev card 3, road 1, maritime trade 0.25, player trade offer 0.01, others 1);"
+        " the thesis's simulator also chose random actions",
+        "machine": machine(),
+        "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+    }
+    raw: dict = {}
+    with tempfile.TemporaryDirectory(prefix="catan-bench-", dir=workdir) as tmp:
+        work = Path(tmp)
+        # Hot-seat games, 2p and 4p interleaved so machine load hits both alike.
+        runs: dict[int, list] = {2: [], 4: []}
+        stores: dict[int, list] = {2: [], 4: []}
+        for g in range(games):
+            for n in (2, 4):
+                bar.step(f"hot-seat {n}p game {g + 1}/{games}", 0)
+                r = gitgames.play_hotseat(work, n, f"bench/{n}p/{g}", max_actions)
+                s = gitgames.storage(r.git_dir)
+                runs[n].append(r)
+                stores[n].append(s)
+                raw.setdefault(f"games_{n}p", []).append(
+                    {
+                        "seed": r.seed,
+                        "winner": r.winner,
+                        "actions": r.actions,
+                        "seconds": round(r.seconds, 4),
+                        "commits": s["commits"],
+                        "disk_bytes": s["disk_bytes"],
+                        "apparent_bytes": s["apparent_bytes"],
+                        "objects": s["objects"],
+                        "object_bytes_raw": s["object_bytes_raw"],
+                        "pack_bytes": s["pack_bytes"],
+                        "gc_disk_bytes": s["gc_disk_bytes"],
+                        "gc_pack_bytes": s["gc_pack_bytes"],
+                        "finish_ms": round(r.latency.finish_ms, 3),
+                    }
+                )
+                if g == 0:
+                    raw[f"latency_game0_{n}p"] = {
+                        "compute_ms": [round(x, 4) for x in r.latency.compute_ms],
+                        "sync_ms": [round(x, 4) for x in r.latency.sync_ms],
+                    }
+                    raw[f"diff_bytes_game0_{n}p"] = s["diff_bytes"]
+                _cleanup(r.git_dir.parent)
+                bar.step(f"hot-seat {n}p game {g + 1}/{games}")
+        for n in (2, 4):
+            result[f"hotseat_{n}p"] = per_players(runs[n], stores[n])
+            raw[f"diff_bytes_{n}p"] = [d for s in stores[n] for d in s["diff_bytes"]]
+
+        # Networked: one clone per seat through a bare remote, then through git daemon.
+        for transport_name in ("bare", "daemon"):
+            for n in (2, 4):
+                net_runs = []
+                for g in range(net_games):
+                    bar.step(f"networked {transport_name} {n}p game {g + 1}", 0)
+                    net = work / f"net-{transport_name}-{n}p-{g}"
+                    net.mkdir()
+                    remote = bare_remote(net / "remote.git")
+                    if transport_name == "bare":
+                        r = gitgames.play_networked(
+                            net, n, f"bench/net/{n}p/{g}", str(remote), remote, net_actions
+                        )
+                    else:
+                        with git_daemon(net) as base:
+                            r = gitgames.play_networked(
+                                net,
+                                n,
+                                f"bench/net/{n}p/{g}",
+                                f"{base}/remote.git",
+                                remote,
+                                net_actions,
+                            )
+                    net_runs.append(r)
+                    _cleanup(net)
+                    bar.step(f"networked {transport_name} {n}p game {g + 1}")
+                result[f"networked_{transport_name}_{n}p"] = networked(net_runs)
+                if transport_name == "bare":
+                    raw[f"rounds_ms_bare_{n}p"] = [
+                        round(x, 3) for r in net_runs for x in r.latency.rounds_ms
+                    ]
+
+        # Round trip as the thesis measured its pull: nothing new, then one new commit.
+        for transport_name in ("bare", "daemon"):
+            bar.step(f"round trip ({transport_name})", 0)
+            rt = work / f"rt-{transport_name}"
+            rt.mkdir()
+            remote = bare_remote(rt / "remote.git")
+            if transport_name == "bare":
+                trip = gitgames.round_trip(rt, str(remote), round_trips)
+            else:
+                with git_daemon(rt) as base:
+                    trip = gitgames.round_trip(rt, f"{base}/remote.git", round_trips)
+            result[f"round_trip_{transport_name}"] = {k: _summary(v) for k, v in trip.items()}
+            bar.step(f"round trip ({transport_name})")
+
+    # The engine alone, beside catanatron when it is installed.
+    bar.step("engine without Git", 0)
+    result["engine"] = engine.run(
+        engine_games, min(10, engine_games), with_catanatron=True, progress=False
+    )
+    bar.step("engine without Git")
+    result["seconds"] = round(time.time() - started, 1)
+    headline(result)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
+    (out / "raw.json").write_text(json.dumps(raw, sort_keys=True) + "\n")
+    from benchmarks.report import write_plots, write_report
+
+    plots = write_plots(result, raw, out)
+    write_report(result, out / "report.md", plots)
+    return result
+
+
+def headline(result: dict) -> None:
+    """The flat keys issue 5 asks for, each for 2 and 4 players."""
+    for n in (2, 4):
+        h = result[f"hotseat_{n}p"]
+        net = result[f"networked_bare_{n}p"]
+        commits = h["commits"]["mean"]
+        result[f"commits_per_game_{n}p"] = commits
+        result[f"disk_bytes_per_game_{n}p"] = h["disk_bytes"]["mean"]
+        result[f"disk_bytes_per_commit_{n}p"] = h["disk_bytes_per_commit"]["mean"]
+        result[f"apparent_bytes_per_game_{n}p"] = h["apparent_bytes"]["mean"]
+        result[f"loose_equivalent_bytes_per_game_{n}p"] = h["loose_equivalent_bytes"]["mean"]
+        result[f"packed_bytes_per_game_{n}p"] = h["gc_disk_bytes"]["mean"]
+        result[f"pack_bytes_per_game_{n}p"] = h["gc_pack_bytes"]["mean"]
+        result[f"packed_bytes_per_commit_{n}p"] = h["gc_pack_bytes_per_commit"]["mean"]
+        result[f"mean_diff_bytes_{n}p"] = h["diff_bytes"]["mean"]
+        result[f"empty_diff_share_{n}p"] = h["empty_diff_share"]
+        result[f"compute_ms_per_commit_{n}p"] = h["compute_ms"]["median"]
+        result[f"compute_ms_per_commit_mean_{n}p"] = h["compute_ms"]["mean"]
+        result[f"sync_ms_per_commit_hotseat_{n}p"] = h["sync_ms_hotseat"]["median"]
+        result[f"sync_ms_per_commit_hotseat_mean_{n}p"] = h["sync_ms_hotseat"]["mean"]
+        result[f"sync_ms_per_commit_remote_{n}p"] = net["sync_ms_per_action"]["median"]
+        result[f"sync_ms_per_round_remote_{n}p"] = net["round_ms"]["median"]
+        result[f"sync_ms_per_round_daemon_{n}p"] = result[f"networked_daemon_{n}p"]["round_ms"][
+            "median"
+        ]
+        result[f"game_seconds_{n}p"] = h["game_seconds"]["mean"]
+        result[f"wall_ms_per_commit_{n}p"] = h["wall_ms_per_commit"]["mean"]
+    for t in ("bare", "daemon"):
+        trip = result[f"round_trip_{t}"]
+        result[f"fetch_unchanged_ms_{t}"] = trip["fetch_unchanged_ms"]["median"]
+        result[f"fetch_changed_ms_{t}"] = trip["fetch_changed_ms"]["median"]
+
+
+def _cleanup(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--quick", action="store_true", help="a few games, under a minute")
+    parser.add_argument("--games", type=int, default=None, help="hot-seat games per player count")
+    parser.add_argument("--out", default="benchmarks/results", help="folder for the results")
+    return run_args(parser.parse_args(argv))
+
+
+def run_args(args: argparse.Namespace) -> int:
+    """Shared by ``python -m benchmarks`` and ``catan-p2p bench``."""
+    if args.quick and args.games is not None:
+        print("bench: give either --quick or --games N, not both.", file=sys.stderr)
+        return 2
+    games = QUICK["games"] if args.quick else (args.games if args.games is not None else 100)
+    if games < 1:
+        print(f"bench: --games must be at least 1, not {games}.", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    result = run(games, out, quick=args.quick)
+    print(summary_text(result, out))
+    return 0
+
+
+def summary_text(r: dict, out: Path) -> str:
+    lines = [f"bench ({r['mode']}, {r['hotseat_4p']['games']} games per player count):"]
+    for n in (2, 4):
+        lines.append(
+            f"  {n}p: {r[f'commits_per_game_{n}p']:.0f} commits, "
+            f"{r[f'disk_bytes_per_game_{n}p'] / 1024:.0f} KiB .git as left, "
+            f"{r[f'packed_bytes_per_commit_{n}p']:.0f} B/commit packed, "
+            f"diff {r[f'mean_diff_bytes_{n}p']:.0f} B, "
+            f"compute {r[f'compute_ms_per_commit_{n}p']:.2f} ms, "
+            f"hot-seat sync {r[f'sync_ms_per_commit_hotseat_{n}p']:.2f} ms, "
+            f"remote round {r[f'sync_ms_per_round_remote_{n}p']:.1f} ms"
+        )
+    lines.append(f"  wrote {out / 'results.json'}, {out / 'report.md'} and plots")
+    return "\n".join(lines)

@@ -365,23 +365,6 @@ def pick_action(rng: random.Random, actions: list[Action]) -> Action:
     return rng.choices(actions, weights)[0]
 
 
-def random_game(
-    n_players: int, seed: int, max_actions: int = 5000, check: bool = True
-) -> tuple[GameState, int]:
-    """Play a seeded random game (set-up included); returns the final state and its length."""
-    rng = random.Random(seed)
-    state = fresh(n_players)
-    for i in range(max_actions):
-        if state.is_over:
-            return state, i
-        state, _ = step(
-            state, pick_action(rng, legal_actions(state)), derive_chance(str(seed), str(i))
-        )
-        if check:
-            check_invariants(state)
-    return state, max_actions
-
-
 def _with(items: tuple, index: int, value: object) -> tuple:
     return items[:index] + (value,) + items[index + 1 :]
 
@@ -403,7 +386,6 @@ __all__ = [
     "give_dev",
     "path",
     "pick_action",
-    "random_game",
     "top_zigzag",
     "upgrade",
     "place_roads",

@@ -104,7 +104,8 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
             ours = r.get(key)
             paper, rerun = PAPER.get(key), RERUN.get(key)
             if key == f"sync_ms_per_round_remote_{n}p":
-                paper = PAPER["fetch_changed_ms"]
+                paper = PAPER["fetch_changed_ms"]  # the thesis's pull from GitHub
+                label += " (paper: a pull from GitHub)"
             out.append(
                 f"| {label} | {_fmt(ours, unit)} | {_fmt(paper, unit)} | {_ratio(paper, ours)} | "
                 f"{_fmt(rerun, unit)} | {_ratio(rerun, ours)} |"
@@ -285,3 +286,23 @@ def write_plots(r: dict, raw: dict, out: Path) -> list[str]:
     plt.close(fig)
     names.append("players_2_vs_4.png")
     return names
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchmarks.report DIR``: redraw report.md and the plots from DIR's JSON."""
+    import json
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m benchmarks.report DIR (holding results.json and raw.json)")
+        return 2
+    out = Path(args[0])
+    result = json.loads((out / "results.json").read_text())
+    raw = json.loads((out / "raw.json").read_text())
+    write_report(result, out / "report.md", write_plots(result, raw, out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -32,7 +32,11 @@ def states(n: int = 400, seed: str = "c"):
         if state.is_over:
             return
         player = next_actor(state)
-        state = step(state, bots[player].decide(state, legal_actions(state, player)), derive_chance(seed, str(i)))[0]
+        state = step(
+            state,
+            bots[player].decide(state, legal_actions(state, player)),
+            derive_chance(seed, str(i)),
+        )[0]
         yield state
 
 
@@ -79,10 +83,15 @@ def test_a_git_repository_agrees_with_git_about_object_ids(tmp_path: Path):
     store = GitObjectStore(git_dir)
     tree = StateWriter(store, INFO).write(new_game(("red", "blue")))
     listed = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", tree], capture_output=True, text=True, check=True
+        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", tree],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert "turn.json" in listed and "players/red.json" in listed
-    fsck = subprocess.run(["git", "--git-dir", str(git_dir), "fsck", "--strict"], capture_output=True, text=True)
+    fsck = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "fsck", "--strict"], capture_output=True, text=True
+    )
     assert fsck.returncode == 0, fsck.stderr
 
 
@@ -128,7 +137,11 @@ def test_a_file_naming_an_unknown_player_is_refused():
 
 def test_state_schema_folder_matches_the_models():
     root = Path(__file__).resolve().parents[2]
-    proc = subprocess.run([sys.executable, str(root / "tools" / "schema.py"), "--check"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, str(root / "tools" / "schema.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
 
 

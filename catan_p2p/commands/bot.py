@@ -46,9 +46,8 @@ def run(args: argparse.Namespace) -> int:
             if status.error:
                 print(f"{player}: {status.error}", file=sys.stderr, flush=True)
             last_error = status.error
-        for oid, reason in session.rejected.items():
+        for oid, reason in session.take_rejected().items():
             print(f"{player}: rejected {oid[:10]}: {reason}", file=sys.stderr, flush=True)
-        session._rejected.clear()  # noqa: SLF001 - report each rejection once
         state = session.state
         if state.phase is Phase.GAME_OVER:
             break

@@ -103,7 +103,8 @@ class GitSession:
         self.local_players = wanted
         self.peers = {p: Peer(self.repo, self.info, p, self.genesis, genesis_state) for p in wanted}
         self._status = SyncStatus(peers=self.players)
-        self._rejected: dict[str, str] = {}  # bad commit id -> reason, reported once
+        self._rejected: dict[str, str] = {}  # bad commit id -> reason
+        self._reported: set[str] = set()  # rejections already handed out by take_rejected
         self._answer_cache: dict[str, Answer | None] = {}
         self._version = 0  # bumped whenever refs may have changed (own writes, sync)
         self._answers_memo: tuple[tuple, list[Answer]] | None = None
@@ -116,7 +117,16 @@ class GitSession:
             if kind is not None and owner in self.peers and opening is not None:
                 self._own_answers[ref] = opening
 
-    open = classmethod(lambda cls, *a, **k: cls(*a, **k))  # GitSession.open(repo, game, seats)
+    @classmethod
+    def open(
+        cls,
+        repo: Path,
+        game_id: str | None = None,
+        local_players: tuple[str, ...] | list[str] | None = None,
+        eager_push: bool = True,
+    ) -> GitSession:
+        """Open a saved game (the same as calling the class; reads well at call sites)."""
+        return cls(repo, game_id, local_players, eager_push)
 
     # --- views ---------------------------------------------------------------------------
 
@@ -356,6 +366,15 @@ class GitSession:
         status.forks = tuple(sorted(set(forks)))
         status.behind = behind
         return status
+
+    def take_rejected(self) -> dict[str, str]:
+        """Rejections not reported yet, each handed out once (commit id -> reason).
+
+        The commits stay known as bad, so they are not verified again.
+        """
+        fresh = {oid: r for oid, r in self._rejected.items() if oid not in self._reported}
+        self._reported.update(fresh)
+        return fresh
 
     @property
     def rejected(self) -> dict[str, str]:

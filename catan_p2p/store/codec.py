@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from catan_p2p.errors import BoardError, StateFileError
 from catan_p2p.rules.board import Board
-from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, Counts, DevCard, Resource
+from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, Counts
 from catan_p2p.rules.hexgrid import format_place, format_tile, parse_place
 from catan_p2p.rules.roads import longest_road
 from catan_p2p.rules.state import NOBODY, Answer, GameState, Phase, PlayerState, TradeOffer
@@ -468,6 +468,3 @@ def read_files(store: ObjectStore, tree: str, where: str) -> dict[str, bytes]:
 def read_state(store: ObjectStore, tree: str, where: str) -> tuple[GameState, GameInfo]:
     """Decode the state stored in ``tree`` (``where`` names the commit for errors)."""
     return decode(read_files(store, tree, where), where)
-
-
-_ = (DevCard, Resource)  # re-exported names used by callers' type hints

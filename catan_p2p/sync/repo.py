@@ -14,7 +14,7 @@ from pathlib import Path
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter, read_state
-from catan_p2p.store.objects import Commit, GitObjectStore, commit_data, object_id
+from catan_p2p.store.objects import Commit, GitObjectStore, commit_data
 from catan_p2p.store.refs import PREFIX, Refs, check_name
 from catan_p2p.sync.protocol import GENESIS, player_email, trailer
 
@@ -221,6 +221,3 @@ class GameRepo:
         if self._repack is not None:
             self._repack.wait()
             self._repack = None
-
-
-_ = object_id

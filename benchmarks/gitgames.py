@@ -142,10 +142,10 @@ def play_hotseat(workdir: Path, n_players: int, seed: str, max_actions: int) -> 
     """A whole bot game, hot-seat: every seat a peer of one repository."""
     players = COLOURS[:n_players]
     path = workdir / f"hotseat-{n_players}p-{seed.replace('/', '-')}"
-    create_game(path, players, seed=seed, game_id="g")
+    game = create_game(path, players, seed=seed)  # a fresh id, as `catan-p2p new` gives
     latency = Latency()
     with Stopwatch() as watch:
-        session = GitSession(path, "g")
+        session = GitSession(path, game)
         timed = _TimedSession(session, watch, latency)
         start = time.perf_counter()
         result = play_session_game(
@@ -173,12 +173,12 @@ def play_networked(
     players = COLOURS[:n_players]
     tag = f"{n_players}p-{seed.replace('/', '-')}"
     origin = workdir / f"net-{tag}-origin"
-    create_game(origin, players, seed=seed, game_id="g")
+    game = create_game(origin, players, seed=seed)
     subprocess.run(
-        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, "refs/heads/catan/g/*"],
+        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, f"refs/heads/catan/{game}/*"],
         check=True,
     )
-    sessions = {p: join_game(url, workdir / f"net-{tag}-{p}", "g", p) for p in players}
+    sessions = {p: join_game(url, workdir / f"net-{tag}-{p}", game, p) for p in players}
     bots = bots_for(players, seed)
     latency = Latency()
     start = time.perf_counter()

@@ -25,7 +25,7 @@ from catan_p2p.rules.board import STANDARD_BOARD, Board
 from catan_p2p.rules.engine import actors, legal_actions, step
 from catan_p2p.rules.state import GameState, Phase, new_game
 from catan_p2p.session.base import LogEntry, SyncStatus
-from catan_p2p.store.codec import GameInfo
+from catan_p2p.store.codec import BANK, GameInfo
 from catan_p2p.store.refs import check_name, game_prefix, parse_ref, player_ref
 from catan_p2p.sync import transport
 from catan_p2p.sync.peer import Answer, Peer
@@ -49,6 +49,11 @@ def create_game(
 ) -> str:
     """Write a game's genesis commit and start every player's branch there; returns the id."""
     players = tuple(check_name("player", p) for p in players)
+    if BANK in players:
+        raise UsageError(
+            f"{BANK!r} cannot be a player's name, turn.json lists the bank's cards "
+            "under it; choose another name"
+        )
     game = check_name("game id", game_id or new_game_id())
     seed = seed if seed is not None else os.urandom(8).hex()
     path = Path(repo)

@@ -24,7 +24,15 @@ from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, Counts
 from catan_p2p.rules.hexgrid import format_place, format_tile, parse_place
 from catan_p2p.rules.roads import longest_road
-from catan_p2p.rules.state import NOBODY, Answer, GameState, Phase, PlayerState, TradeOffer
+from catan_p2p.rules.state import (
+    NOBODY,
+    Answer,
+    GameState,
+    Phase,
+    PlayerState,
+    TradeOffer,
+    setup_order,
+)
 from catan_p2p.store import schema
 from catan_p2p.store.objects import ObjectStore, parse_tree, tree_data
 
@@ -32,6 +40,7 @@ _RES = tuple(r.label for r in RESOURCES)
 _DEV = tuple(d.name.lower() for d in DEV_CARDS)
 _ANSWER = {Answer.PENDING: "pending", Answer.ACCEPT: "accept", Answer.DECLINE: "decline"}
 _ANSWER_BACK = {v: k for k, v in _ANSWER.items()}
+BANK = "bank"  # the holder of the bank's cards in turn.json's resources (not a player name)
 
 
 @dataclass(frozen=True)
@@ -45,32 +54,38 @@ class GameInfo:
 _compact = json.JSONEncoder(sort_keys=True, separators=(", ", ": "), ensure_ascii=False).encode
 
 
+def _render(value: Any, pad: str) -> str:
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = pad + " "
+        items = ",\n".join(
+            f"{inner}{_compact(k)}: {_render(value[k], inner)}" for k in sorted(value)
+        )
+        return f"{{\n{items}\n{pad}}}"
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        items = ",\n".join(f"{pad}  {_compact(v)}" for v in value)
+        return f"[\n{items}\n{pad} ]"
+    return _compact(value)
+
+
 def dumps(data: Any) -> bytes:
-    """Canonical JSON bytes: sorted keys, one top-level entry per line, trailing newline.
+    """Canonical JSON bytes: sorted keys, one entry per line, trailing newline.
 
-    Values are written compactly on their line (lists of objects get a line per item),
-    so ``git diff`` shows exactly the entries that changed. Uses the C encoder only.
+    Objects are opened one entry per line at every depth, indented one space per level,
+    so ``git diff`` shows exactly the counts that changed; lists are written on one line
+    (a list of objects gets a line per object). Everything else is the C encoder's.
     """
-    if not isinstance(data, dict) or not data:
-        return (_compact(data) + "\n").encode()
-    lines = []
-    for key in sorted(data):
-        value = data[key]
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            items = ",\n  ".join(_compact(v) for v in value)
-            text = f"[\n  {items}\n ]"
-        else:
-            text = _compact(value)
-        lines.append(f" {_compact(key)}: {text}")
-    return ("{\n" + ",\n".join(lines) + "\n}\n").encode()
-
-
-def _resources(c: Counts) -> dict[str, int]:
-    return dict(zip(_RES, c, strict=True))
+    return (_render(data, "") + "\n").encode()
 
 
 def _devs(c: Counts) -> dict[str, int]:
     return dict(zip(_DEV, c, strict=True))
+
+
+def _some(names: tuple[str, ...], c: Counts) -> dict[str, int]:
+    """Only the kinds with a count: a trade side, a discard, a group of development cards."""
+    return {n: k for n, k in zip(names, c, strict=True) if k}
 
 
 def game_data(state: GameState, info: GameInfo) -> dict:
@@ -84,39 +99,61 @@ def game_data(state: GameState, info: GameInfo) -> dict:
 
 
 def turn_data(state: GameState) -> dict:
+    """``turn.json``; keys at their default (no dice yet, no trade, ...) are left out.
+
+    The resource cards live here too: a roll, a trade or a build then rewrites one
+    file instead of the bank's and several players', which keeps diffs and packs small.
+    """
     players = state.players
-    trade = None
+    data: dict[str, Any] = {
+        "phase": state.phase.name.lower(),
+        "current": players[state.current],
+        "turn": state.turn,
+        "robber": format_tile(state.board.graph.tiles[state.robber]),
+        "resources": resource_table(state),
+    }
+    if state.is_setup:
+        data["setup_step"] = state.setup_step
+    if state.dice is not None:
+        data["dice"] = list(state.dice)
+    if state.dev_played:
+        data["dev_played"] = True
+    if state.free_roads:
+        data["free_roads"] = state.free_roads
+    if any(state.discards):
+        data["discards"] = {players[s]: n for s, n in enumerate(state.discards) if n}
     if state.trade is not None:
-        trade = {
-            "give": _resources(state.trade.give),
-            "get": _resources(state.trade.get),
+        data["trade"] = {
+            "give": _some(_RES, state.trade.give),
+            "get": _some(_RES, state.trade.get),
             "answers": {
                 players[s]: _ANSWER[a]
                 for s, a in enumerate(state.trade.answers)
                 if s != state.current
             },
         }
+    if state.winner != NOBODY:
+        data["winner"] = players[state.winner]
+    return data
+
+
+def resource_table(state: GameState) -> dict:
+    """Resource -> holder (``bank`` and each player) -> cards, for ``turn.json``."""
+    players = state.players
     return {
-        "phase": state.phase.name.lower(),
-        "current": players[state.current],
-        "turn": state.turn,
-        "setup_step": state.setup_step,
-        "dice": list(state.dice) if state.dice is not None else None,
-        "dev_played": state.dev_played,
-        "free_roads": state.free_roads,
-        "robber": format_tile(state.board.graph.tiles[state.robber]),
-        "discards": {players[s]: n for s, n in enumerate(state.discards) if n},
-        "trade": trade,
-        "winner": players[state.winner] if state.winner != NOBODY else None,
+        name: {
+            BANK: state.bank[i],
+            **{p: h.resources[i] for p, h in zip(players, state.hands, strict=True)},
+        }
+        for i, name in enumerate(_RES)
     }
 
 
 def player_data(hand: PlayerState) -> dict:
     return {
-        "resources": _resources(hand.resources),
-        "dev_cards": _devs(hand.dev_cards),
-        "new_dev_cards": _devs(hand.new_dev_cards),
-        "played": _devs(hand.played),
+        "dev_cards": _some(_DEV, hand.dev_cards),
+        "new_dev_cards": _some(_DEV, hand.new_dev_cards),
+        "played": _some(_DEV, hand.played),
     }
 
 
@@ -124,8 +161,9 @@ class StateWriter:
     """Writes states of one game as trees, reusing every unchanged file and subtree.
 
     Three caches keep serialising off the hot path: files of parts that ``apply``
-    shares between states are remembered by identity (hands, road owners); small files
-    by the values they are made of (turn, bank, awards, cities); trees by their entries.
+    shares between states are remembered by identity (road and settlement owners); small
+    files by the values they are made of (turn, resources, deck, players' development
+    cards, awards, cities); trees by their entries.
     A cache hit returns an id that this writer's store already holds.
     """
 
@@ -197,7 +235,16 @@ class StateWriter:
             names = self._file_names[players] = tuple(f"{p}.json" for p in players)
         players_tree = self._tree(
             tuple(
-                (name, (False, self._cached("player", hand, player_data)))
+                (
+                    name,
+                    (
+                        False,
+                        self._valued(
+                            ("player", hand.dev_cards, hand.new_dev_cards, hand.played),
+                            lambda hand=hand: player_data(hand),
+                        ),
+                    ),
+                )
                 for name, hand in zip(names, state.hands, strict=True)
             )
         )
@@ -246,25 +293,11 @@ class StateWriter:
             state.discards,
             state.trade,
             state.winner,
+            state.bank,
+            *(h.resources for h in state.hands),
         )
         longest, largest = state.longest_road, state.largest_army
         root = (
-            ("board", (True, self.board_tree(state.board))),
-            ("game.json", (False, game_blob)),
-            ("turn.json", (False, self._valued(turn_key, lambda: turn_data(state)))),
-            (
-                "bank.json",
-                (
-                    False,
-                    self._valued(
-                        ("bank", state.bank, state.dev_deck),
-                        lambda: {
-                            "resources": _resources(state.bank),
-                            "dev_cards": _devs(state.dev_deck),
-                        },
-                    ),
-                ),
-            ),
             (
                 "awards.json",
                 (
@@ -278,8 +311,15 @@ class StateWriter:
                     ),
                 ),
             ),
-            ("players", (True, players_tree)),
+            ("board", (True, self.board_tree(state.board))),
+            (
+                "deck.json",
+                (False, self._valued(("deck", state.dev_deck), lambda: _devs(state.dev_deck))),
+            ),
+            ("game.json", (False, game_blob)),
             ("map", (True, map_tree)),
+            ("players", (True, players_tree)),
+            ("turn.json", (False, self._valued(turn_key, lambda: turn_data(state)))),
         )
         return self._tree(root)
 
@@ -327,6 +367,12 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
             f"game.json in {where} uses schema version {game.schema_version}; this catan_p2p "
             f"reads up to {schema.SCHEMA_VERSION}, please upgrade"
         )
+    if game.schema_version < schema.SCHEMA_VERSION:
+        raise StateFileError(
+            f"game.json in {where} uses schema version {game.schema_version}, an older layout "
+            f"this catan_p2p (version {schema.SCHEMA_VERSION}) no longer reads; finish or "
+            "replay that game with the catan_p2p release that started it"
+        )
     board_file = _validate(schema.BoardFile, "board/board.json", need("board/board.json"), where)
     try:
         board = Board.from_data(board_file.model_dump())
@@ -346,7 +392,23 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         return seat[name]
 
     turn = _validate(schema.TurnFile, "turn.json", need("turn.json"), where)
-    bank = _validate(schema.BankFile, "bank.json", need("bank.json"), where)
+    deck = _validate(schema.DeckFile, "deck.json", need("deck.json"), where)
+    table = turn.resources
+    if BANK in seat:
+        raise StateFileError(f"game.json in {where}: {BANK!r} cannot be a player's name")
+    holders = {BANK, *players}
+    for name in _RES:
+        found = set(getattr(table, name))
+        if found != holders:
+            odd = sorted(found ^ holders)
+            raise StateFileError(
+                f"turn.json in {where}: resources.{name} must list the bank and every player "
+                f"exactly once, not {', '.join(odd)}"
+            )
+
+    def held(holder: str) -> Counts:
+        return tuple(getattr(table, name)[holder] for name in _RES)  # type: ignore[return-value]
+
     awards = _validate(schema.AwardsFile, "awards.json", need("awards.json"), where)
 
     def places(path: str, kind: str) -> dict[int, int]:
@@ -388,7 +450,7 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         ports = frozenset(graph.vertex_port[v] for v in own_s | own_c if graph.vertex_port[v] >= 0)
         hands.append(
             PlayerState(
-                resources=_counts(pf.resources, _RES),
+                resources=held(name),
                 dev_cards=_counts(pf.dev_cards, _DEV),
                 new_dev_cards=_counts(pf.new_dev_cards, _DEV),
                 played=_counts(pf.played, _DEV),
@@ -406,6 +468,12 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         raise StateFileError(
             f"turn.json in {where}: robber {turn.robber!r} is not a land tile"
         ) from None
+    phase = Phase[turn.phase.upper()]
+    if (turn.setup_step is None) == (phase <= Phase.SETUP_ROAD):
+        raise StateFileError(
+            f"turn.json in {where}: setup_step belongs in the file during set-up and only then "
+            f"(phase {turn.phase})"
+        )
     trade = None
     if turn.trade is not None:
         answers = [Answer.PENDING] * len(players)
@@ -420,13 +488,13 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
     state = GameState(
         board=board,
         players=players,
-        phase=Phase[turn.phase.upper()],
+        phase=phase,
         current=player_of("turn.json", turn.current),
-        setup_step=turn.setup_step,
+        setup_step=len(setup_order(len(players))) if turn.setup_step is None else turn.setup_step,
         turn=turn.turn,
         dice=tuple(turn.dice) if turn.dice is not None else None,  # type: ignore[arg-type]
-        bank=_counts(bank.resources, _RES),
-        dev_deck=_counts(bank.dev_cards, _DEV),
+        bank=held(BANK),
+        dev_deck=_counts(deck, _DEV),
         hands=tuple(hands),
         vertex_owner=vo,
         edge_owner=eo,

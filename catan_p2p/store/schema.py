@@ -8,27 +8,17 @@ produces the same JSON.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 NonNeg = Field(ge=0)
 
 
 class _File(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class ResourceCounts(_File):
-    """A count of each resource card."""
-
-    lumber: int = Field(ge=0, le=19)
-    brick: int = Field(ge=0, le=19)
-    wool: int = Field(ge=0, le=19)
-    grain: int = Field(ge=0, le=19)
-    ore: int = Field(ge=0, le=19)
 
 
 class DevCardCounts(_File):
@@ -71,9 +61,29 @@ class BoardFile(_File):
     ports: list[PortEntry]
 
 
+class SomeResources(_File):
+    """Resource cards of a trade side or a discard: only the kinds given, each at least 1."""
+
+    lumber: int = Field(default=0, ge=1, le=19)
+    brick: int = Field(default=0, ge=1, le=19)
+    wool: int = Field(default=0, ge=1, le=19)
+    grain: int = Field(default=0, ge=1, le=19)
+    ore: int = Field(default=0, ge=1, le=19)
+
+
+class SomeDevCards(_File):
+    """Development cards of one group of a hand: only the kinds held, each at least 1."""
+
+    knight: int = Field(default=0, ge=1, le=14)
+    victory_point: int = Field(default=0, ge=1, le=5)
+    road_building: int = Field(default=0, ge=1, le=2)
+    year_of_plenty: int = Field(default=0, ge=1, le=2)
+    monopoly: int = Field(default=0, ge=1, le=2)
+
+
 class TradeEntry(_File):
-    give: ResourceCounts
-    get: ResourceCounts
+    give: SomeResources
+    get: SomeResources
     answers: dict[str, Literal["pending", "accept", "decline"]]
 
 
@@ -90,36 +100,54 @@ PHASES = Literal[
 ]
 
 
+Holders = dict[str, Annotated[int, Field(ge=0, le=19)]]
+
+
+class ResourceTable(_File):
+    """For each resource, how many cards the bank (``bank``) and each player hold.
+
+    Resource-major, so a roll (which pays out one resource per number, mostly) changes
+    one block, and the bank's count sits next to the counts it moved to or from."""
+
+    lumber: Holders
+    brick: Holders
+    wool: Holders
+    grain: Holders
+    ore: Holders
+
+
 class TurnFile(_File):
-    """``turn.json``: whose turn, the phase, dice, robber and any open concurrent step."""
+    """``turn.json``: what changes turn by turn: whose turn, the phase, dice and robber,
+    discards owed, an open trade, the winner, and every resource card (bank and hands).
+
+    Optional keys are left out while they hold their default, so the file stays short
+    and a diff shows what started or ended."""
 
     phase: PHASES
     current: str
     turn: int = Field(ge=0)
-    setup_step: int = Field(ge=0)
-    dice: tuple[int, int] | None
-    dev_played: bool
-    free_roads: int = Field(ge=0, le=2)
     robber: str
-    discards: dict[str, int]
-    trade: TradeEntry | None
-    winner: str | None
+    resources: ResourceTable
+    setup_step: int | None = Field(default=None, ge=0)  # only during set-up
+    dice: tuple[int, int] | None = None  # after this turn's roll
+    dev_played: bool = False
+    free_roads: int = Field(default=0, ge=0, le=2)
+    discards: dict[str, int] = {}  # cards each player still owes after a seven
+    trade: TradeEntry | None = None
+    winner: str | None = None
 
 
-class BankFile(_File):
-    """``bank.json``: the bank's resource cards and the development card deck."""
-
-    resources: ResourceCounts
-    dev_cards: DevCardCounts
+class DeckFile(DevCardCounts):
+    """``deck.json``: the development cards left in the deck, every kind written."""
 
 
 class PlayerFile(_File):
-    """``players/<player>.json``: one player's cards (pieces on the board are in map/)."""
+    """``players/<player>.json``: one player's development cards (resource cards are in
+    turn.json, pieces on the board in map/); kinds not held are left out."""
 
-    resources: ResourceCounts
-    dev_cards: DevCardCounts
-    new_dev_cards: DevCardCounts
-    played: DevCardCounts
+    dev_cards: SomeDevCards
+    new_dev_cards: SomeDevCards  # bought this turn, playable from the next
+    played: SomeDevCards
 
 
 class PlacesFile(RootModel[dict[str, str]]):
@@ -138,7 +166,7 @@ FILES: dict[str, type[BaseModel]] = {
     "game.json": GameFile,
     "board/board.json": BoardFile,
     "turn.json": TurnFile,
-    "bank.json": BankFile,
+    "deck.json": DeckFile,
     "players/<player>.json": PlayerFile,
     "map/settlements.json": PlacesFile,
     "map/cities.json": PlacesFile,

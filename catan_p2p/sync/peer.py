@@ -102,7 +102,9 @@ class Peer:
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
         with self.repo.store.batch():  # tree and commit land as one small pack
             tree = self.repo.writer(self.info).write(new)
-            oid = self.repo.write_commit(tree, [parent], self.player, action_message(resolved))
+            oid = self.repo.write_commit(
+                tree, [parent], self.player, action_message(resolved, self.info.game)
+            )
         self.verifier.trust(oid, new)
         self._move(oid)
         if new.phase is _GAME_OVER:
@@ -116,7 +118,9 @@ class Peer:
         new, resolved = step(state, action, derive_chance(self.info.seed, opening))
         with self.repo.store.batch():
             tree = self.repo.writer(self.info).write(new)
-            oid = self.repo.write_commit(tree, [opening], self.player, action_message(resolved))
+            oid = self.repo.write_commit(
+                tree, [opening], self.player, action_message(resolved, self.info.game)
+            )
         ref = answer_ref(self.info.game, kind, opening, self.player)
         self.repo.refs.set(ref, oid, self.repo.refs.get(ref))
         return ref, oid
@@ -127,7 +131,7 @@ class Peer:
         state = self.verifier.verify(opening)
         for a in answers:
             state = step(state, a.action)[0]
-        message = merge_message(self.player, kind, [a.player for a in answers])
+        message = merge_message(self.player, kind, [a.player for a in answers], self.info.game)
         with self.repo.store.batch():
             tree = self.repo.writer(self.info).write(state)
             oid = self.repo.write_commit(

@@ -6,6 +6,10 @@ carries the machine-readable payload as one-line JSON:
 - ``Catan-Genesis: {...}`` on the first commit of a game,
 - ``Catan-Action: {...}`` on a commit that records one action,
 - ``Catan-Merge: {...}`` on the merge that closes a concurrent step.
+
+Action and merge commits then name their game and protocol version
+(``Catan-Game: <game>``, ``Catan-Protocol: 2``), so a commit says what it belongs to
+and which rules read it even when it travels alone (a shared remote, a cherry-pick).
 """
 
 from __future__ import annotations
@@ -20,15 +24,21 @@ from catan_p2p.store.objects import Commit
 GENESIS = "Catan-Genesis"
 ACTION = "Catan-Action"
 MERGE = "Catan-Merge"
-PROTOCOL_VERSION = 1
+GAME = "Catan-Game"
+PROTOCOL = "Catan-Protocol"
+PROTOCOL_VERSION = 2
 
 
 def player_email(player: str) -> str:
     return f"{player}@catan-p2p"
 
 
-def action_message(action: Action) -> str:
-    return f"{action}\n\n{ACTION}: {action.dumps()}\n"
+def _stamp(game: str) -> str:
+    return f"{GAME}: {game}\n{PROTOCOL}: {PROTOCOL_VERSION}\n"
+
+
+def action_message(action: Action, game: str) -> str:
+    return f"{action}\n\n{ACTION}: {action.dumps()}\n{_stamp(game)}"
 
 
 def genesis_message(game: str, players: tuple[str, ...]) -> str:
@@ -38,11 +48,11 @@ def genesis_message(game: str, players: tuple[str, ...]) -> str:
     return f"Genesis: game {game} for {', '.join(players)}\n\n{GENESIS}: {payload}\n"
 
 
-def merge_message(actor: str, kind: str, answers: list[str]) -> str:
+def merge_message(actor: str, kind: str, answers: list[str], game: str) -> str:
     names = ", ".join(a.capitalize() for a in answers) or "nobody"
     what = "discards" if kind == "discard" else "trade answers"
     payload = json.dumps({"kind": kind, "answers": answers}, sort_keys=True, separators=(",", ":"))
-    return f"{actor.capitalize()}: merge {what} of {names}\n\n{MERGE}: {payload}\n"
+    return f"{actor.capitalize()}: merge {what} of {names}\n\n{MERGE}: {payload}\n{_stamp(game)}"
 
 
 def trailer(commit: Commit, key: str) -> str | None:
@@ -52,6 +62,30 @@ def trailer(commit: Commit, key: str) -> str | None:
         if line.startswith(prefix):
             return line[len(prefix) :]
     return None
+
+
+def check_stamp(commit: Commit, game: str) -> None:
+    """Refuse a commit of another game or of a protocol this peer does not speak."""
+    who = f"commit {commit.oid[:10]} by {commit.author}"
+    version = trailer(commit, PROTOCOL)
+    named = trailer(commit, GAME)
+    if version is None or named is None:
+        raise VerificationError(
+            f"{who} carries no {GAME} and {PROTOCOL} trailers; "
+            f"it was not written by a protocol {PROTOCOL_VERSION} peer"
+        )
+    if not version.isdigit() or int(version) < PROTOCOL_VERSION:
+        raise VerificationError(
+            f"{who} follows protocol {version!r}, older than this catan_p2p's "
+            f"{PROTOCOL_VERSION}; play that game with the release that started it"
+        )
+    if int(version) > PROTOCOL_VERSION:
+        raise VerificationError(
+            f"{who} follows protocol {version}, newer than this catan_p2p's "
+            f"{PROTOCOL_VERSION}; please upgrade catan_p2p"
+        )
+    if named != game:
+        raise VerificationError(f"{who} belongs to game {named!r}, not to game {game!r}")
 
 
 @dataclass(frozen=True)

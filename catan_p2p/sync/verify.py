@@ -16,7 +16,7 @@ from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore
-from catan_p2p.sync.protocol import parse_action, parse_merge
+from catan_p2p.sync.protocol import check_stamp, parse_action, parse_merge
 from catan_p2p.sync.repo import GameRepo
 
 ANSWER_KINDS: dict[str, tuple[type[Action], Phase]] = {
@@ -102,6 +102,7 @@ class Verifier:
 
     def _verify_one(self, c: Commit, parent_state: GameState) -> GameState:
         try:
+            check_stamp(c, self.info.game)
             if len(c.parents) == 1:
                 action = parse_action(c)
                 if isinstance(action, (Discard, AnswerTrade)):
@@ -124,6 +125,7 @@ class Verifier:
             raise VerificationError(
                 f"{_who(c)} is rejected: an answer must sit directly on the opening commit"
             )
+        check_stamp(c, self.info.game)
         action = parse_action(c)
         cls, phase = ANSWER_KINDS[kind]
         if not isinstance(action, cls):

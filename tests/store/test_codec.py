@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from catan_p2p.bots import make_bot
-from catan_p2p.errors import StateFileError
+from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import legal_actions, step
-from catan_p2p.rules.state import new_game
+from catan_p2p.rules.state import Phase, new_game
+from catan_p2p.session.git import create_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.codec import GameInfo, StateWriter, decode, dumps, read_files, read_state
 from catan_p2p.store.objects import GitObjectStore, HashingStore, MemoryObjectStore, parse_tree
@@ -65,17 +66,77 @@ def test_board_subtree_is_never_rewritten():
     assert len(boards) == 1
 
 
+def _entries(text: str) -> list[tuple[int, str]]:
+    """(depth, key) of every entry line; asserts every line is a brace or one entry."""
+    out, depth = [], 0
+    for line in text.splitlines():
+        body = line.strip().rstrip(",")
+        if body in ("}", "]"):
+            depth -= 1
+            continue
+        if body in ("{", "["):
+            depth += 1
+            continue
+        if body == "{}":  # an empty file
+            continue
+        key, sep, value = body.partition(": ")
+        assert sep and key.startswith('"'), f"not one entry: {line!r}"
+        assert line.startswith(" " * depth) and line[depth] != " ", f"indent: {line!r}"
+        if value == "{":
+            depth += 1
+        elif value != "[":
+            json.loads(value)  # a whole value on its line
+        out.append((depth - (value == "{"), json.loads(key)))
+    return out
+
+
 def test_files_have_one_entry_per_line_and_sorted_keys():
     store = MemoryObjectStore()
-    state = list(states(60))[-1]
-    files = read_files(store, StateWriter(store, INFO).write(state), "test")
-    assert set(files) >= {"game.json", "turn.json", "bank.json", "awards.json", "board/board.json"}
-    turn = files["turn.json"].decode()
-    lines = turn.splitlines()
-    assert lines[0] == "{" and lines[-1] == "}"
-    keys = [json.loads("{" + ln.rstrip(",") + "}").popitem()[0] for ln in lines[1:-1]]
-    assert keys == sorted(keys)
-    assert dumps(json.loads(turn)) == files["turn.json"]
+    for state in list(states(120))[::20]:
+        files = read_files(store, StateWriter(store, INFO).write(state), "test")
+        assert set(files) >= {"game.json", "turn.json", "deck.json", "players/red.json"}
+        for path, data in files.items():
+            text = data.decode()
+            assert dumps(json.loads(text)) == data, path
+            if path == "board/board.json":
+                continue
+            entries = _entries(text)
+            for depth in {d for d, _ in entries}:
+                keys = [k for d, k in entries if d == depth]
+                assert keys and all(k for k in keys)
+            top = [k for d, k in entries if d == 0]
+            assert top == sorted(top), path
+
+
+def test_turn_file_leaves_out_what_holds_its_default():
+    main = next(s for s in states() if s.phase is Phase.MAIN and s.trade is None)
+    turn = json.loads(_files_of(main)["turn.json"])
+    assert set(turn) == {"current", "dice", "phase", "resources", "robber", "turn"}
+    setup = json.loads(_files_of(new_game(("red", "blue")))["turn.json"])
+    assert setup["setup_step"] == 0 and "dice" not in setup and "winner" not in setup
+
+
+def test_turn_file_lists_the_bank_and_every_player_by_resource():
+    for state in list(states(200))[::25]:
+        table = json.loads(_files_of(state)["turn.json"])["resources"]
+        assert list(table) == ["brick", "grain", "lumber", "ore", "wool"]
+        for resource, holders in table.items():
+            assert set(holders) == {"bank", *state.players}
+            assert sum(holders.values()) == 19, resource
+
+
+def test_a_resource_table_missing_a_player_is_refused():
+    files = _files_of(new_game(("red", "blue")))
+    turn = json.loads(files["turn.json"])
+    del turn["resources"]["ore"]["blue"]
+    files["turn.json"] = dumps(turn)
+    with pytest.raises(StateFileError, match="turn.json.*resources.ore.*blue"):
+        decode(files, "commit x")
+
+
+def test_bank_cannot_be_a_players_name(tmp_path: Path):
+    with pytest.raises(UsageError, match="bank"):
+        create_game(tmp_path / "r", ["red", "bank"])
 
 
 def test_a_git_repository_agrees_with_git_about_object_ids(tmp_path: Path):
@@ -88,7 +149,7 @@ def test_a_git_repository_agrees_with_git_about_object_ids(tmp_path: Path):
         text=True,
         check=True,
     ).stdout
-    assert "turn.json" in listed and "players/red.json" in listed
+    assert "turn.json" in listed and "players/red.json" in listed and "deck.json" in listed
     fsck = subprocess.run(
         ["git", "--git-dir", str(git_dir), "fsck", "--strict"], capture_output=True, text=True
     )
@@ -103,8 +164,13 @@ def _files_of(state):
 @pytest.mark.parametrize(
     ("path", "content", "field"),
     [
-        ("players/red.json", b'{"resources": {"lumber": -1}}', "resources"),
-        ("bank.json", b"not json at all", "(whole file)"),
+        (
+            "players/red.json",
+            b'{"dev_cards": {"knight": -1}, "new_dev_cards": {}, "played": {}}',
+            "dev_cards.knight",
+        ),
+        ("turn.json", b"not json at all", "(whole file)"),
+        ("deck.json", b'{"knight": 14}', "victory_point"),
         ("turn.json", None, "phase"),
     ],
 )

@@ -42,7 +42,13 @@ def play_some(session: GitSession, actions: int, seed: str = "x") -> None:
 
 
 def forge_commit(
-    repo: GameRepo, parent: str, author: str, action: Action, tree: str, message: str | None = None
+    repo: GameRepo,
+    parent: str,
+    author: str,
+    action: Action,
+    tree: str,
+    message: str | None = None,
+    game: str = "g",
 ) -> str:
     """Write a commit the way a cheating peer could: any author, action and tree."""
     data = commit_data(
@@ -51,7 +57,7 @@ def forge_commit(
         author,
         player_email(author),
         1_700_000_000,
-        message or action_message(action),
+        message or action_message(action, game),
     )
     return repo.store.write(b"commit", data)
 

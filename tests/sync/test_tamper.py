@@ -38,7 +38,9 @@ def game(tmp_path: Path):
     return path, red, blue
 
 
-def _cheat(everyone: GitSession, author: str, action, tree: str | None = None) -> str:
+def _cheat(
+    everyone: GitSession, author: str, action, tree: str | None = None, message: str | None = None
+) -> str:
     """Write a commit on top of red's head and move red's branch to it (as red's peer)."""
     repo = everyone.repo
     parent = everyone.head
@@ -46,7 +48,7 @@ def _cheat(everyone: GitSession, author: str, action, tree: str | None = None) -
         state = everyone.committed_state
         new, action = step(state, action, derive_chance(everyone.info.seed, parent))
         tree = StateWriter(repo.store, everyone.info).write(new)
-    oid = forge_commit(repo, parent, author, action, tree)
+    oid = forge_commit(repo, parent, author, action, tree, message)
     repo.refs.set(player_ref("g", "red"), oid, parent)
     return oid
 
@@ -78,6 +80,24 @@ def test_a_commit_authored_by_another_player_is_rejected(game):
     _red_plays_on(path, blue, bad)
 
 
+@pytest.mark.parametrize(
+    ("stamp", "words"),
+    [
+        ("Catan-Game: other\nCatan-Protocol: 2\n", ("belongs to game 'other'",)),
+        ("Catan-Game: g\nCatan-Protocol: 3\n", ("protocol 3", "upgrade")),
+        ("Catan-Game: g\nCatan-Protocol: 1\n", ("protocol '1'", "older")),
+        ("", ("no Catan-Game and Catan-Protocol trailers",)),
+    ],
+)
+def test_a_commit_of_another_game_or_protocol_is_rejected(game, stamp, words):
+    path, everyone, blue = game
+    honest = step(everyone.committed_state, RollDice("red"), derive_chance("t", everyone.head))[1]
+    message = f"{honest}\n\nCatan-Action: {honest.dumps()}\n{stamp}"
+    bad = _cheat(everyone, "red", RollDice("red"), message=message)
+    _assert_rejected(blue, bad, *words)
+    _red_plays_on(path, blue, bad)
+
+
 def test_an_illegal_action_is_rejected(game):
     path, everyone, blue = game
     state = everyone.committed_state
@@ -98,12 +118,10 @@ def test_a_tree_with_extra_resources_is_rejected(game):
     store = repo.store
     tree = StateWriter(store, everyone.info).write(state)
     files = read_files(store, tree, "forged")
-    hand = json.loads(files["players/red.json"])
-    hand["resources"]["ore"] += 5
+    turn = json.loads(files["turn.json"])
+    turn["resources"]["ore"]["red"] += 5
     root = parse_tree(store.read(tree)[1])
-    players = parse_tree(store.read(root["players"][1])[1])
-    players["red.json"] = (False, store.write(b"blob", dumps(hand)))
-    root["players"] = (True, store.write(b"tree", tree_data(players)))
+    root["turn.json"] = (False, store.write(b"blob", dumps(turn)))
     forged = store.write(b"tree", tree_data(root))
     bad = _cheat(everyone, "red", chosen, forged)
     _assert_rejected(blue, bad, "tree", "altered")

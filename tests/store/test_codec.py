@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +11,6 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import StateFileError, UsageError
-from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import legal_actions, step
 from catan_p2p.rules.state import Phase, new_game
@@ -220,4 +218,10 @@ def test_schema_version_from_the_future_is_refused():
         decode(files, "commit x")
 
 
-_ = (random, STANDARD_BOARD)
+def test_schema_version_from_the_past_is_refused_with_what_to_do():
+    files = _files_of(new_game(("red", "blue")))
+    data = json.loads(files["game.json"])
+    data["schema_version"] = 1
+    files["game.json"] = dumps(data)
+    with pytest.raises(StateFileError, match="older layout.*release that started it"):
+        decode(files, "commit x")

@@ -387,7 +387,7 @@ class GitSession:
         return dict(self._rejected)
 
     def close(self) -> None:
-        self.repo.wait_for_maintenance()
+        self.repo.close()
 
 
 def join_game(url: str, repo: Path, game_id: str, player: str) -> GitSession:

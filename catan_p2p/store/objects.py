@@ -23,6 +23,7 @@ from gitdb import GitDB
 from gitdb.exc import BadObject
 
 from catan_p2p.errors import StateFileError
+from catan_p2p.store.spares import SpareFiles
 
 
 def object_id(kind: bytes, data: bytes) -> str:
@@ -70,7 +71,8 @@ class GitObjectStore:
     objects are kept in memory and written at the end as one small pack (the pack, then
     its index, which is what makes Git see it): a commit then costs two new files instead
     of one per object, which matters because creating a file is the dominant cost of
-    recording an action. Objects written here are also kept in memory for reading back.
+    recording an action; the two files come from a pool made ahead (spares.py).
+    Objects written here are also kept in memory for reading back.
     """
 
     def __init__(self, git_dir: Path) -> None:
@@ -82,6 +84,7 @@ class GitObjectStore:
         self._batch_depth = 0
         self._pending: dict[str, tuple[bytes, bytes]] = {}  # batched, not on disk yet
         self._recent: dict[str, tuple[bytes, bytes]] = {}  # written here, for cheap reads
+        self.spares = SpareFiles(self.git_dir / "catan-p2p-spares")
 
     @property
     def db(self) -> GitDB:
@@ -107,8 +110,12 @@ class GitObjectStore:
             return
         pending = self._pending
         self._pending = {}
-        write_pack(self.objects_dir / "pack", pending)
+        write_pack(self.objects_dir / "pack", pending, self.spares)
         self._known.update(pending)
+
+    def close(self) -> None:
+        """Stop keeping spare files for packs (writing still works afterwards)."""
+        self.spares.close()
 
     def _remember(self, oid: str, kind: bytes, data: bytes) -> None:
         if len(self._recent) > 50_000:
@@ -217,11 +224,15 @@ def pack_bytes(objects: dict[str, tuple[bytes, bytes]]) -> tuple[bytes, bytes]:
     return bytes(body), bytes(idx)
 
 
-def write_pack(pack_dir: Path, objects: dict[str, tuple[bytes, bytes]]) -> str:
+def write_pack(
+    pack_dir: Path, objects: dict[str, tuple[bytes, bytes]], spares: SpareFiles | None = None
+) -> str:
     """Write ``objects`` as ``pack-<sum>.pack`` and ``.idx``; returns the pack's name.
 
-    The pack goes first under its final name (Git ignores a pack without an index);
-    the index is written beside and renamed into place, so Git never sees half of it.
+    The pack goes first (Git ignores a pack without an index), then the index, each
+    appearing under its final name only once it is complete: a spare file is filled and
+    linked into place, or, with no spare ready, the pack is written under its name and
+    the index beside it and renamed. Files already there (a retry) are left alone.
     """
     pack, idx = pack_bytes(objects)
     name = f"pack-{pack[-20:].hex()}"
@@ -231,6 +242,8 @@ def write_pack(pack_dir: Path, objects: dict[str, tuple[bytes, bytes]]) -> str:
         return name
     pack_dir.mkdir(exist_ok=True)
     for path, data in ((pack_path, pack), (idx_path, idx)):
+        if spares is not None and spares.place(path, data):
+            continue
         tmp = path if path is pack_path else pack_dir / f"tmp_idx_{os.getpid()}_{name}"
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)

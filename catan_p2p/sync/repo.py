@@ -221,3 +221,8 @@ class GameRepo:
         if self._repack is not None:
             self._repack.wait()
             self._repack = None
+
+    def close(self) -> None:
+        """Let a background repack finish and drop the spare files kept for packs."""
+        self.wait_for_maintenance()
+        self.store.close()

@@ -5,12 +5,13 @@ measured (ext4 on a virtual disk), allocating a new file costs 0.2 to 1 ms while
 an existing one under a new name costs about 0.01 ms, so making the two files was most
 of the time it takes to record an action. A background thread keeps a few empty files
 open and ready in a directory Git ignores, on the same filesystem as the packs; the
-writer fills one and links it into place, and the thread removes the spare's own name. Nothing depends on the pool: with no spare
-ready, the writer makes its file as before.
+writer fills one and links it into place, and the thread removes the spare's own name.
+Nothing depends on the pool: with no spare ready, the writer makes its file as before.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import threading
@@ -19,6 +20,8 @@ from pathlib import Path
 
 #: Spares kept ready per repository: a pack and its index for two commits in a row.
 KEEP = 4
+
+_numbers = itertools.count(1)  # spare names never repeat within a process, across pools
 
 
 class SpareFiles:
@@ -94,18 +97,25 @@ class _Pool:
             _remove_orphans(self.directory, self._pid)
         except OSError:
             return  # a read-only repository: the writer makes its own files
-        n = 0
         while not self._stopped.is_set():
             self._remove_spent()
             if self.ready.full():
                 self._wake.wait(timeout=0.5)
                 self._wake.clear()
                 continue
-            n += 1
-            path = self.directory / f"{self._pid}-{n}"
+            path = self.directory / f"{self._pid}-{next(_numbers)}"
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+            except FileNotFoundError:  # another process's pool removed the emptied directory
+                try:
+                    self.directory.mkdir(parents=True, exist_ok=True)
+                except OSError:
+                    return
+                continue
             except OSError:
+                return
+            if self._stopped.is_set():  # stop() may already have emptied the queue
+                _discard(path, fd)
                 return
             self.ready.put_nowait((path, fd))  # only this thread puts: there is room
 

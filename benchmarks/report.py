@@ -177,7 +177,8 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
         "",
         "- Compute: time inside `Peer.record`, `record_answer` and `record_merge` (the engine "
         "applies the action, the state is serialised, the objects are written as one small pack"
-        " into two files a background thread made ahead, the own ref moves). Sync: time inside `Peer.advance` (verify: apply + serialise + "
+        " into two files a background thread made ahead, the own ref moves). Sync: time inside "
+        "`Peer.advance` (verify: apply + serialise + "
         "hash; fast-forward the ref), answer verification, `git fetch` and `git push`; a commit's"
         " sync is the sync time of the submit that made it, divided by the commits it made.",
         "- Storage: `du -sk .git` after the game (the game packs its repository when it ends, "

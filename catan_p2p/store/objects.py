@@ -23,7 +23,7 @@ from gitdb import GitDB
 from gitdb.exc import BadObject
 
 from catan_p2p.errors import StateFileError
-from catan_p2p.store.spares import SpareFiles
+from catan_p2p.store.spares import SpareFiles, write_all
 
 
 def object_id(kind: bytes, data: bytes) -> str:
@@ -139,10 +139,7 @@ class GitObjectStore:
             self._tmp_counter += 1
             tmp = path.parent / f"tmp_obj_{os.getpid()}_{self._tmp_counter}"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
-            try:
-                os.write(fd, zlib.compress(header + data, 1))
-            finally:
-                os.close(fd)
+            write_all(fd, zlib.compress(header + data, 1))
             os.replace(tmp, path)
         self._known.add(oid)
         return oid
@@ -229,10 +226,10 @@ def write_pack(
 ) -> str:
     """Write ``objects`` as ``pack-<sum>.pack`` and ``.idx``; returns the pack's name.
 
-    The pack goes first (Git ignores a pack without an index), then the index, each
-    appearing under its final name only once it is complete: a spare file is filled and
-    linked into place, or, with no spare ready, the pack is written under its name and
-    the index beside it and renamed. Files already there (a retry) are left alone.
+    The pack goes first (Git ignores a pack without an index), then the index. Each
+    appears under its final name only once complete: a spare file is filled and linked
+    into place, or the file is written beside and renamed. A retry writes the same
+    bytes under the same names (names are sums of the content).
     """
     pack, idx = pack_bytes(objects)
     name = f"pack-{pack[-20:].hex()}"
@@ -244,17 +241,10 @@ def write_pack(
     for path, data in ((pack_path, pack), (idx_path, idx)):
         if spares is not None and spares.place(path, data):
             continue
-        tmp = path if path is pack_path else pack_dir / f"tmp_idx_{os.getpid()}_{name}"
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
-        except FileExistsError:
-            continue  # the same objects were packed already (a retry)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
-        if tmp != path:
-            os.replace(tmp, path)
+        tmp = pack_dir / f"tmp_{os.getpid()}_{path.name}"
+        tmp.unlink(missing_ok=True)  # left by a killed process with this pid
+        write_all(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444), data)
+        os.replace(tmp, path)
     return name
 
 

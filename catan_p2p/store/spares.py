@@ -1,12 +1,16 @@
-"""Empty files made ahead of need, so writing a commit's pack moves files instead of making them.
+"""Empty files made ahead of need, so writing a commit's pack links files instead of making them.
 
 Recording an action writes a small pack and its index: two new files. On the disks we
 measured (ext4 on a virtual disk), allocating a new file costs 0.2 to 1 ms while linking
-an existing one under a new name costs about 0.01 ms, so making the two files was most
+an existing one under a new name costs about 0.02 ms, so making the two files was most
 of the time it takes to record an action. A background thread keeps a few empty files
 open and ready in a directory Git ignores, on the same filesystem as the packs; the
 writer fills one and links it into place, and the thread removes the spare's own name.
-Nothing depends on the pool: with no spare ready, the writer makes its file as before.
+Nothing depends on the pool: with no spare ready, or where files cannot be linked, the
+writer makes its file as before.
+
+Each pool holds an exclusive ``flock`` on its own lock file while it runs, so a pool
+starting later can tell the spares of a killed process (lock free) from a live one's.
 """
 
 from __future__ import annotations
@@ -15,13 +19,27 @@ import itertools
 import os
 import queue
 import threading
+import uuid
 import weakref
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: spares are only removed by the pool that made them
+    fcntl = None
 
 #: Spares kept ready per repository: a pack and its index for two commits in a row.
 KEEP = 4
 
-_numbers = itertools.count(1)  # spare names never repeat within a process, across pools
+_LOCK = ".lock"
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd`` (``os.write`` may write less) and close it."""
+    with open(fd, "wb", buffering=0, closefd=True) as f:
+        view = memoryview(data)
+        while view:
+            view = view[f.write(view) :]
 
 
 class SpareFiles:
@@ -29,48 +47,74 @@ class SpareFiles:
 
     ``place()`` never waits for the pool: with no spare ready it says so and the caller
     makes its file itself. The thread starts on first use and stops at ``close()`` or
-    when the process exits; the spares it made and did not hand out are removed then,
-    and spares left by a process that was killed are removed by the next pool that
-    starts in the same directory.
+    when the process exits, removing the spares it did not hand out.
     """
 
     def __init__(self, directory: Path, keep: int = KEEP) -> None:
         self.directory = Path(directory)
         self.keep = keep
+        self.placed = 0  # files written through a spare (for tests and benchmarks)
         self._pool: _Pool | None = None
+        self._stop: weakref.finalize | None = None
+        self._linking = True  # False once a link failed: this filesystem cannot
+        self._mutex = threading.Lock()
+
+    def start(self) -> None:
+        """Start making spares now (the first ``place()`` does it otherwise)."""
+        self._started()
+
+    def _started(self) -> _Pool | None:
+        with self._mutex:
+            if self._pool is None and self._linking:
+                self._pool = _Pool(self.directory, self.keep)
+                self._stop = weakref.finalize(self, self._pool.stop)
+            return self._pool
+
+    @property
+    def ready(self) -> int:
+        """How many spares are ready now."""
+        pool = self._pool
+        return 0 if pool is None else pool.ready.qsize()
 
     def place(self, path: Path, data: bytes) -> bool:
-        """Write ``data`` into a spare and link it as ``path``; False if no spare was ready.
+        """Write ``data`` into a spare and link it as ``path``; False if no spare was used.
 
         ``path`` appears complete or not at all; an existing ``path`` is left alone (the
         same bytes written before: names are content sums). The spare's own name is
         removed by the pool's thread, because removing it here would wait for the
         thread's file creation in the same directory.
         """
-        if self._pool is None:
-            self._pool = _Pool(self.directory, self.keep)
-            weakref.finalize(self, self._pool.stop)
-        try:
-            spare, fd = self._pool.ready.get_nowait()
-        except queue.Empty:
+        pool = self._started()
+        if pool is None:
             return False
         try:
+            spare, fd = pool.ready.get_nowait()
+        except queue.Empty:
+            return False
+        linked = True
+        try:
+            write_all(fd, data)  # a full disk raises here, as the caller's own write would
             try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
-            os.link(spare, path)
-        except FileExistsError:
-            pass
+                os.link(spare, path)
+            except FileExistsError:
+                pass
+            except OSError:  # no hard links here (another filesystem, FAT, some mounts)
+                linked = False
         finally:
-            self._pool.used(spare)
+            pool.used(spare)
+        if not linked:
+            self._linking = False
+            self.close()
+            return False
+        self.placed += 1
         return True
 
     def close(self) -> None:
         """Stop making spares and remove the ones not used (a later place() starts again)."""
-        if self._pool is not None:
-            self._pool.stop()
-            self._pool = None
+        with self._mutex:
+            stop, self._stop, self._pool = self._stop, None, None
+        if stop is not None:
+            stop()
 
 
 class _Pool:
@@ -78,42 +122,41 @@ class _Pool:
 
     def __init__(self, directory: Path, keep: int) -> None:
         self.directory = directory
+        self.name = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.ready: queue.Queue[tuple[Path, int]] = queue.Queue(maxsize=keep)
         self._spent: queue.SimpleQueue[Path] = queue.SimpleQueue()  # names to remove
         self._wake = threading.Event()
         self._stopped = threading.Event()
-        self._pid = os.getpid()
+        self._lock_fd: int | None = None
         self._thread = threading.Thread(target=self._fill, name="catan-p2p spares", daemon=True)
         self._thread.start()
 
     def used(self, spare: Path) -> None:
         """A spare was handed out: remove its name and make another."""
+        if self._stopped.is_set():
+            spare.unlink(missing_ok=True)
+            return
         self._spent.put(spare)
         self._wake.set()
 
     def _fill(self) -> None:
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            _remove_orphans(self.directory, self._pid)
+            self._lock_fd = _hold_lock(self.directory, self.name)
+            _remove_orphans(self.directory)
         except OSError:
             return  # a read-only repository: the writer makes its own files
+        numbers = itertools.count(1)
         while not self._stopped.is_set():
             self._remove_spent()
             if self.ready.full():
                 self._wake.wait(timeout=0.5)
                 self._wake.clear()
                 continue
-            path = self.directory / f"{self._pid}-{next(_numbers)}"
+            path = self.directory / f"{self.name}-{next(numbers)}"
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
-            except FileNotFoundError:  # another process's pool removed the emptied directory
-                try:
-                    self.directory.mkdir(parents=True, exist_ok=True)
-                except OSError:
-                    return
-                continue
             except OSError:
-                return
+                return  # a full disk, or the directory gone: the writer makes its own
             if self._stopped.is_set():  # stop() may already have emptied the queue
                 _discard(path, fd)
                 return
@@ -127,17 +170,23 @@ class _Pool:
                 return
 
     def stop(self) -> None:
+        """End the thread, then remove every spare of this pool and its lock."""
         self._stopped.set()
         self._wake.set()
-        self._thread.join(timeout=2)
+        self._thread.join(timeout=5)
         self._remove_spent()
         while True:
             try:
                 _discard(*self.ready.get_nowait())
             except queue.Empty:
                 break
+        if self._thread.is_alive():
+            return  # stuck in a slow file creation: a later pool removes what is left
+        if self._lock_fd is not None:
+            (self.directory / f"{self.name}{_LOCK}").unlink(missing_ok=True)
+            os.close(self._lock_fd)
         try:
-            self.directory.rmdir()  # only when empty: another process may still use it
+            self.directory.rmdir()  # only when empty: another pool may still use it
         except OSError:
             pass
 
@@ -147,22 +196,31 @@ def _discard(path: Path, fd: int) -> None:
     path.unlink(missing_ok=True)
 
 
-def _remove_orphans(directory: Path, own_pid: int) -> None:
-    """Remove spares of processes that no longer run (killed before they could clean up)."""
-    if os.name != "posix":
-        return  # os.kill(pid, 0) would not just ask there
-    for path in directory.iterdir():
-        pid = path.name.partition("-")[0]
-        if not pid.isdigit() or int(pid) == own_pid or _is_running(int(pid)):
+def _hold_lock(directory: Path, name: str) -> int:
+    """Create and lock this pool's lock file; the lock lasts as long as the process."""
+    directory.mkdir(parents=True, exist_ok=True)
+    fd = os.open(directory / f"{name}{_LOCK}", os.O_RDWR | os.O_CREAT, 0o644)
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
+def _remove_orphans(directory: Path) -> None:
+    """Remove the spares and locks of pools whose process ended without cleaning up."""
+    if fcntl is None:
+        return
+    for lock in directory.glob(f"*{_LOCK}"):
+        try:
+            fd = os.open(lock, os.O_RDWR)
+        except FileNotFoundError:
             continue
-        path.unlink(missing_ok=True)
-
-
-def _is_running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # running, but another user's
-    return True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # held: that pool is alive
+        finally:
+            os.close(fd)  # also releases the lock just taken
+        pool = lock.name[: -len(_LOCK)]
+        for spare in directory.glob(f"{pool}-*"):
+            spare.unlink(missing_ok=True)
+        lock.unlink(missing_ok=True)

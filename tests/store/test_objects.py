@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from catan_p2p.store.objects import GitObjectStore, commit_data, tree_data, write_pack
-from catan_p2p.store.spares import SpareFiles
+import pytest
+
+from catan_p2p.store.objects import (
+    GitObjectStore,
+    commit_data,
+    object_id,
+    tree_data,
+    write_pack,
+)
+from catan_p2p.store.spares import KEEP, SpareFiles
 from catan_p2p.sync.repo import init_repo
 
 
@@ -37,10 +45,13 @@ def _one_commit(store: GitObjectStore, text: str) -> str:
 def test_a_batch_lands_as_one_pack_that_git_reads_and_leaves_no_spares_behind(tmp_path: Path):
     git_dir = init_repo(tmp_path / "repo")
     store = GitObjectStore(git_dir)
+    store.spares.start()
     commits = []
-    for i in range(6):  # the first may find no spare ready yet; later ones use them
+    for i in range(6):
+        assert _eventually(lambda: store.spares.ready == KEEP)
         with store.batch():
             commits.append(_one_commit(store, f"action {i}\n"))
+        assert store.spares.placed == 2 * (i + 1)  # the pack and its index, from spares
     packs = sorted((git_dir / "objects" / "pack").iterdir())
     assert [p.suffix for p in packs] == [".idx", ".pack"] * 6, packs
     for c in commits:
@@ -49,40 +60,88 @@ def test_a_batch_lands_as_one_pack_that_git_reads_and_leaves_no_spares_behind(tm
     assert fsck.returncode == 0, fsck.stderr
     spare_dir = store.spares.directory
     store.close()
-    assert not spare_dir.exists()  # the spares and their directory are gone
+    assert not spare_dir.exists()  # the spares, their lock and their directory are gone
 
 
 def test_a_spare_is_filled_and_linked_and_its_own_name_removed(tmp_path: Path):
     spares = SpareFiles(tmp_path / "spares", keep=2)
+    spares.start()
     target = tmp_path / "pack-1.pack"
-    assert _eventually(lambda: spares.place(target, b"the pack") or target.exists())
+    assert _eventually(lambda: spares.ready == 2)
+    assert spares.place(target, b"the pack")
     assert target.read_bytes() == b"the pack"
     assert _eventually(lambda: target.stat().st_nlink == 1)  # the spare's name is gone
     # A retry with the same name leaves the file that is there.
-    assert _eventually(lambda: spares.place(target, b"other bytes"))
+    assert _eventually(lambda: spares.ready == 2)
+    assert spares.place(target, b"other bytes")
     assert target.read_bytes() == b"the pack"
     spares.close()
     assert not (tmp_path / "spares").exists()
 
 
-def test_spares_left_by_a_killed_process_are_removed_and_live_ones_kept(tmp_path: Path):
+_POOL_IN_A_PROCESS = """
+import os, sys, time
+from pathlib import Path
+from catan_p2p.store.spares import KEEP, SpareFiles
+spares = SpareFiles(Path(sys.argv[1]))
+spares.start()
+while spares.ready < KEEP:
+    time.sleep(0.01)
+print("ready", flush=True)
+if sys.argv[2] == "die":
+    os.kill(os.getpid(), 9)
+time.sleep(60)
+"""
+
+
+def test_spares_of_a_killed_process_are_removed_and_a_live_ones_kept(tmp_path: Path):
     directory = tmp_path / "spares"
-    directory.mkdir()
-    gone = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"],
-        check=True,
+
+    def files_of(pid: int) -> list[str]:
+        return [p.name for p in directory.iterdir() if p.name.startswith(f"{pid}-")]
+
+    killed = subprocess.run(
+        [sys.executable, "-c", _POOL_IN_A_PROCESS, str(directory), "die"],
         capture_output=True,
         text=True,
-    ).stdout.strip()
-    orphan = directory / f"{gone}-7"
-    alive = directory / f"{os.getppid()}-3"  # the process that runs pytest's parent
-    orphan.write_bytes(b"")
-    alive.write_bytes(b"")
-    spares = SpareFiles(directory)
-    spares.place(tmp_path / "x", b"x")  # starts the pool
-    assert _eventually(lambda: not orphan.exists())
-    assert alive.exists()
-    spares.close()
+    )
+    assert killed.returncode == -9 and "ready" in killed.stdout, killed.stderr
+    (killed_pid,) = {int(p.name.partition("-")[0]) for p in directory.iterdir()}
+    assert len(files_of(killed_pid)) == KEEP + 1  # its spares and its lock, left behind
+    live = subprocess.Popen(
+        [sys.executable, "-c", _POOL_IN_A_PROCESS, str(directory), "live"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert live.stdout.readline().strip() == "ready"
+        assert files_of(killed_pid) == []  # removed by the pool that started next
+        spares = SpareFiles(directory)
+        spares.start()
+        assert _eventually(lambda: spares.ready == KEEP)
+        spares.close()
+        assert len(files_of(live.pid)) == KEEP + 1  # a running pool's files are kept
+    finally:
+        live.kill()
+        live.wait()
+
+
+def test_where_files_cannot_be_linked_the_pool_stops_and_packs_are_written(tmp_path: Path):
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or shm.stat().st_dev == tmp_path.stat().st_dev:
+        pytest.skip("needs a second filesystem at /dev/shm")
+    spare_dir = Path(tempfile.mkdtemp(dir=shm)) / "spares"
+    spares = SpareFiles(spare_dir)
+    spares.start()
+    assert _eventually(lambda: spares.ready == KEEP)
+    git_dir = init_repo(tmp_path / "repo")
+    objects = {object_id(b"blob", b"x"): (b"blob", b"x")}
+    name = write_pack(git_dir / "objects" / "pack", objects, spares)  # the link fails: EXDEV
+    assert spares.placed == 0 and not spares.place(tmp_path / "y", b"y")
+    verify = _git(git_dir, "verify-pack", str(git_dir / "objects" / "pack" / f"{name}.idx"))
+    assert verify.returncode == 0, verify.stderr
+    assert not spare_dir.exists()
+    spare_dir.parent.rmdir()
 
 
 def test_with_no_spare_ready_the_pack_is_written_all_the_same(tmp_path: Path):
@@ -90,13 +149,12 @@ def test_with_no_spare_ready_the_pack_is_written_all_the_same(tmp_path: Path):
     blocked = tmp_path / "not-a-directory"
     blocked.write_text("a file where the spares would go")
     spares = SpareFiles(blocked / "spares")
-    store = GitObjectStore(git_dir)
-    blob = store.write(b"blob", b"x")  # loose, to pack below
-    objects = {blob: (b"blob", b"x")}
+    objects = {object_id(b"blob", b"x"): (b"blob", b"x")}
     for _ in range(3):
         name = write_pack(git_dir / "objects" / "pack", objects, spares)
-    assert not spares.place(tmp_path / "y", b"y")
-    assert (git_dir / "objects" / "pack" / f"{name}.idx").exists()
-    verify = _git(git_dir, "verify-pack", str(git_dir / "objects" / "pack" / f"{name}.idx"))
+    assert spares.placed == 0
+    pack_dir = git_dir / "objects" / "pack"
+    assert sorted(p.name for p in pack_dir.iterdir()) == [f"{name}.idx", f"{name}.pack"]
+    verify = _git(git_dir, "verify-pack", str(pack_dir / f"{name}.idx"))
     assert verify.returncode == 0, verify.stderr
     spares.close()

@@ -137,6 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed)")
     _add_json(p)
 
+    p = sub.add_parser("keys", help="seat keys: Git's allowed-signers file, or your own key")
+    importlib.import_module("catan_p2p.commands.keys").add_arguments(p)
+    _add_repo(p)
+    _add_json(p)
+
+    p = sub.add_parser("host", help="create a bare remote whose hook guards every game")
+    importlib.import_module("catan_p2p.commands.host").add_arguments(p)
+
     p = sub.add_parser("bench", help="storage, diff and latency benchmarks")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--games", type=int, default=None)

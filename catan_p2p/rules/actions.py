@@ -379,4 +379,16 @@ class CancelTrade(Action):
     kind: ClassVar[str] = "cancel_trade"
 
 
+@_register
+@dataclass(frozen=True, slots=True)
+class ClaimSeat(Action):
+    """Take a seat of a replicated game by publishing the key that will sign its moves."""
+
+    kind: ClassVar[str] = "claim_seat"
+    key: str
+
+    def describe(self) -> str:
+        return "take a seat"
+
+
 ActionT: TypeAlias = Action

@@ -8,6 +8,7 @@ its chance outcomes filled in, which is what a replicated log records.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -22,6 +23,7 @@ from catan_p2p.rules.actions import (
     BuildSettlement,
     BuyDevCard,
     CancelTrade,
+    ClaimSeat,
     ConfirmTrade,
     Discard,
     EndRoadBuilding,
@@ -777,6 +779,24 @@ def _cancel_trade(
     return state._replace(trade=None, phase=Phase.MAIN), a
 
 
+#: A seat key as the rules see it: ``ssh-ed25519`` and the base64 of its 51-byte wire form.
+SEAT_KEY = re.compile(r"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43}")
+
+
+def _claim_seat(
+    state: GameState, seat: int, a: ClaimSeat, chance: Chance | None
+) -> tuple[GameState, Action]:
+    if not state.lobby_open:
+        raise IllegalAction("seats: every seat is taken; the game has started")
+    if state.seats[seat]:
+        raise IllegalAction(f"seats: {_name(state, seat)}'s seat is already claimed")
+    if not SEAT_KEY.fullmatch(a.key):
+        raise IllegalAction("seats: a seat is claimed with an ssh-ed25519 public key")
+    if a.key in state.seats:
+        raise IllegalAction("seats: that key already holds another seat")
+    return state._replace(seats=_with(state.seats, seat, a.key)), a
+
+
 Handler = Callable[[GameState, int, Action, "Chance | None"], "tuple[GameState, Action]"]
 
 HANDLERS: dict[type[Action], Handler] = {
@@ -798,6 +818,7 @@ HANDLERS: dict[type[Action], Handler] = {
     AnswerTrade: _answer_trade,  # type: ignore[dict-item]
     ConfirmTrade: _confirm_trade,  # type: ignore[dict-item]
     CancelTrade: _cancel_trade,  # type: ignore[dict-item]
+    ClaimSeat: _claim_seat,  # type: ignore[dict-item]
 }
 
 
@@ -815,6 +836,11 @@ def step(
     handler = HANDLERS.get(type(action))
     if handler is None:
         raise IllegalAction(f"unknown action {action!r}")
+    if state.lobby_open and handler is not _claim_seat:
+        waiting = ", ".join(p.capitalize() for p in actors(state))
+        raise IllegalAction(
+            f"seats: the game starts once every seat is claimed (waiting for {waiting})"
+        )
     try:
         seat = state.players.index(action.player)
     except ValueError:
@@ -976,6 +1002,8 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
     trade offers are unbounded, so only the one-for-one offers are listed; any other
     valid offer is accepted by ``apply`` all the same.
     """
+    if state.lobby_open:
+        return []  # seats are claimed with keys, not chosen among moves
     phase = state.phase
     players = state.players
     graph = state.board.graph
@@ -1059,6 +1087,8 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
 
 def actors(state: GameState) -> list[str]:
     """Players who may act now (several during discards and trade answers)."""
+    if state.lobby_open:
+        return [p for p, k in zip(state.players, state.seats, strict=True) if not k]
     if state.phase is Phase.DISCARD:
         return [state.players[s] for s, n in enumerate(state.discards) if n]
     if state.phase is Phase.TRADE:

@@ -125,12 +125,20 @@ class GameState(NamedTuple):
     free_roads: int = 0  # roads left to place with road building
     winner: int = NOBODY
     victory_points: int = VICTORY_POINTS
+    # Seat keys of a replicated game, in seat order ("" while a seat is unclaimed); ()
+    # when nobody signs (a simulation). Set-up starts once every seat is claimed.
+    seats: tuple[str, ...] = ()
 
     # --- derived views ---------------------------------------------------------------
 
     @property
     def setup_order(self) -> tuple[int, ...]:
         return setup_order(len(self.players))
+
+    @property
+    def lobby_open(self) -> bool:
+        """True while some seat of a replicated game has no key yet."""
+        return "" in self.seats
 
     @property
     def is_setup(self) -> bool:
@@ -183,8 +191,13 @@ def new_game(
     players: tuple[str, ...] | list[str],
     board: Board = STANDARD_BOARD,
     victory_points: int = VICTORY_POINTS,
+    seated: bool = False,
 ) -> GameState:
-    """The state before the first settlement: full bank and deck, robber on the desert."""
+    """The state before the first settlement: full bank and deck, robber on the desert.
+
+    ``seated`` opens the seats of a replicated game: nobody may act until every
+    player has claimed a seat with a key.
+    """
     players = tuple(players)
     if not 2 <= len(players) <= 4:
         raise ValueError(f"Catan is played by 2 to 4 players, got {len(players)}")
@@ -207,4 +220,5 @@ def new_game(
         robber=graph.desert,
         discards=(0,) * len(players),
         victory_points=victory_points,
+        seats=("",) * len(players) if seated else (),
     )

@@ -321,6 +321,12 @@ class StateWriter:
             ("players", (True, players_tree)),
             ("turn.json", (False, self._valued(turn_key, lambda: turn_data(state)))),
         )
+        if state.seats:
+            seats = self._valued(
+                ("seats", players, state.seats),
+                lambda: {p: k for p, k in zip(players, state.seats, strict=True) if k},
+            )
+            root = (*root[:-1], ("seats.json", (False, seats)), root[-1])
         return self._tree(root)
 
     def _settlements_blob(self, state: GameState, make: Any, city_sets: tuple) -> str:
@@ -507,12 +513,49 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         free_roads=turn.free_roads,
         winner=player_of("turn.json", turn.winner),
         victory_points=game.victory_points,
+        seats=_seats(files, players, where),
     )
     return state, GameInfo(game.game, game.seed)
 
 
+def _seats(files: dict[str, bytes], players: tuple[str, ...], where: str) -> tuple[str, ...]:
+    if "seats.json" not in files:
+        return ()
+    keys = _validate(schema.SeatsFile, "seats.json", files["seats.json"], where).root
+    odd = set(keys) - set(players)
+    if odd:
+        raise StateFileError(f"seats.json in {where} names {sorted(odd)}, who are not players")
+    return tuple(keys.get(p, "") for p in players)
+
+
+#: Names a state tree may hold, per folder ("*.json": any player's file).
+TREE_NAMES: dict[str, frozenset[str]] = {
+    "": frozenset(
+        {
+            "awards.json",
+            "board",
+            "deck.json",
+            "game.json",
+            "map",
+            "players",
+            "seats.json",
+            "turn.json",
+        }
+    ),
+    "board/": frozenset({"board.json"}),
+    "map/": frozenset({"cities.json", "roads.json", "settlements.json"}),
+    "players/": frozenset({"*.json"}),
+}
+#: Largest state file read (the board of a radius-5 island is about 20 KB).
+MAX_FILE = 256 * 1024
+
+
 def read_files(store: ObjectStore, tree: str, where: str) -> dict[str, bytes]:
-    """Every file of a state tree as ``path -> bytes``."""
+    """Every file of a state tree as ``path -> bytes``.
+
+    The tree may come from anyone, so only the layout of section 4 of PROTOCOL.md is
+    read: known names, two levels, bounded files. Anything else is one clear error.
+    """
     out: dict[str, bytes] = {}
 
     def walk(oid: str, prefix: str) -> None:
@@ -521,13 +564,27 @@ def read_files(store: ObjectStore, tree: str, where: str) -> dict[str, bytes]:
             raise StateFileError(
                 f"{prefix or 'the root'} in {where} is a {kind.decode()}, not a tree"
             )
-        for name, (is_tree, child) in parse_tree(data).items():
+        try:
+            entries = parse_tree(data)
+        except (UnicodeDecodeError, ValueError):
+            raise StateFileError(
+                f"{prefix or 'the root'} in {where} is not a well-formed tree"
+            ) from None
+        allowed = TREE_NAMES[prefix]
+        for name, (is_tree, child) in entries.items():
             path = f"{prefix}{name}"
+            wildcard = "*.json" in allowed and name.endswith(".json") and "/" not in name
+            if name not in allowed and not wildcard:
+                raise StateFileError(f"{where} holds {path!r}, which no state tree has")
+            if is_tree != (path + "/" in TREE_NAMES):
+                raise StateFileError(f"{path} in {where} has the wrong type")
             if is_tree:
                 walk(child, path + "/")
-            else:
-                kind, blob = store.read(child)
-                out[path] = blob
+                continue
+            kind, blob = store.read(child)
+            if kind != b"blob" or len(blob) > MAX_FILE:
+                raise StateFileError(f"{path} in {where} is not a file of at most {MAX_FILE} B")
+            out[path] = blob
 
     walk(tree, "")
     return out

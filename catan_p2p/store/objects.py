@@ -270,23 +270,45 @@ def tree_data(entries: dict[str, tuple[bool, str]]) -> bytes:
 
 
 def parse_tree(data: bytes) -> dict[str, tuple[bool, str]]:
-    """Inverse of ``tree_data``."""
+    """Inverse of ``tree_data``.
+
+    Raises:
+        ValueError: the bytes are not a tree ``tree_data`` writes (another mode such as a
+            symlink or submodule, a name that is not UTF-8, a truncated entry, a
+            duplicate or an order Git would not write).
+    """
     entries: dict[str, tuple[bool, str]] = {}
     i = 0
     while i < len(data):
         space = data.index(b" ", i)
         nul = data.index(b"\0", space)
         mode = data[i:space]
+        if mode not in (TREE_MODE, BLOB_MODE) or nul + 21 > len(data):
+            raise ValueError("not a tree of plain files and folders")
         name = data[space + 1 : nul].decode()
+        if not name or name in (".", "..") or "/" in name or name in entries:
+            raise ValueError(f"bad entry name {name!r}")
         entries[name] = (mode == TREE_MODE, data[nul + 1 : nul + 21].hex())
         i = nul + 21
+    if tree_data(entries) != data:
+        raise ValueError("entries are not in Git's order")
     return entries
 
 
 def commit_data(
-    tree: str, parents: list[str], author: str, email: str, when: int, message: str
+    tree: str,
+    parents: list[str],
+    author: str,
+    email: str,
+    when: int,
+    message: str,
+    signature: str | None = None,
 ) -> bytes:
-    """Serialise a commit; author and committer are the same person."""
+    """Serialise a commit; author and committer are the same person.
+
+    ``signature`` (armoured, several lines) goes in a ``gpgsig`` header after the
+    committer, where ``git commit -S`` puts it; its continuation lines start with a space.
+    """
     ident = f"{author} <{email}> {when} +0000"
     lines = [
         f"tree {tree}",
@@ -294,24 +316,71 @@ def commit_data(
         f"author {ident}",
         f"committer {ident}",
     ]
+    if signature is not None:
+        lines.append("gpgsig " + signature.replace("\n", "\n "))
     return ("\n".join(lines) + "\n\n" + message).encode()
 
 
-class Commit:
-    """A parsed commit object (only what the protocol needs)."""
+def _is_oid(text: str) -> bool:
+    return len(text) == 40 and all(ch in "0123456789abcdef" for ch in text)
 
-    __slots__ = ("oid", "tree", "parents", "author", "email", "when", "message")
+
+def unsigned_data(data: bytes) -> bytes:
+    """A commit object without its ``gpgsig`` header: the bytes its signature covers."""
+    head, sep, body = data.partition(b"\n\n")
+    out = []
+    skipping = False
+    for line in head.split(b"\n"):
+        if line.startswith(b"gpgsig "):
+            skipping = True
+            continue
+        if skipping and line.startswith(b" "):
+            continue
+        skipping = False
+        out.append(line)
+    return b"\n".join(out) + sep + body
+
+
+class Commit:
+    """A parsed commit object (only what the protocol needs).
+
+    Parsing never fails: a malformed commit parses to fields a verifier refuses
+    (``canonical`` False), so hostile bytes become a clear refusal, never a traceback.
+    """
+
+    __slots__ = (
+        "oid",
+        "tree",
+        "parents",
+        "author",
+        "email",
+        "when",
+        "message",
+        "signature",
+        "data",
+    )
 
     def __init__(self, oid: str, data: bytes) -> None:
         head, _, body = data.partition(b"\n\n")
         self.oid = oid
+        self.data = data
         self.parents: list[str] = []
         self.tree = ""
         self.author = ""
         self.email = ""
         self.when = 0
+        self.signature: str | None = None
+        sig: list[str] = []  # lines of the gpgsig header while it is being read
         for line in head.decode(errors="replace").split("\n"):
+            if sig and line.startswith(" "):
+                sig.append(line[1:])
+                continue
             key, _, value = line.partition(" ")
+            if key == "gpgsig" and self.signature is None and not sig:
+                sig = [value]
+                continue
+            if sig:
+                self.signature, sig = "\n".join(sig), []
             if key == "tree":
                 self.tree = value
             elif key == "parent":
@@ -325,11 +394,33 @@ class Commit:
                     self.when = int(stamp.split()[0])
                 except (IndexError, ValueError):
                     self.when = 0
+        if sig:
+            self.signature = "\n".join(sig)
         self.message = body.decode(errors="replace")
 
     @property
     def summary(self) -> str:
         return self.message.split("\n", 1)[0]
+
+    @property
+    def signed_data(self) -> bytes:
+        """The bytes the signature covers (the commit without its ``gpgsig`` header)."""
+        return unsigned_data(self.data)
+
+    @property
+    def canonical(self) -> bool:
+        """True when the bytes are exactly what ``commit_data`` writes for these fields."""
+        if self.when < 0 or not all(map(_is_oid, (self.tree, *self.parents))):
+            return False
+        return self.data == commit_data(
+            self.tree,
+            self.parents,
+            self.author,
+            self.email,
+            self.when,
+            self.message,
+            self.signature,
+        )
 
 
 def read_commit(store: ObjectStore, oid: str) -> Commit:

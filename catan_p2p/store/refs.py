@@ -16,7 +16,7 @@ from catan_p2p.errors import ForkError, UsageError
 PREFIX = "refs/heads/catan"
 ZERO = "0" * 40
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-KINDS = ("discard", "trade")
+KINDS = ("discard", "trade", "seat")
 
 
 def check_name(what: str, name: str) -> str:

@@ -12,13 +12,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 NonNeg = Field(ge=0)
 
 
 class _File(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class DevCardCounts(_File):
@@ -161,6 +161,14 @@ class AwardsFile(_File):
     largest_army: str | None
 
 
+class SeatsFile(RootModel[dict[str, str]]):
+    """``seats.json``: player -> the ``ssh-ed25519`` public key that signs its commits.
+
+    Written from the genesis on (``{}`` there); every seat is filled by the merge of the
+    seat claims that starts the game.
+    """
+
+
 #: Every state file and its model, for decoding and for schema generation.
 FILES: dict[str, type[BaseModel]] = {
     "game.json": GameFile,
@@ -172,4 +180,5 @@ FILES: dict[str, type[BaseModel]] = {
     "map/cities.json": PlacesFile,
     "map/roads.json": PlacesFile,
     "awards.json": AwardsFile,
+    "seats.json": SeatsFile,
 }

@@ -98,3 +98,16 @@ def audit(repo: GameRepo, game: str) -> AuditReport:
     report.head = lead
     report.state = verifier.verify(lead)
     return report
+
+
+def seat_keys(repo: GameRepo, game: str) -> dict[str, str]:
+    """Player -> seat key ("" while unclaimed) in the verified newest state of ``game``."""
+    report = audit(repo, game)
+    if not report.ok or report.state is None:
+        raise VerificationError(
+            f"game {game} does not verify ({report.problem or '; '.join(report.forks)}); "
+            "run `catan-p2p verify` for details"
+        )
+    state = report.state
+    seats = state.seats or ("",) * len(state.players)
+    return dict(zip(state.players, seats, strict=True))

@@ -8,7 +8,7 @@ carries the machine-readable payload as one-line JSON:
 - ``Catan-Merge: {...}`` on the merge that closes a concurrent step.
 
 Action and merge commits then name their game and protocol version
-(``Catan-Game: <game>``, ``Catan-Protocol: 2``), so a commit says what it belongs to
+(``Catan-Game: <game>``, ``Catan-Protocol: 3``), so a commit says what it belongs to
 and which rules read it even when it travels alone (a shared remote, a cherry-pick).
 """
 
@@ -26,7 +26,7 @@ ACTION = "Catan-Action"
 MERGE = "Catan-Merge"
 GAME = "Catan-Game"
 PROTOCOL = "Catan-Protocol"
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 
 
 def player_email(player: str) -> str:
@@ -41,16 +41,83 @@ def action_message(action: Action, game: str) -> str:
     return f"{action}\n\n{ACTION}: {action.dumps()}\n{_stamp(game)}"
 
 
-def genesis_message(game: str, players: tuple[str, ...]) -> str:
-    payload = json.dumps(
-        {"game": game, "protocol": PROTOCOL_VERSION}, sort_keys=True, separators=(",", ":")
+@dataclass(frozen=True)
+class GenesisInfo:
+    """What a genesis declares; its tree must be the initial state these values give."""
+
+    game: str
+    players: tuple[str, ...]
+    seed: str
+    victory_points: int
+
+    def payload(self) -> str:
+        return json.dumps(
+            {
+                "game": self.game,
+                "players": list(self.players),
+                "protocol": PROTOCOL_VERSION,
+                "seed": self.seed,
+                "victory_points": self.victory_points,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+
+def genesis_message(info: GenesisInfo) -> str:
+    return (
+        f"Genesis: game {info.game} for {', '.join(info.players)}\n\n"
+        f"{GENESIS}: {info.payload()}\n"
     )
-    return f"Genesis: game {game} for {', '.join(players)}\n\n{GENESIS}: {payload}\n"
+
+
+def parse_genesis(commit: Commit) -> GenesisInfo:
+    """The declared values of a genesis commit whose message is exactly canonical."""
+    who = f"genesis {commit.oid[:10]}"
+    text = trailer(commit, GENESIS)
+    if text is None:
+        raise VerificationError(f"{who} carries no {GENESIS} trailer")
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict) or set(data) != {
+            "game",
+            "players",
+            "protocol",
+            "seed",
+            "victory_points",
+        }:
+            raise ValueError("it must name game, players, protocol, seed and victory_points")
+        if data["protocol"] != PROTOCOL_VERSION or type(data["protocol"]) is not int:
+            raise ValueError(
+                f"protocol {data['protocol']!r} is not this catan_p2p's {PROTOCOL_VERSION}; "
+                "play it with the release that started it"
+            )
+        players = data["players"]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError("players must be a list of names")
+        if not isinstance(data["game"], str) or not isinstance(data["seed"], str):
+            raise ValueError("game and seed must be strings")
+        vp = data["victory_points"]
+        if type(vp) is not int or not 3 <= vp <= 30:
+            raise ValueError("victory_points must be an integer 3..30")
+        if len(data["seed"]) > 128:
+            raise ValueError("the seed is longer than 128 characters")
+        info = GenesisInfo(data["game"], tuple(players), data["seed"], vp)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise VerificationError(f"{who} is refused: its {GENESIS} trailer is malformed ({exc})")
+    if commit.message != genesis_message(info):
+        raise VerificationError(
+            f"{who} is refused: its message is not the canonical genesis message"
+        )
+    return info
+
+
+MERGE_WHAT = {"discard": "discards", "trade": "trade answers", "seat": "seat claims"}
 
 
 def merge_message(actor: str, kind: str, answers: list[str], game: str) -> str:
     names = ", ".join(a.capitalize() for a in answers) or "nobody"
-    what = "discards" if kind == "discard" else "trade answers"
+    what = MERGE_WHAT[kind]
     payload = json.dumps({"kind": kind, "answers": answers}, sort_keys=True, separators=(",", ":"))
     return f"{actor.capitalize()}: merge {what} of {names}\n\n{MERGE}: {payload}\n{_stamp(game)}"
 

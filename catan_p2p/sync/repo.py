@@ -16,7 +16,9 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter, read_state
 from catan_p2p.store.objects import Commit, GitObjectStore, commit_data
 from catan_p2p.store.refs import PREFIX, Refs, check_name
+from catan_p2p.sync.genesis import derive_genesis
 from catan_p2p.sync.protocol import GENESIS, player_email, trailer
+from catan_p2p.sync.signing import SeatKey
 
 #: Commits (one small pack each) between two background roll-ups of the small packs.
 REPACK_EVERY = 64
@@ -110,9 +112,16 @@ class GameRepo:
         return c
 
     def write_commit(
-        self, tree: str, parents: list[str], author: str, message: str, when: int | None = None
+        self,
+        tree: str,
+        parents: list[str],
+        author: str,
+        message: str,
+        key: SeatKey | None = None,
+        when: int | None = None,
     ) -> str:
-        data = commit_data(
+        """Write a commit by ``author``, signed with ``key`` (the genesis alone is unsigned)."""
+        fields = (
             tree,
             parents,
             author,
@@ -120,6 +129,9 @@ class GameRepo:
             int(time.time()) if when is None else when,
             message,
         )
+        data = commit_data(*fields)
+        if key is not None:
+            data = commit_data(*fields, key.sign(data))
         oid = self.store.write(b"commit", data)
         self._commits[oid] = Commit(oid, data)
         self._loose_written += 1
@@ -168,6 +180,14 @@ class GameRepo:
         for _ in range(steps):
             cur = self.commit(cur).parents[0]
         return cur == ancestor
+
+    def open_genesis(self, oid: str) -> tuple[GameState, GameInfo]:
+        """The initial state a genesis commit declares, checked against its tree.
+
+        Raises:
+            VerificationError: the genesis is not the derived one (rigged or altered).
+        """
+        return derive_genesis(self.store, self.commit(oid))
 
     def genesis_of(self, oid: str) -> str:
         root = self.first_parents(oid)[-1]

@@ -1,0 +1,86 @@
+"""Where a player's signing key lives on this machine.
+
+A seat is bound to a key when it is claimed. The key is, in order: the file given with
+``--key`` (an OpenSSH ed25519 key the user already has), the file a repository
+remembers for that seat (so ``bot`` and ``play --resume`` find what ``join --key``
+used), or one made for the player's name under ``$CATAN_P2P_HOME/keys`` (default
+``~/.catan_p2p/keys``) on first use. The same key file on a second device resumes
+the same seat.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from catan_p2p.errors import UsageError
+from catan_p2p.sync.signing import SeatKey
+
+#: File in a repository's git directory: player -> key file used for that seat here.
+REMEMBERED = "catan-p2p-keys.json"
+
+
+def catan_home() -> Path:
+    base = os.environ.get("CATAN_P2P_HOME")
+    return Path(base) if base else Path.home() / ".catan_p2p"
+
+
+def default_key_path(player: str) -> Path:
+    return catan_home() / "keys" / player
+
+
+def _create_once(path: Path) -> SeatKey:
+    """Make the key at ``path`` unless another process made it first (then load that)."""
+    key = SeatKey.generate()
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    key.save(tmp)
+    try:
+        os.link(tmp, path)
+        os.replace(tmp.with_name(tmp.name + ".pub"), path.with_name(path.name + ".pub"))
+    except FileExistsError:
+        key = SeatKey.load(path)
+    finally:
+        for leftover in (tmp, tmp.with_name(tmp.name + ".pub")):
+            leftover.unlink(missing_ok=True)
+    return key
+
+
+def _remembered(git_dir: Path | None) -> dict[str, str]:
+    if git_dir is None:
+        return {}
+    try:
+        data = json.loads((Path(git_dir) / REMEMBERED).read_text())
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def remember(git_dir: Path, player: str, path: Path) -> None:
+    """Note in the repository which key file plays ``player`` here."""
+    known = _remembered(git_dir)
+    known[player] = str(Path(path).resolve())
+    target = Path(git_dir) / REMEMBERED
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(json.dumps(known, sort_keys=True, indent=1) + "\n")
+    tmp.replace(target)
+
+
+def seat_key(player: str, key_path: Path | None = None, git_dir: Path | None = None) -> SeatKey:
+    """The key this machine signs ``player``'s commits with (made on first use)."""
+    if key_path is not None:
+        return SeatKey.load(Path(key_path).expanduser())
+    known = _remembered(git_dir).get(player)
+    if known is not None:
+        return SeatKey.load(Path(known))
+    path = default_key_path(player)
+    if path.exists():
+        return SeatKey.load(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return _create_once(path)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot create a signing key in {path.parent} ({exc.strerror}); "
+            "set CATAN_P2P_HOME to a writable folder or pass --key"
+        ) from None

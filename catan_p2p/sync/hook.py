@@ -1,0 +1,124 @@
+"""The guard of a self-hosted remote: a ``pre-receive`` hook that refuses what peers refuse.
+
+``catan-p2p host init PATH`` makes a bare repository with this hook in place. For
+every pushed ref of a game it checks, before any peer can fetch the push:
+
+- every new commit verifies from the derived genesis (signed by its player's seat
+  key, legal, byte-canonical, exact tree);
+- a player's log only moves forward, is never deleted, and only to a commit its owner
+  signed or one its author already published on the author's own log (so nobody can
+  write into another player's branch);
+- no two player logs of a game diverge (one player signing two different moves on
+  one commit, equivocation, is refused);
+- an answer branch holds one verified answer of its owner on its opening commit.
+
+Hosted forges run no hooks: peers make every one of these checks themselves, the
+hook only stops a cheat earlier. Anything outside ``refs/heads/catan/`` passes.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from catan_p2p.errors import CatanError
+from catan_p2p.store.catfile import CatFileStore
+from catan_p2p.store.refs import PREFIX, ZERO, game_prefix, parse_ref, player_ref
+from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.verify import Verifier
+
+
+def _game_of(ref: str) -> str:
+    return ref[len(PREFIX) + 1 :].split("/", 1)[0]
+
+
+def check_update(
+    repo: GameRepo, old: str, new: str, ref: str, after: dict[str, str] | None = None
+) -> str | None:
+    """Why this ref update must be refused, or None to accept it.
+
+    Args:
+        after: every ref of the repository as it would be once the whole push is
+            accepted (defaults to the repository's refs with this update applied).
+    """
+    if not ref.startswith(PREFIX + "/"):
+        return None
+    try:
+        game = _game_of(ref)
+        player, kind, opening = parse_ref(ref, game)
+        if new == ZERO:
+            return None if kind is not None else f"{ref}: a player's log cannot be deleted"
+        if after is None:
+            after = repo.refs.list(game_prefix(game))
+        after = {**after, ref: new}
+        return _check(repo, game, player, kind, opening, old, new, ref, after)
+    except CatanError as exc:
+        return f"{ref}: {exc}"
+    except (ValueError, RecursionError) as exc:  # hostile bytes that slip past the parsers
+        return f"{ref}: {new[:10]} cannot be read ({type(exc).__name__})"
+
+
+def _check(
+    repo: GameRepo,
+    game: str,
+    player: str,
+    kind: str | None,
+    opening: str | None,
+    old: str,
+    new: str,
+    ref: str,
+    after: dict[str, str],
+) -> str | None:
+    mine = game_prefix(game) + "/"
+    after = {r: o for r, o in after.items() if r.startswith(mine)}
+    genesis = repo.genesis_of(new)
+    for other, oid in after.items():
+        if other != ref and oid != ZERO and repo.genesis_of(oid) != genesis:
+            return f"{ref}: {new[:10]} starts from another genesis than {other}"
+    genesis_state, info = repo.open_genesis(genesis)
+    verifier = Verifier(repo, info)
+    verifier.trust(genesis, genesis_state)
+    if kind is not None:
+        action, _ = verifier.verify_answer(new, opening or "", kind)
+        if action.player != player:
+            return f"{ref}: holds an answer of {action.player}, not of {player}"
+        return None
+    if old != ZERO and not repo.is_ancestor(old, new):
+        return f"{ref}: {new[:10]} does not extend {old[:10]}; a player's log is never rewritten"
+    verifier.verify(new)
+    tip = repo.commit(new)
+    if new != genesis and tip.author != player:
+        published = after.get(player_ref(game, tip.author))
+        if published is None or not repo.is_ancestor(new, published):
+            return (
+                f"{ref}: its new tip {new[:10]} is {tip.author.capitalize()}'s commit, which "
+                f"{tip.author.capitalize()} has not published; only {player.capitalize()}'s "
+                "key can move this branch"
+            )
+    for other, oid in after.items():
+        if other == ref or oid == ZERO or parse_ref(other, game)[1] is not None:
+            continue
+        if not (repo.is_ancestor(oid, new) or repo.is_ancestor(new, oid)):
+            return (
+                f"{ref}: {new[:10]} diverges from {other} at {oid[:10]}; two histories of one "
+                "game (equivocation) are refused"
+            )
+    return None
+
+
+def main() -> int:
+    """Read ``old new ref`` lines on stdin (Git's pre-receive protocol); exit 1 to refuse."""
+    repo = GameRepo(Path.cwd())
+    repo.store = CatFileStore(repo.git_dir)  # sees the quarantined objects of this push
+    updates = [line.split() for line in sys.stdin if len(line.split()) == 3]
+    after = repo.refs.list(PREFIX)
+    for _old, new, ref in updates:
+        after[ref] = new
+    refused = [r for old, new, ref in updates if (r := check_update(repo, old, new, ref, after))]
+    for reason in refused:
+        print(f"catan-p2p: refused {reason}", file=sys.stderr)
+    return 1 if refused else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Seat keys and Git's SSH signature format: our verifier and Git's agree, byte for byte."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from catan_p2p.errors import UsageError
+from catan_p2p.session.keys import remember, seat_key
+from catan_p2p.store.objects import Commit, commit_data
+from catan_p2p.sync.signing import SeatKey, allowed_signers, check_signature, parse_key
+
+TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # the empty tree
+
+
+def _git(repo: Path, *args: str, data: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(repo), *args], input=data, capture_output=True)
+
+
+def _signed(key: SeatKey, message: str = "Red: end turn\n") -> bytes:
+    plain = commit_data(TREE, [], "red", "red@catan-p2p", 1_700_000_000, message)
+    return commit_data(TREE, [], "red", "red@catan-p2p", 1_700_000_000, message, key.sign(plain))
+
+
+def test_git_verify_commit_accepts_our_signature_and_refuses_another_key(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    _git(tmp_path, "hash-object", "-t", "tree", "-w", "--stdin", data=b"")
+    red, blue = SeatKey.from_seed(b"r" * 32), SeatKey.from_seed(b"b" * 32)
+    signers = tmp_path / "signers"
+    signers.write_text(allowed_signers({"red": red.public}))
+    _git(tmp_path, "config", "gpg.ssh.allowedSignersFile", str(signers))
+    good = _git(tmp_path, "hash-object", "-t", "commit", "-w", "--stdin", data=_signed(red))
+    forged = _git(tmp_path, "hash-object", "-t", "commit", "-w", "--stdin", data=_signed(blue))
+    assert _git(tmp_path, "verify-commit", good.stdout.decode().strip()).returncode == 0
+    assert _git(tmp_path, "verify-commit", forged.stdout.decode().strip()).returncode != 0
+    c = Commit("x", _signed(red))
+    assert c.canonical and check_signature(red.public, c.signed_data, c.signature) is None
+    assert "another key" in check_signature(blue.public, c.signed_data, c.signature)
+
+
+def test_a_signature_covers_every_byte_and_has_one_form():
+    red = SeatKey.from_seed(b"r" * 32)
+    c = Commit("x", _signed(red))
+    tampered = c.signed_data.replace(b"end turn", b"end tvrn")
+    assert "does not match" in check_signature(red.public, tampered, c.signature)
+    rewrapped = c.signature.replace("\n", "\n\n", 1)
+    assert check_signature(red.public, c.signed_data, rewrapped) is not None
+    extra_line = c.signature.replace("-----END", " \n-----END")
+    assert check_signature(red.public, c.signed_data, extra_line) is not None
+    trailing = c.signature + "\n"
+    assert check_signature(red.public, c.signed_data, trailing) is not None
+    assert check_signature("ssh-ed25519 nope", c.signed_data, c.signature) is not None
+
+
+def test_a_commit_with_extra_header_bytes_is_not_canonical():
+    red = SeatKey.from_seed(b"r" * 32)
+    data = _signed(red)
+    assert Commit("x", data).canonical
+    for odd in (
+        data.replace(b"+0000", b"+0100"),
+        data.replace(b"\n\n", b"\nencoding UTF-8\n\n", 1),
+        data.replace(b"committer red", b"committer blue"),
+        data.replace(b"tree ", b"tree  "),
+    ):
+        assert not Commit("x", odd).canonical
+
+
+def test_keys_made_by_ssh_keygen_load_and_others_are_refused(tmp_path):
+    path = tmp_path / "id_ed25519"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)
+    key = SeatKey.load(path)
+    assert (tmp_path / "id_ed25519.pub").read_text().startswith(key.public)
+    parse_key(key.public)
+    rsa = tmp_path / "id_rsa"
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "rsa", "-b", "1024", "-N", "", "-f", str(rsa)], check=True
+    )
+    with pytest.raises(UsageError, match="not an ed25519 key"):
+        SeatKey.load(rsa)
+    locked = tmp_path / "locked"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "pw", "-f", str(locked)], check=True)
+    with pytest.raises(UsageError, match="unencrypted"):
+        SeatKey.load(locked)
+    with pytest.raises(UsageError, match="cannot read"):
+        SeatKey.load(tmp_path / "missing")
+
+
+def test_seat_keys_are_made_once_and_remembered_per_repository(tmp_path, monkeypatch):
+    monkeypatch.setenv("CATAN_P2P_HOME", str(tmp_path / "home"))
+    first = seat_key("red")
+    assert seat_key("red").public == first.public
+    assert (tmp_path / "home" / "keys" / "red").stat().st_mode & 0o077 == 0
+    other = tmp_path / "mine"
+    SeatKey.generate().save(other)
+    git_dir = tmp_path / "g"
+    git_dir.mkdir()
+    remember(git_dir, "red", other)
+    assert seat_key("red", git_dir=git_dir).public == SeatKey.load(other).public
+    assert seat_key("red").public == first.public

@@ -20,19 +20,18 @@ from catan_p2p.errors import (
     UsageError,
     VerificationError,
 )
-from catan_p2p.rules.actions import Action, AnswerTrade, CancelTrade, ConfirmTrade, Discard
+from catan_p2p.rules.actions import Action
 from catan_p2p.rules.board import STANDARD_BOARD, Board
-from catan_p2p.rules.engine import actors, legal_actions, step
-from catan_p2p.rules.state import GameState, Phase, new_game
+from catan_p2p.rules.engine import actors, legal_actions
+from catan_p2p.rules.state import GameState, new_game
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.store.codec import BANK, GameInfo
 from catan_p2p.store.refs import check_name, game_prefix, parse_ref, player_ref
-from catan_p2p.sync import transport
-from catan_p2p.sync.peer import Answer, Peer
+from catan_p2p.sync import concurrent, transport
+from catan_p2p.sync.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
+from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.protocol import genesis_message, parse_action
 from catan_p2p.sync.repo import GameRepo, init_repo
-
-ANSWER_PHASES = {Phase.DISCARD: "discard", Phase.TRADE: "trade"}
 
 
 def new_game_id() -> str:
@@ -161,10 +160,7 @@ class GitSession:
     @property
     def state(self) -> GameState:
         """The state players see: the head plus verified answers of an open concurrent step."""
-        state = self.committed_state
-        for a in self._answers():
-            state = step(state, a.action)[0]
-        return state
+        return concurrent.with_answers(self.committed_state, self._answers())
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
         return legal_actions(self.state, player)
@@ -198,15 +194,13 @@ class GitSession:
         return answers
 
     def _collect_answers(self, lead: Peer, opening: str) -> list[Answer]:
-        state = lead.state
-        kind = ANSWER_PHASES.get(state.phase)
+        kind = concurrent.open_kind(lead.state)
         if kind is None:
             return []
         found: dict[str, Answer] = {}
-        for prefix in (game_prefix(self.game_id), transport.tracking_prefix(self.game_id)):
-            base = f"{prefix}/{kind}/{opening}"
+        for base in concurrent.answer_prefixes(self.game_id, kind, opening):
             for ref, oid in self.repo.refs.list(base).items():
-                player = ref.rsplit("/", 1)[1]
+                player = concurrent.answer_owner(ref)
                 if player in found:
                     continue
                 cached = self._answer_cache.get(oid, ...)
@@ -220,24 +214,16 @@ class GitSession:
                     self._answer_cache[oid] = cached
                 if cached is not None:
                     found[player] = cached
-        order = {p: i for i, p in enumerate(self.players)}
-        return sorted(found.values(), key=lambda a: order[a.player])
+        return concurrent.in_seat_order(found.values(), self.players)
 
     def _maybe_merge(self) -> bool:
         """The active seat, if local, merges a complete set of discards."""
-        state = self.committed_state
-        if state.phase is not Phase.DISCARD:
+        merge = concurrent.discard_merge_due(self.committed_state, self.peers, self._answers)
+        if merge is None:
             return False
-        active = self.players[state.current]
-        if active not in self.peers:
-            return False
-        answers = self._answers()
-        owed = {self.players[s] for s, n in enumerate(state.discards) if n}
-        if {a.player for a in answers} != owed:
-            return False
-        peer = self.peers[active]
+        peer = self.peers[merge.merger]
         peer.advance(self.head)
-        peer.record_merge("discard", answers)
+        peer.record_merge(merge.kind, merge.answers)
         self._after_own_commit(peer)
         return True
 
@@ -259,25 +245,19 @@ class GitSession:
         head = self.head
         if peer.head != head:
             peer.advance(head)
-        state = peer.state
-        kind = ANSWER_PHASES.get(state.phase)
-        if kind is not None and isinstance(action, (Discard, AnswerTrade)):
-            # Every answer, the active player's own discard included, goes on its own branch.
-            step(self.state, action)  # legal on top of the answers already given?
-            ref, _ = peer.record_answer(kind, action)
-            self._own_answers[ref] = peer.head or self.genesis
+        opening = peer.head or self.genesis
+        plan = concurrent.plan_action(self.game_id, opening, peer.state, action, self._answers)
+        if isinstance(plan, AnswerOnBranch):
+            peer.record_answer(plan.ref, action)
+            self._own_answers[plan.ref] = opening
             self._version += 1
             self._status.ahead += 1
             if not self._maybe_merge():
-                self._push([ref])
+                self._push([plan.ref])
             return self.state
-        if kind == "trade" and isinstance(action, (ConfirmTrade, CancelTrade)):
-            answers = self._answers()
-            if isinstance(action, ConfirmTrade):
-                step(self.state, action)  # refuse before writing the merge
-            if answers:
-                peer.record_merge("trade", answers)
-        elif kind == "discard":
+        if isinstance(plan, MergeThenRecord):
+            peer.record_merge(plan.kind, plan.answers)
+        elif isinstance(plan, SettleThenRecord):
             self._maybe_merge()
             if peer.head != self.head:
                 peer.advance(self.head)

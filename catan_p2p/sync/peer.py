@@ -8,7 +8,7 @@ or dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from catan_p2p.errors import ForkError
 from catan_p2p.rules.actions import Action
@@ -16,21 +16,15 @@ from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.store.codec import GameInfo
-from catan_p2p.store.refs import answer_ref, player_ref
-from catan_p2p.sync.protocol import action_message, merge_message
+from catan_p2p.store.refs import player_ref
+from catan_p2p.sync.concurrent import Answer, merge_commit
+from catan_p2p.sync.protocol import action_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
 
+__all__ = ["Answer", "Peer"]  # Answer lives in sync.concurrent; re-exported for callers
+
 _GAME_OVER = Phase.GAME_OVER
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A verified concurrent answer waiting to be merged."""
-
-    player: str
-    commit: str
-    action: Action
 
 
 class Peer:
@@ -111,8 +105,11 @@ class Peer:
             self.repo.finish(oid)  # the game leaves its repository packed
         return oid, new, resolved
 
-    def record_answer(self, kind: str, action: Action) -> tuple[str, str]:
-        """Commit a concurrent answer on its temporary branch off the own head (the opening)."""
+    def record_answer(self, ref: str, action: Action) -> str:
+        """Commit a concurrent answer on its temporary branch ``ref`` off the own head.
+
+        The own head is the opening; ``ref`` comes from ``concurrent.plan_action``.
+        """
         opening = self.head or self.genesis
         state = self.verifier.verify(opening)
         new, resolved = step(state, action, derive_chance(self.info.seed, opening))
@@ -121,22 +118,18 @@ class Peer:
             oid = self.repo.write_commit(
                 tree, [opening], self.player, action_message(resolved, self.info.game)
             )
-        ref = answer_ref(self.info.game, kind, opening, self.player)
         self.repo.refs.set(ref, oid, self.repo.refs.get(ref))
-        return ref, oid
+        return oid
 
-    def record_merge(self, kind: str, answers: list[Answer]) -> tuple[str, GameState]:
-        """The custom merge: one commit whose parents are the opening and every answer."""
+    def record_merge(self, kind: str, answers: Sequence[Answer]) -> tuple[str, GameState]:
+        """The custom merge (``concurrent.merge_commit``) on the own head, the opening."""
         opening = self.head or self.genesis
-        state = self.verifier.verify(opening)
-        for a in answers:
-            state = step(state, a.action)[0]
-        message = merge_message(self.player, kind, [a.player for a in answers], self.info.game)
+        merge = merge_commit(
+            self.info.game, self.player, kind, opening, self.verifier.verify(opening), answers
+        )
         with self.repo.store.batch():
-            tree = self.repo.writer(self.info).write(state)
-            oid = self.repo.write_commit(
-                tree, [opening, *(a.commit for a in answers)], self.player, message
-            )
-        self.verifier.trust(oid, state)
+            tree = self.repo.writer(self.info).write(merge.state)
+            oid = self.repo.write_commit(tree, list(merge.parents), self.player, merge.message)
+        self.verifier.trust(oid, merge.state)
         self._move(oid)
-        return oid, state
+        return oid, merge.state

@@ -122,6 +122,11 @@ def merge_message(actor: str, kind: str, answers: list[str], game: str) -> str:
     return f"{actor.capitalize()}: merge {what} of {names}\n\n{MERGE}: {payload}\n{_stamp(game)}"
 
 
+def who(commit: Commit) -> str:
+    """``commit <id> by <Player>``: how messages name a commit."""
+    return f"commit {commit.oid[:10]} by {commit.author.capitalize() or '(nobody)'}"
+
+
 def trailer(commit: Commit, key: str) -> str | None:
     """The value of trailer ``key`` in a commit message, or None."""
     prefix = key + ": "

@@ -10,23 +10,18 @@ apply + serialise + hash, never a trusted read.
 from __future__ import annotations
 
 from catan_p2p.errors import IllegalAction, StateFileError, VerificationError
-from catan_p2p.rules.actions import Action, AnswerTrade, Discard
+from catan_p2p.rules.actions import Action
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import step
-from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore
-from catan_p2p.sync.protocol import check_stamp, parse_action, parse_merge
+from catan_p2p.sync import concurrent
+from catan_p2p.sync.concurrent import ANSWER_KINDS
+from catan_p2p.sync.protocol import check_stamp, parse_action, parse_merge, who
 from catan_p2p.sync.repo import GameRepo
 
-ANSWER_KINDS: dict[str, tuple[type[Action], Phase]] = {
-    "discard": (Discard, Phase.DISCARD),
-    "trade": (AnswerTrade, Phase.TRADE),
-}
-
-
-def _who(c: Commit) -> str:
-    return f"commit {c.oid[:10]} by {c.author.capitalize() or '(nobody)'}"
+__all__ = ["ANSWER_KINDS", "Verifier"]
 
 
 class Verifier:
@@ -79,23 +74,23 @@ class Verifier:
         tree = self.tree_of(state)
         if tree != c.tree:
             raise VerificationError(
-                f"{_who(c)} is rejected: its tree {c.tree[:10]} is not the state its action "
+                f"{who(c)} is rejected: its tree {c.tree[:10]} is not the state its action "
                 f"produces ({tree[:10]}); the state files were altered"
             )
 
     def _apply(self, c: Commit, parent: str, state: GameState, action: Action) -> GameState:
         if c.author != action.player:
             raise VerificationError(
-                f"{_who(c)} is rejected: it records an action of {action.player.capitalize()}, "
+                f"{who(c)} is rejected: it records an action of {action.player.capitalize()}, "
                 "and only a player may write their own actions"
             )
         try:
             new, resolved = step(state, action.unresolved(), derive_chance(self.info.seed, parent))
         except IllegalAction as exc:
-            raise VerificationError(f"{_who(c)} is rejected: illegal action ({exc})") from None
+            raise VerificationError(f"{who(c)} is rejected: illegal action ({exc})") from None
         if resolved != action:
             raise VerificationError(
-                f"{_who(c)} is rejected: it records {action}, "
+                f"{who(c)} is rejected: it records {action}, "
                 f"but the seed and parent give {resolved}"
             )
         return new
@@ -105,69 +100,37 @@ class Verifier:
             check_stamp(c, self.info.game)
             if len(c.parents) == 1:
                 action = parse_action(c)
-                if isinstance(action, (Discard, AnswerTrade)):
-                    raise VerificationError(
-                        f"{_who(c)} is rejected: a {action.kind} is a concurrent answer; it belongs "
-                        "on its temporary branch and in the active player's merge"
-                    )
+                concurrent.check_not_answer(c, action)
                 new = self._apply(c, c.parents[0], parent_state, action)
             else:
                 new = self._verify_merge(c, parent_state)
         except StateFileError as exc:
-            raise VerificationError(f"{_who(c)} is rejected: {exc}") from None
+            raise VerificationError(f"{who(c)} is rejected: {exc}") from None
         self._check_tree(c, new)
         return new
 
     def verify_answer(self, oid: str, opening: str, kind: str) -> tuple[Action, GameState]:
         """Check a concurrent answer: one action of its author on top of ``opening``."""
         c = self.repo.commit(oid)
-        if c.parents != [opening]:
-            raise VerificationError(
-                f"{_who(c)} is rejected: an answer must sit directly on the opening commit"
-            )
+        concurrent.check_answer_place(c, opening)
         check_stamp(c, self.info.game)
         action = parse_action(c)
-        cls, phase = ANSWER_KINDS[kind]
-        if not isinstance(action, cls):
-            raise VerificationError(
-                f"{_who(c)} is rejected: a {kind} branch holds a {action.kind} action"
-            )
+        concurrent.check_answer_kind(c, kind, action)
         opening_state = self.verify(opening)
-        if opening_state.phase is not phase:
-            raise VerificationError(
-                f"{_who(c)} is rejected: no {kind} step is open at {opening[:10]}"
-            )
+        concurrent.check_step_open(c, opening, kind, opening_state)
         new = self._apply(c, opening, opening_state, action)
         self._check_tree(c, new)
         return action, new
 
     def _verify_merge(self, c: Commit, opening_state: GameState) -> GameState:
         info = parse_merge(c)
-        if info.kind not in ANSWER_KINDS:
-            raise VerificationError(f"{_who(c)} is rejected: unknown concurrent step {info.kind!r}")
+        concurrent.check_merger(c, info, opening_state)
         opening = c.parents[0]
-        active = opening_state.players[opening_state.current]
-        if c.author != active:
-            raise VerificationError(
-                f"{_who(c)} is rejected: only {active.capitalize()} may merge answers"
-            )
         answers = c.parents[1:]
-        authors = [self.repo.commit(a).author for a in answers]
-        if list(info.answers) != authors:
-            raise VerificationError(
-                f"{_who(c)} is rejected: its trailer names {info.answers}, its parents {authors}"
-            )
+        concurrent.check_merge_parents(c, info, [self.repo.commit(a).author for a in answers])
         state = opening_state
         for a in answers:
             action, _ = self.verify_answer(a, opening, info.kind)
-            try:
-                state = step(state, action)[0]
-            except IllegalAction as exc:
-                raise VerificationError(
-                    f"{_who(c)} is rejected: answer {a[:10]} does not combine ({exc})"
-                ) from None
-        if info.kind == "discard" and state.phase is Phase.DISCARD:
-            raise VerificationError(
-                f"{_who(c)} is rejected: a discard merge must include every discard owed"
-            )
+            state = concurrent.combine(c, state, a, action)
+        concurrent.check_merged(c, info.kind, state)
         return state

@@ -1,0 +1,280 @@
+"""The concurrent step: discards after a seven and answers to a trade offer.
+
+One home for the protocol of state_schema/PROTOCOL.md "Merge commits": who owes an
+answer, where an action goes (an answer branch, a merge then the action, or a plain
+commit), what the merge commit holds, and how answers and merges are checked.
+
+Everything here is a pure function of its arguments: it reads no repository and moves
+no ref. The session asks for a ``Plan`` or a ``Merge`` and acts on it; the peer writes
+the commits ``merge_commit`` describes; the verifier runs the checks below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.rules.actions import Action, AnswerTrade, CancelTrade, ConfirmTrade, Discard
+from catan_p2p.rules.engine import step
+from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.store.objects import Commit
+from catan_p2p.store.refs import answer_ref, game_prefix
+from catan_p2p.sync.protocol import MergeInfo, merge_message, who
+from catan_p2p.sync.transport import tracking_prefix
+
+ANSWER_KINDS: dict[str, tuple[type[Action], Phase]] = {
+    "discard": (Discard, Phase.DISCARD),
+    "trade": (AnswerTrade, Phase.TRADE),
+}
+"""Each kind of concurrent step: the answer action it takes and the phase it is open in."""
+
+_KIND_OF_PHASE = {phase: kind for kind, (_, phase) in ANSWER_KINDS.items()}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A verified concurrent answer waiting to be merged."""
+
+    player: str
+    commit: str
+    action: Action
+
+
+def open_kind(state: GameState) -> str | None:
+    """The kind of concurrent step open in ``state`` (``discard``/``trade``), or None."""
+    return _KIND_OF_PHASE.get(state.phase)
+
+
+def is_answer(action: Action) -> bool:
+    """True for an action that only ever goes on an answer branch (discard, trade answer)."""
+    return isinstance(action, (Discard, AnswerTrade))
+
+
+def owed_discards(state: GameState) -> frozenset[str]:
+    """The players who still owe a discard in ``state``."""
+    return frozenset(state.players[s] for s, n in enumerate(state.discards) if n)
+
+
+def with_answers(state: GameState, answers: Iterable[Answer]) -> GameState:
+    """The opening state with ``answers`` applied in order (what the merge's tree holds)."""
+    for a in answers:
+        state = step(state, a.action)[0]
+    return state
+
+
+# --- where an action goes ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnswerOnBranch:
+    """Commit the action on the answer branch ``ref`` off the opening (the own head)."""
+
+    kind: str
+    ref: str
+
+
+@dataclass(frozen=True)
+class MergeThenRecord:
+    """Write the ``kind`` merge of ``answers`` on the opening, then commit the action on it."""
+
+    kind: str
+    answers: tuple[Answer, ...]
+
+
+@dataclass(frozen=True)
+class SettleThenRecord:
+    """Write the discard merge if it is due (``discard_merge_due``), then commit the action."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """Commit the action on the player's log: no concurrent step is involved."""
+
+
+Plan = AnswerOnBranch | MergeThenRecord | SettleThenRecord | Record
+"""Where a local seat's action goes (from ``plan_action``)."""
+
+
+def plan_action(
+    game: str,
+    opening: str,
+    state: GameState,
+    action: Action,
+    answers: Callable[[], Sequence[Answer]],
+) -> Plan:
+    """Decide where ``action`` goes, given the committed state at ``opening``.
+
+    Args:
+        state: the state at ``opening``, the acting seat's head (answers not merged).
+        answers: gives the verified answers already given to the step open at
+            ``opening``; only called when a step is open.
+
+    Raises:
+        IllegalAction: an answer or a trade confirmation that is not legal on top of
+            ``state`` and the answers (checked before anything is written).
+    """
+    kind = open_kind(state)
+    if kind is not None and is_answer(action):
+        # Every answer, the active player's own discard included, goes on its own branch.
+        step(with_answers(state, answers()), action)  # legal on top of the answers given?
+        return AnswerOnBranch(kind, answer_ref(game, kind, opening, action.player))
+    if kind == "trade" and isinstance(action, (ConfirmTrade, CancelTrade)):
+        given = tuple(answers())
+        if isinstance(action, ConfirmTrade):
+            step(with_answers(state, given), action)  # refuse before writing the merge
+        return MergeThenRecord(kind, given) if given else Record()
+    if kind == "discard":
+        return SettleThenRecord(kind)
+    return Record()
+
+
+@dataclass(frozen=True)
+class Merge:
+    """A merge that is due: ``merger`` closes the ``kind`` step taking ``answers``."""
+
+    kind: str
+    merger: str
+    answers: tuple[Answer, ...]
+
+
+def discard_merge_due(
+    state: GameState, local: Iterable[str], answers: Callable[[], Sequence[Answer]]
+) -> Merge | None:
+    """The discard merge to write now, when the active seat is local and every discard is in.
+
+    Args:
+        state: the committed state (the opening, when a discard step is open).
+        local: the seats this process plays.
+        answers: gives the verified answers to the open step; only called when a local
+            active seat could merge (collecting them verifies commits).
+    """
+    if state.phase is not Phase.DISCARD:
+        return None
+    active = state.players[state.current]
+    if active not in local:
+        return None
+    given = answers()
+    if {a.player for a in given} != owed_discards(state):
+        return None
+    return Merge("discard", active, tuple(given))
+
+
+# --- finding answers -----------------------------------------------------------------------
+
+
+def answer_prefixes(game: str, kind: str, opening: str) -> tuple[str, str]:
+    """Where answers to ``opening`` are found: own branches first, then fetched ones."""
+    return (f"{game_prefix(game)}/{kind}/{opening}", f"{tracking_prefix(game)}/{kind}/{opening}")
+
+
+def answer_owner(ref: str) -> str:
+    """The player who owns an answer branch (its last ref part)."""
+    return ref.rsplit("/", 1)[1]
+
+
+def in_seat_order(answers: Iterable[Answer], players: Sequence[str]) -> list[Answer]:
+    """Answers sorted by their players' seats (the order of the merge's parents)."""
+    order = {p: i for i, p in enumerate(players)}
+    return sorted(answers, key=lambda a: order[a.player])
+
+
+# --- the merge commit ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MergeCommit:
+    """The content of a merge commit: its parents, message and resulting state."""
+
+    parents: tuple[str, ...]
+    message: str
+    state: GameState
+
+
+def merge_commit(
+    game: str,
+    merger: str,
+    kind: str,
+    opening: str,
+    opening_state: GameState,
+    answers: Sequence[Answer],
+) -> MergeCommit:
+    """The custom merge: parents are the opening then every answer; its tree applies them."""
+    state = with_answers(opening_state, answers)
+    message = merge_message(merger, kind, [a.player for a in answers], game)
+    return MergeCommit((opening, *(a.commit for a in answers)), message, state)
+
+
+# --- verification --------------------------------------------------------------------------
+
+
+def check_not_answer(c: Commit, action: Action) -> None:
+    """Refuse a discard or trade answer recorded on a player's log instead of its branch."""
+    if is_answer(action):
+        raise VerificationError(
+            f"{who(c)} is rejected: a {action.kind} is a concurrent answer; it belongs "
+            "on its temporary branch and in the active player's merge"
+        )
+
+
+def check_answer_place(c: Commit, opening: str) -> None:
+    """An answer commit's only parent is the opening commit."""
+    if c.parents != [opening]:
+        raise VerificationError(
+            f"{who(c)} is rejected: an answer must sit directly on the opening commit"
+        )
+
+
+def check_answer_kind(c: Commit, kind: str, action: Action) -> None:
+    """The answer's action is the one its branch's kind of step takes."""
+    cls, _ = ANSWER_KINDS[kind]
+    if not isinstance(action, cls):
+        raise VerificationError(
+            f"{who(c)} is rejected: a {kind} branch holds a {action.kind} action"
+        )
+
+
+def check_step_open(c: Commit, opening: str, kind: str, state: GameState) -> None:
+    """A ``kind`` step is open in ``state``, the state at the answer's opening."""
+    _, phase = ANSWER_KINDS[kind]
+    if state.phase is not phase:
+        raise VerificationError(f"{who(c)} is rejected: no {kind} step is open at {opening[:10]}")
+
+
+def check_merger(c: Commit, info: MergeInfo, opening_state: GameState) -> None:
+    """A merge names a known kind of step and is written by the opening's active player."""
+    if info.kind not in ANSWER_KINDS:
+        raise VerificationError(f"{who(c)} is rejected: unknown concurrent step {info.kind!r}")
+    active = opening_state.players[opening_state.current]
+    if c.author != active:
+        raise VerificationError(
+            f"{who(c)} is rejected: only {active.capitalize()} may merge answers"
+        )
+
+
+def check_merge_parents(c: Commit, info: MergeInfo, authors: list[str]) -> None:
+    """The merge's trailer names its answer parents' authors, in parent order."""
+    if list(info.answers) != authors:
+        raise VerificationError(
+            f"{who(c)} is rejected: its trailer names {info.answers}, its parents {authors}"
+        )
+
+
+def combine(c: Commit, state: GameState, answer: str, action: Action) -> GameState:
+    """Apply one merged answer; ``VerificationError`` when it does not combine."""
+    try:
+        return step(state, action)[0]
+    except IllegalAction as exc:
+        raise VerificationError(
+            f"{who(c)} is rejected: answer {answer[:10]} does not combine ({exc})"
+        ) from None
+
+
+def check_merged(c: Commit, kind: str, state: GameState) -> None:
+    """A discard merge closes the step: it takes every discard owed."""
+    if kind == "discard" and state.phase is Phase.DISCARD:
+        raise VerificationError(
+            f"{who(c)} is rejected: a discard merge must include every discard owed"
+        )

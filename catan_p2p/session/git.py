@@ -20,18 +20,22 @@ from catan_p2p.errors import (
     UsageError,
     VerificationError,
 )
-from catan_p2p.rules.actions import Action
+from catan_p2p.rules.actions import Action, ClaimSeat
 from catan_p2p.rules.board import STANDARD_BOARD, Board
 from catan_p2p.rules.engine import actors, legal_actions
-from catan_p2p.rules.state import GameState, new_game
+from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
-from catan_p2p.store.codec import BANK, GameInfo
+from catan_p2p.session.keys import remember, seat_key
+from catan_p2p.store.codec import BANK
 from catan_p2p.store.refs import check_name, game_prefix, parse_ref, player_ref
 from catan_p2p.sync import concurrent, transport
 from catan_p2p.sync.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
+from catan_p2p.sync.genesis import check_declared, initial_state
 from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.protocol import genesis_message, parse_action
+from catan_p2p.sync.protocol import GenesisInfo, genesis_message, parse_action
 from catan_p2p.sync.repo import GameRepo, init_repo
+from catan_p2p.sync.signing import SeatKey
+from catan_p2p.sync.verify import Verifier
 
 
 def new_game_id() -> str:
@@ -45,8 +49,18 @@ def create_game(
     seed: str | None = None,
     game_id: str | None = None,
     victory_points: int = 10,
+    local: tuple[str, ...] | None = None,
+    keys: dict[str, SeatKey] | None = None,
 ) -> str:
-    """Write a game's genesis commit and start every player's branch there; returns the id."""
+    """Write a game's genesis, claim the seats played here, and return the game id.
+
+    Args:
+        local: the seats this repository plays (default: all, hot-seat). Each claims
+            its seat with its key; when every seat is local the first player merges the
+            claims at once and set-up can start, else the others claim theirs with
+            ``join`` and the first player's next sync merges them.
+        keys: signing keys by player (default: ``session.keys.seat_key``).
+    """
     players = tuple(check_name("player", p) for p in players)
     if BANK in players:
         raise UsageError(
@@ -55,6 +69,11 @@ def create_game(
         )
     game = check_name("game id", game_id or new_game_id())
     seed = seed if seed is not None else os.urandom(8).hex()
+    declared = GenesisInfo(game, players, seed, victory_points)
+    try:
+        check_declared(declared)
+    except ValueError as exc:
+        raise UsageError(f"{exc}; choose other --players") from None
     path = Path(repo)
     try:
         game_repo = GameRepo(path)
@@ -63,12 +82,17 @@ def create_game(
         game_repo = GameRepo(path)
     if game in game_repo.games():
         raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
-    state = new_game(players, board, victory_points)
-    info = GameInfo(game, seed)
+    state, info = initial_state(declared, board)
     tree = game_repo.writer(info).write(state)
-    oid = game_repo.write_commit(tree, [], players[0], genesis_message(game, players))
-    for p in players:
+    oid = game_repo.write_commit(tree, [], players[0], genesis_message(declared))
+    seats = players if local is None else local
+    for p in seats:
         game_repo.refs.set(player_ref(game, p), oid, None)
+    session = GitSession(path, game, seats, keys=keys)
+    try:
+        session.sync()  # claims the local seats, and merges the claims when all are in
+    finally:
+        session.close()
     return game
 
 
@@ -81,12 +105,17 @@ class GitSession:
         game_id: str | None = None,
         local_players: tuple[str, ...] | list[str] | None = None,
         eager_push: bool = True,
+        keys: dict[str, SeatKey] | None = None,
     ) -> None:
         """Open a game's session.
 
         Args:
             eager_push: push after every own commit (for people watching); when False,
                 own commits are pushed once another peer may act (bots, benchmarks).
+            keys: the local seats' signing keys (default: ``session.keys.seat_key``).
+
+        Every commit of the game is verified from its derived genesis, the local
+        branches included.
         """
         self.eager_push = eager_push
         self.repo = GameRepo(Path(repo))
@@ -96,7 +125,7 @@ class GitSession:
         if not heads:
             raise UsageError(f"game {self.game_id} has no player branches in {self.repo.path}")
         self.genesis = self.repo.genesis_of(next(iter(heads.values())))
-        genesis_state, self.info = self.repo.state_of(self.genesis)
+        genesis_state, self.info = self.repo.open_genesis(self.genesis)
         self.players = genesis_state.players
         wanted = tuple(local_players) if local_players else self.players
         for p in wanted:
@@ -105,7 +134,12 @@ class GitSession:
                     f"{p!r} is not a player of game {self.game_id} ({', '.join(self.players)})"
                 )
         self.local_players = wanted
-        self.peers = {p: Peer(self.repo, self.info, p, self.genesis, genesis_state) for p in wanted}
+        given = keys or {}
+        self.keys = {p: given.get(p) or seat_key(p, git_dir=self.repo.git_dir) for p in wanted}
+        verifier = Verifier(self.repo, self.info, self.genesis, genesis_state)
+        self.peers = {
+            p: Peer(self.repo, self.info, p, self.genesis, self.keys[p], verifier) for p in wanted
+        }
         self._status = SyncStatus(peers=self.players)
         self._rejected: dict[str, str] = {}  # bad commit id -> reason
         self._reported: set[str] = set()  # rejections already handed out by take_rejected
@@ -120,6 +154,7 @@ class GitSession:
             owner, kind, opening = parse_ref(ref, self.game_id)
             if kind is not None and owner in self.peers and opening is not None:
                 self._own_answers[ref] = opening
+        self._check_keys()
 
     @classmethod
     def open(
@@ -218,7 +253,7 @@ class GitSession:
 
     def _maybe_merge(self) -> bool:
         """The active seat, if local, merges a complete set of discards."""
-        merge = concurrent.discard_merge_due(self.committed_state, self.peers, self._answers)
+        merge = concurrent.merge_due(self.committed_state, self.peers, self._answers)
         if merge is None:
             return False
         peer = self.peers[merge.merger]
@@ -344,13 +379,48 @@ class GitSession:
                     self._reject(oid, str(exc))
                     behind += 1
                     break
+        self._claim_seats()
         self._maybe_merge()
         self._cleanup_answers()
         if reachable:
+            self._repush_if_lost()
             self._push(list(self._own_answers))
         status.forks = tuple(sorted(set(forks)))
         status.behind = behind
         return status
+
+    def _claim_seats(self) -> None:
+        """Claim the local seats still open in the lobby (each with its key, once)."""
+        state = self.state
+        if not state.lobby_open:
+            return
+        for p in self.local_players:
+            if not state.seats[state.players.index(p)]:
+                self.submit(ClaimSeat(p, self.keys[p].public))
+                state = self.state
+
+    def _repush_if_lost(self) -> None:
+        """Push own refs again when the remote's copy is not what this peer last pushed.
+
+        Someone with write access may delete or roll back a player's ref on a remote;
+        the owner's running peer puts it back (a forward push, never a forced one).
+        """
+        for peer in self.peers.values():
+            remote_copy = self.repo.refs.get(transport.tracking_ref(peer.ref))
+            if remote_copy != peer.head:
+                self._pushed.pop(peer.ref, None)
+
+    def _check_keys(self) -> None:
+        """Refuse to play a seat whose claimed key is not the one this machine holds."""
+        state = self.state
+        for p in self.local_players:
+            claimed = state.seats[state.players.index(p)] if state.seats else ""
+            if claimed and claimed != self.keys[p].public:
+                raise UsageError(
+                    f"{p.capitalize()}'s seat in game {self.game_id} was claimed with another "
+                    f"key than this machine's ({self.keys[p].public[:30]}...); pass --key "
+                    "with the key that claimed it"
+                )
 
     def take_rejected(self) -> dict[str, str]:
         """Rejections not reported yet, each handed out once (commit id -> reason).
@@ -370,27 +440,44 @@ class GitSession:
         self.repo.close()
 
 
-def join_game(url: str, repo: Path, game_id: str, player: str) -> GitSession:
-    """Fetch ``game_id`` from ``url`` into ``repo`` and take the seat ``player``."""
+def join_game(
+    url: str, repo: Path, game_id: str, player: str, key_path: Path | None = None
+) -> GitSession:
+    """Fetch ``game_id`` from ``url`` into ``repo`` and claim the seat ``player``.
+
+    Nothing fetched is adopted unverified: the genesis is derived from what it declares,
+    and the own branch starts there and moves only through verified commits (the
+    remote's copy of it included).
+    """
     path = Path(repo)
     try:
         game_repo = GameRepo(path)
     except UsageError:
         init_repo(path)
         game_repo = GameRepo(path)
+    key = seat_key(player, key_path, game_repo.git_dir)
     transport.set_remote(game_repo.git_dir, url)
     transport.fetch(game_repo.git_dir, game_id)
     tracked = game_repo.refs.list(transport.tracking_prefix(game_id))
     if not tracked:
         raise UsageError(f"the remote {url} has no game {game_id!r}; check the id with its creator")
+    roots = sorted({game_repo.genesis_of(oid) for oid in tracked.values()})
+    if len(roots) != 1:
+        raise VerificationError(
+            f"the remote {url} holds {len(roots)} different starts of game {game_id} "
+            f"({', '.join(r[:10] for r in roots)}); ask its creator which one is the game"
+        )
+    genesis = roots[0]
+    state, _ = game_repo.open_genesis(genesis)
+    if player not in state.players:
+        raise UsageError(
+            f"{player!r} is not a seat of game {game_id} ({', '.join(state.players)})"
+        )
     mine = player_ref(game_id, player)
-    remote_mine = mine.replace("refs/heads/", f"refs/remotes/{transport.REMOTE}/", 1)
     if game_repo.refs.get(mine) is None:
-        start = tracked.get(remote_mine)
-        if start is None:
-            any_head = next(iter(tracked.values()))
-            start = game_repo.genesis_of(any_head)
-        game_repo.refs.set(mine, start, None)
-    session = GitSession(path, game_id, (player,))
+        game_repo.refs.set(mine, genesis, None)
+    if key_path is not None:
+        remember(game_repo.git_dir, player, key_path)
+    session = GitSession(path, game_id, (player,), keys={player: key})
     session.sync()
     return session

@@ -53,7 +53,7 @@ def open_game(repo: GameRepo, game: str) -> tuple[str, GameState, GameInfo]:
     if not refs:
         raise StateFileError(f"game {game} has no branches in {repo.path}")
     genesis = repo.genesis_of(next(iter(refs.values())))
-    state, info = repo.state_of(genesis)
+    state, info = repo.open_genesis(genesis)
     return genesis, state, info
 
 
@@ -61,8 +61,7 @@ def audit(repo: GameRepo, game: str) -> AuditReport:
     """Verify every branch of ``game``; stop at the first bad commit."""
     report = AuditReport(game)
     genesis, genesis_state, info = open_game(repo, game)
-    verifier = Verifier(repo, info)
-    verifier.trust(genesis, genesis_state)
+    verifier = Verifier(repo, info, genesis, genesis_state)
     refs = game_refs(repo, game)
     report.branches = dict(sorted(refs.items()))
     players = {r: o for r, o in refs.items() if _parse(r, game)[1] is None}

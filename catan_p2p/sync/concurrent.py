@@ -1,4 +1,4 @@
-"""The concurrent step: discards after a seven and answers to a trade offer.
+"""The concurrent step: seat claims, discards after a seven and answers to a trade offer.
 
 One home for the protocol of state_schema/PROTOCOL.md "Merge commits": who owes an
 answer, where an action goes (an answer branch, a merge then the action, or a plain
@@ -15,7 +15,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from catan_p2p.errors import IllegalAction, VerificationError
-from catan_p2p.rules.actions import Action, AnswerTrade, CancelTrade, ConfirmTrade, Discard
+from catan_p2p.rules.actions import (
+    Action,
+    AnswerTrade,
+    CancelTrade,
+    ClaimSeat,
+    ConfirmTrade,
+    Discard,
+)
 from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.store.objects import Commit
@@ -23,13 +30,14 @@ from catan_p2p.store.refs import answer_ref, game_prefix
 from catan_p2p.sync.protocol import MergeInfo, merge_message, who
 from catan_p2p.sync.transport import tracking_prefix
 
-ANSWER_KINDS: dict[str, tuple[type[Action], Phase]] = {
-    "discard": (Discard, Phase.DISCARD),
-    "trade": (AnswerTrade, Phase.TRADE),
+ANSWER_KINDS: dict[str, type[Action]] = {
+    "seat": ClaimSeat,
+    "discard": Discard,
+    "trade": AnswerTrade,
 }
-"""Each kind of concurrent step: the answer action it takes and the phase it is open in."""
+"""Each kind of concurrent step and the answer action it takes."""
 
-_KIND_OF_PHASE = {phase: kind for kind, (_, phase) in ANSWER_KINDS.items()}
+_KIND_OF_PHASE = {Phase.DISCARD: "discard", Phase.TRADE: "trade"}
 
 
 @dataclass(frozen=True)
@@ -42,13 +50,26 @@ class Answer:
 
 
 def open_kind(state: GameState) -> str | None:
-    """The kind of concurrent step open in ``state`` (``discard``/``trade``), or None."""
+    """The kind of concurrent step open in ``state`` (``seat``/``discard``/``trade``), or None.
+
+    The seat step is open from the genesis until every seat is claimed; its opening
+    is the genesis and its merge, by the first player, starts the set-up.
+    """
+    if state.lobby_open:
+        return "seat"
     return _KIND_OF_PHASE.get(state.phase)
 
 
 def is_answer(action: Action) -> bool:
-    """True for an action that only ever goes on an answer branch (discard, trade answer)."""
-    return isinstance(action, (Discard, AnswerTrade))
+    """True for an action that only ever goes on an answer branch (claim, discard, answer)."""
+    return isinstance(action, (ClaimSeat, Discard, AnswerTrade))
+
+
+def owed_answers(state: GameState) -> frozenset[str]:
+    """The players a merge must hear from in ``state``: unclaimed seats, or discards owed."""
+    if state.lobby_open:
+        return frozenset(p for p, k in zip(state.players, state.seats, strict=True) if not k)
+    return owed_discards(state)
 
 
 def owed_discards(state: GameState) -> frozenset[str]:
@@ -140,10 +161,10 @@ class Merge:
     answers: tuple[Answer, ...]
 
 
-def discard_merge_due(
+def merge_due(
     state: GameState, local: Iterable[str], answers: Callable[[], Sequence[Answer]]
 ) -> Merge | None:
-    """The discard merge to write now, when the active seat is local and every discard is in.
+    """The merge to write now: the active seat is local and every claim or discard is in.
 
     Args:
         state: the committed state (the opening, when a discard step is open).
@@ -151,15 +172,16 @@ def discard_merge_due(
         answers: gives the verified answers to the open step; only called when a local
             active seat could merge (collecting them verifies commits).
     """
-    if state.phase is not Phase.DISCARD:
+    kind = open_kind(state)
+    if kind not in ("seat", "discard"):
         return None
     active = state.players[state.current]
     if active not in local:
         return None
     given = answers()
-    if {a.player for a in given} != owed_discards(state):
+    if {a.player for a in given} != owed_answers(state):
         return None
-    return Merge("discard", active, tuple(given))
+    return Merge(kind, active, tuple(given))
 
 
 # --- finding answers -----------------------------------------------------------------------
@@ -229,8 +251,7 @@ def check_answer_place(c: Commit, opening: str) -> None:
 
 def check_answer_kind(c: Commit, kind: str, action: Action) -> None:
     """The answer's action is the one its branch's kind of step takes."""
-    cls, _ = ANSWER_KINDS[kind]
-    if not isinstance(action, cls):
+    if not isinstance(action, ANSWER_KINDS[kind]):
         raise VerificationError(
             f"{who(c)} is rejected: a {kind} branch holds a {action.kind} action"
         )
@@ -238,8 +259,7 @@ def check_answer_kind(c: Commit, kind: str, action: Action) -> None:
 
 def check_step_open(c: Commit, opening: str, kind: str, state: GameState) -> None:
     """A ``kind`` step is open in ``state``, the state at the answer's opening."""
-    _, phase = ANSWER_KINDS[kind]
-    if state.phase is not phase:
+    if open_kind(state) != kind:
         raise VerificationError(f"{who(c)} is rejected: no {kind} step is open at {opening[:10]}")
 
 
@@ -254,11 +274,19 @@ def check_merger(c: Commit, info: MergeInfo, opening_state: GameState) -> None:
         )
 
 
-def check_merge_parents(c: Commit, info: MergeInfo, authors: list[str]) -> None:
-    """The merge's trailer names its answer parents' authors, in parent order."""
+def check_merge_parents(
+    c: Commit, info: MergeInfo, authors: list[str], players: Sequence[str]
+) -> None:
+    """The merge's trailer names its answer parents' authors, in parent and seat order."""
     if list(info.answers) != authors:
         raise VerificationError(
             f"{who(c)} is rejected: its trailer names {info.answers}, its parents {authors}"
+        )
+    seats = [players.index(a) if a in players else -1 for a in authors]
+    if seats != sorted(set(seats)) or -1 in seats or not seats:
+        raise VerificationError(
+            f"{who(c)} is rejected: a merge takes at least one answer, at most one per "
+            "player, in seat order"
         )
 
 
@@ -273,8 +301,12 @@ def combine(c: Commit, state: GameState, answer: str, action: Action) -> GameSta
 
 
 def check_merged(c: Commit, kind: str, state: GameState) -> None:
-    """A discard merge closes the step: it takes every discard owed."""
+    """A seat or discard merge closes its step: it takes every claim or discard owed."""
     if kind == "discard" and state.phase is Phase.DISCARD:
         raise VerificationError(
             f"{who(c)} is rejected: a discard merge must include every discard owed"
+        )
+    if kind == "seat" and state.lobby_open:
+        raise VerificationError(
+            f"{who(c)} is rejected: the seat merge must take a claim for every seat"
         )

@@ -76,8 +76,7 @@ def _check(
         if other != ref and oid != ZERO and repo.genesis_of(oid) != genesis:
             return f"{ref}: {new[:10]} starts from another genesis than {other}"
     genesis_state, info = repo.open_genesis(genesis)
-    verifier = Verifier(repo, info)
-    verifier.trust(genesis, genesis_state)
+    verifier = Verifier(repo, info, genesis, genesis_state)
     if kind is not None:
         action, _ = verifier.verify_answer(new, opening or "", kind)
         if action.player != player:

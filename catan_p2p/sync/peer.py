@@ -20,6 +20,7 @@ from catan_p2p.store.refs import player_ref
 from catan_p2p.sync.concurrent import Answer, merge_commit
 from catan_p2p.sync.protocol import action_message
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
 
 __all__ = ["Answer", "Peer"]  # Answer lives in sync.concurrent; re-exported for callers
@@ -31,27 +32,30 @@ class Peer:
     """The replica of ``player`` in ``repo`` for game ``info.game``."""
 
     def __init__(
-        self, repo: GameRepo, info: GameInfo, player: str, genesis: str, genesis_state: GameState
+        self,
+        repo: GameRepo,
+        info: GameInfo,
+        player: str,
+        genesis: str,
+        key: SeatKey,
+        verifier: Verifier,
     ):
+        """The replica of ``player``, signing with ``key``.
+
+        ``verifier`` holds the derived genesis; the peers of one session may share it.
+        The own branch is verified from the genesis like anything else: a ref on disk
+        may have been written by anyone with access to the repository.
+        """
         self.repo = repo
         self.info = info
         self.player = player
+        self.key = key
         self.ref = player_ref(info.game, player)
-        self.verifier = Verifier(repo, info)
-        self.verifier.trust(genesis, genesis_state)
+        self.verifier = verifier
         self.genesis = genesis
         self._head = repo.refs.get(self.ref)
-        head = self._head
-        if head is not None and head != genesis:
-            self._trust_own_head(head)
-
-    def _trust_own_head(self, head: str) -> None:
-        """Load one's own head: decode it, and re-verify from genesis if it does not re-encode."""
-        state, _ = self.repo.state_of(head)
-        if self.verifier.tree_of(state) == self.repo.commit(head).tree:
-            self.verifier.trust(head, state)
-        else:
-            self.verifier.verify(head)
+        if self._head is not None:
+            verifier.verify(self._head)
 
     @property
     def head(self) -> str | None:
@@ -97,7 +101,7 @@ class Peer:
         with self.repo.store.batch():  # tree and commit land as one small pack
             tree = self.repo.writer(self.info).write(new)
             oid = self.repo.write_commit(
-                tree, [parent], self.player, action_message(resolved, self.info.game)
+                tree, [parent], self.player, action_message(resolved, self.info.game), self.key
             )
         self.verifier.trust(oid, new)
         self._move(oid)
@@ -116,7 +120,7 @@ class Peer:
         with self.repo.store.batch():
             tree = self.repo.writer(self.info).write(new)
             oid = self.repo.write_commit(
-                tree, [opening], self.player, action_message(resolved, self.info.game)
+                tree, [opening], self.player, action_message(resolved, self.info.game), self.key
             )
         self.repo.refs.set(ref, oid, self.repo.refs.get(ref))
         return oid
@@ -129,7 +133,9 @@ class Peer:
         )
         with self.repo.store.batch():
             tree = self.repo.writer(self.info).write(merge.state)
-            oid = self.repo.write_commit(tree, list(merge.parents), self.player, merge.message)
+            oid = self.repo.write_commit(
+                tree, list(merge.parents), self.player, merge.message, self.key
+            )
         self.verifier.trust(oid, merge.state)
         self._move(oid)
         return oid, merge.state

@@ -104,7 +104,9 @@ def parse_genesis(commit: Commit) -> GenesisInfo:
             raise ValueError("the seed is longer than 128 characters")
         info = GenesisInfo(data["game"], tuple(players), data["seed"], vp)
     except (ValueError, TypeError, KeyError) as exc:
-        raise VerificationError(f"{who} is refused: its {GENESIS} trailer is malformed ({exc})")
+        raise VerificationError(
+            f"{who} is refused: its {GENESIS} trailer is malformed ({exc})"
+        ) from None
     if commit.message != genesis_message(info):
         raise VerificationError(
             f"{who} is refused: its message is not the canonical genesis message"

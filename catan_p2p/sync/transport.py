@@ -17,6 +17,11 @@ REMOTE = "origin"
 TIMEOUT = 30
 
 
+def tracking_ref(ref: str) -> str:
+    """Where a fetched copy of the local ``refs/heads/...`` ref ``ref`` lands."""
+    return ref.replace("refs/heads/", f"refs/remotes/{REMOTE}/", 1)
+
+
 def tracking_prefix(game: str) -> str:
     """Where fetched refs of ``game`` land: ``refs/remotes/origin/catan/<game>``."""
     return game_prefix(game).replace("refs/heads/", f"refs/remotes/{REMOTE}/", 1)

@@ -1,6 +1,7 @@
-"""Verification of incoming commits: the rules decide, the tree id proves.
+"""Verification of incoming commits: the key vouches, the rules decide, the tree id proves.
 
-A commit is accepted only when its author is the player its action names, the
+A commit is accepted only when its bytes are the canonical form of what it records,
+its author is the player its action names and that player's seat key signed it, the
 action is legal in the parent's state, its chance outcomes are the ones derived
 from the seed and the parent id, and applying it gives exactly the commit's tree.
 Each peer owns a ``Verifier`` with its own caches, so verification is independent:
@@ -18,20 +19,72 @@ from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore
 from catan_p2p.sync import concurrent
 from catan_p2p.sync.concurrent import ANSWER_KINDS
-from catan_p2p.sync.protocol import check_stamp, parse_action, parse_merge, who
+from catan_p2p.sync.protocol import (
+    action_message,
+    check_stamp,
+    merge_message,
+    parse_action,
+    parse_merge,
+    player_email,
+    who,
+)
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.signing import check_signature
 
-__all__ = ["ANSWER_KINDS", "Verifier"]
+__all__ = ["ANSWER_KINDS", "Verifier", "check_vouched"]
+
+
+def check_vouched(c: Commit, state: GameState, message: str) -> None:
+    """The commit is byte-canonical and signed by its author's seat key in ``state``.
+
+    ``state`` is the state the commit produces, so a seat claim is signed by the key it
+    claims (proof that its author holds that key), and every other commit by a key
+    claimed before it. ``message`` is the canonical message of what it records.
+    """
+    if c.message != message:
+        raise VerificationError(
+            f"{who(c)} is rejected: its message is not the canonical text of what it "
+            "records (extra spaces, other line ends or extra trailers)"
+        )
+    if not c.canonical or c.email != player_email(c.author):
+        raise VerificationError(
+            f"{who(c)} is rejected: its header is not in canonical form (author and "
+            "committer must be the player, time zone +0000, nothing else)"
+        )
+    seat = state.players.index(c.author)
+    key = state.seats[seat] if state.seats else ""
+    if c.signature is None:
+        raise VerificationError(
+            f"{who(c)} is rejected: it is not signed; every move must carry its player's "
+            "signature"
+        )
+    problem = check_signature(key, c.signed_data, c.signature) if key else "no seat key"
+    if problem is not None:
+        raise VerificationError(
+            f"{who(c)} is rejected: it is not signed by {c.author.capitalize()}'s seat key "
+            f"({problem})"
+        )
 
 
 class Verifier:
     """Verified states of one game for one peer, keyed by commit id."""
 
-    def __init__(self, repo: GameRepo, info: GameInfo) -> None:
+    def __init__(
+        self,
+        repo: GameRepo,
+        info: GameInfo,
+        genesis: str | None = None,
+        genesis_state: GameState | None = None,
+    ) -> None:
+        """A verifier that trusts nothing but ``genesis`` (derived by ``open_genesis``)."""
         self.repo = repo
         self.info = info
         self.states: dict[str, GameState] = {}
         self._writer = StateWriter(HashingStore(), info)
+        self._pinned: set[str] = set()
+        if genesis is not None and genesis_state is not None:
+            self.trust(genesis, genesis_state)
+            self._pinned.add(genesis)
 
     def trust(self, oid: str, state: GameState) -> None:
         """Record a state this peer produced or verified before (its own branch)."""
@@ -66,7 +119,7 @@ class Verifier:
             self.states[c_id] = state
         if len(self.states) > 256:
             for old in list(self.states)[: len(self.states) - 128]:
-                if old != oid:
+                if old != oid and old not in self._pinned:
                     del self.states[old]
         return state
 
@@ -102,6 +155,7 @@ class Verifier:
                 action = parse_action(c)
                 concurrent.check_not_answer(c, action)
                 new = self._apply(c, c.parents[0], parent_state, action)
+                check_vouched(c, new, action_message(action, self.info.game))
             else:
                 new = self._verify_merge(c, parent_state)
         except StateFileError as exc:
@@ -119,6 +173,7 @@ class Verifier:
         opening_state = self.verify(opening)
         concurrent.check_step_open(c, opening, kind, opening_state)
         new = self._apply(c, opening, opening_state, action)
+        check_vouched(c, new, action_message(action, self.info.game))
         self._check_tree(c, new)
         return action, new
 
@@ -127,10 +182,12 @@ class Verifier:
         concurrent.check_merger(c, info, opening_state)
         opening = c.parents[0]
         answers = c.parents[1:]
-        concurrent.check_merge_parents(c, info, [self.repo.commit(a).author for a in answers])
+        authors = [self.repo.commit(a).author for a in answers]
+        concurrent.check_merge_parents(c, info, authors, opening_state.players)
         state = opening_state
         for a in answers:
             action, _ = self.verify_answer(a, opening, info.kind)
             state = concurrent.combine(c, state, a, action)
         concurrent.check_merged(c, info.kind, state)
+        check_vouched(c, state, merge_message(c.author, info.kind, authors, self.info.game))
         return state

@@ -10,10 +10,12 @@ from pathlib import Path
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import Action
 from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.keys import seat_key
 from catan_p2p.sim import next_actor, play_session_game
 from catan_p2p.store.objects import commit_data
 from catan_p2p.sync.protocol import action_message, player_email
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.signing import SeatKey
 
 FOUR = ("red", "blue", "white", "orange")
 CLI = [sys.executable, "-m", "catan_p2p.cli"]
@@ -50,8 +52,26 @@ def forge_commit(
     message: str | None = None,
     game: str = "g",
 ) -> str:
-    """Write a commit the way a cheating peer could: any author, action and tree."""
-    data = commit_data(
+    """Write a commit the way a cheating peer could: any author, action and tree.
+
+    It is signed with the author's own seat key from this machine's keys (the tests'
+    CATAN_P2P_HOME), so what it tests is the check after the signature.
+    """
+    return sign_commit(repo, parent, author, action, tree, seat_key(author), message, game)
+
+
+def sign_commit(
+    repo: GameRepo,
+    parent: str,
+    author: str,
+    action: Action,
+    tree: str,
+    key: SeatKey | None,
+    message: str | None = None,
+    game: str = "g",
+) -> str:
+    """Write a commit as a cheating peer could: any author, action, tree, key (or none)."""
+    fields = (
         tree,
         [parent],
         author,
@@ -59,6 +79,9 @@ def forge_commit(
         1_700_000_000,
         message or action_message(action, game),
     )
+    data = commit_data(*fields)
+    if key is not None:
+        data = commit_data(*fields, key.sign(data))
     return repo.store.write(b"commit", data)
 
 

@@ -103,13 +103,13 @@ def test_discard_merge_is_due_only_when_every_owed_discard_is_in():
     red = _answer(RED, Discard(RED, cards(lumber=2, brick=2)), 1)
     blue = _answer(BLUE, Discard(BLUE, cards(ore=3, grain=2)), 2)
     assert concurrent.owed_discards(state) == {RED, BLUE}
-    assert concurrent.discard_merge_due(state, {RED}, lambda: [red]) is None
-    merge = concurrent.discard_merge_due(state, {RED}, lambda: [red, blue])
+    assert concurrent.merge_due(state, {RED}, lambda: [red]) is None
+    merge = concurrent.merge_due(state, {RED}, lambda: [red, blue])
     assert merge == concurrent.Merge("discard", RED, (red, blue))
 
 
 def test_discard_merge_is_never_due_for_a_remote_active_player():
-    assert concurrent.discard_merge_due(_seven(), {BLUE, WHITE}, _none) is None
+    assert concurrent.merge_due(_seven(), {BLUE, WHITE}, _none) is None
 
 
 def test_merge_commit_takes_the_opening_then_the_answers_in_order():

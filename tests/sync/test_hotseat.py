@@ -78,7 +78,10 @@ def test_cli_verify_log_and_show_read_the_game(finished_game):
     log = cli("log", "--repo", str(path), "--json")
     entries = json.loads(log.stdout)
     assert len(entries) == len(session.history())
-    assert entries[0]["action"]["type"] == "build_settlement" and entries[0]["author"] == "red"
+    claims = [e for e in entries if e["action"]["type"] == "claim_seat"]
+    assert [e["author"] for e in claims] == list(session.players)
+    first = entries[len(claims)]
+    assert first["action"]["type"] == "build_settlement" and first["author"] == "red"
     show = cli("show", "--repo", str(path), "--json")
     shown = json.loads(show.stdout)
     assert shown["winner"] == result.winner and shown["commit"] == session.head

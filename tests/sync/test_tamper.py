@@ -83,9 +83,9 @@ def test_a_commit_authored_by_another_player_is_rejected(game):
 @pytest.mark.parametrize(
     ("stamp", "words"),
     [
-        ("Catan-Game: other\nCatan-Protocol: 2\n", ("belongs to game 'other'",)),
-        ("Catan-Game: g\nCatan-Protocol: 3\n", ("protocol 3", "upgrade")),
-        ("Catan-Game: g\nCatan-Protocol: 1\n", ("protocol '1'", "older")),
+        ("Catan-Game: other\nCatan-Protocol: 3\n", ("belongs to game 'other'",)),
+        ("Catan-Game: g\nCatan-Protocol: 4\n", ("protocol 4", "upgrade")),
+        ("Catan-Game: g\nCatan-Protocol: 2\n", ("protocol '2'", "older")),
         ("", ("no Catan-Game and Catan-Protocol trailers",)),
     ],
 )

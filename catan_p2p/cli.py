@@ -27,6 +27,16 @@ def _add_repo(p: argparse.ArgumentParser, game: bool = True) -> None:
         )
 
 
+def _add_key(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--key",
+        default=None,
+        metavar="PATH",
+        help="your ed25519 SSH key to sign with (default: one made for the seat under "
+        "~/.catan_p2p/keys)",
+    )
+
+
 def _add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
@@ -66,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--as", dest="as_player", default=None, help="your seat when sharing on --remote"
     )
+    _add_key(p)
     _add_repo(p, game=False)
     p.add_argument("--game", default=None, help="game id (default: a random one)")
 
@@ -74,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", required=True)
     p.add_argument("--as", dest="as_player", required=True)
     p.add_argument("--repo", default=".")
+    _add_key(p)
 
     p = sub.add_parser("bot", help="run a bot as a networked peer until the game ends")
     p.add_argument("--as", dest="as_player", required=True)

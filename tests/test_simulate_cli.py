@@ -95,5 +95,6 @@ def test_simulate_git_records_every_action_as_a_commit(tmp_path) -> None:  # typ
         text=True,
         check=True,
     )
-    # One commit per action on top of the genesis commit (merges close concurrent steps).
-    assert int(log.stdout) == report["mean_actions"] + 1
+    # One commit per action on top of the genesis commit and one seat claim per player
+    # (merges close concurrent steps).
+    assert int(log.stdout) == report["mean_actions"] + 1 + len(report["winners"])

@@ -39,7 +39,7 @@ def replay_states(session: Session) -> tuple[list[GameState], list[LogEntry]]:
     """
     entries = session.history()
     now = session.state
-    state = new_game(now.players, now.board, now.victory_points)
+    state = new_game(now.players, now.board, now.victory_points, seated=bool(now.seats))
     states = [state]
     for i, entry in enumerate(entries):
         try:

@@ -8,8 +8,8 @@ from pathlib import Path
 from catan_p2p.boards import make_board
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.board import Board
-from catan_p2p.session.git import create_game
-from catan_p2p.store.refs import player_ref
+from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.sync import transport
 from catan_p2p.sync.repo import GameRepo
 
@@ -32,21 +32,34 @@ def run(args: argparse.Namespace) -> int:
     if args.as_player and args.as_player.lower() not in players:
         raise UsageError(f"--as {args.as_player} is not one of the players ({', '.join(players)})")
     path = Path(args.repo)
+    me = (args.as_player or players[0]).lower()
+    key_path = Path(args.key) if getattr(args, "key", None) else None
+    keys = {me: seat_key(me, key_path)} if key_path else None
+    local = (me,) if args.remote else None
     game = create_game(
-        path, players, board, seed=args.seed, game_id=args.game, victory_points=args.victory_points
+        path,
+        players,
+        board,
+        seed=args.seed,
+        game_id=args.game,
+        victory_points=args.victory_points,
+        local=local,
+        keys=keys,
     )
     print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
+    repo = GameRepo(path)
+    if key_path:
+        remember(repo.git_dir, me, key_path)
     if args.remote:
-        repo = GameRepo(path)
         transport.set_remote(repo.git_dir, args.remote)
-        refs = [player_ref(game, p) for p in players]
-        transport.push(repo.git_dir, refs)
-        me = (args.as_player or players[0]).lower()
-        for p in players:
-            if p != me:
-                repo.refs.delete(player_ref(game, p))
-        print(f"Shared on {args.remote}; you play {me}. Others join with:")
+        session = GitSession(path, game, (me,), keys=keys)
+        try:
+            session.flush()
+        finally:
+            session.close()
+        print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
         print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
+        print("Set-up starts once every seat is claimed (your next sync merges the claims).")
     else:
         print("Play it hot-seat with: catan-p2p play --resume", path)
     return 0

@@ -470,9 +470,7 @@ def join_game(
     genesis = roots[0]
     state, _ = game_repo.open_genesis(genesis)
     if player not in state.players:
-        raise UsageError(
-            f"{player!r} is not a seat of game {game_id} ({', '.join(state.players)})"
-        )
+        raise UsageError(f"{player!r} is not a seat of game {game_id} ({', '.join(state.players)})")
     mine = player_ref(game_id, player)
     if game_repo.refs.get(mine) is None:
         game_repo.refs.set(mine, genesis, None)

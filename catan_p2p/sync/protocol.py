@@ -66,8 +66,7 @@ class GenesisInfo:
 
 def genesis_message(info: GenesisInfo) -> str:
     return (
-        f"Genesis: game {info.game} for {', '.join(info.players)}\n\n"
-        f"{GENESIS}: {info.payload()}\n"
+        f"Genesis: game {info.game} for {', '.join(info.players)}\n\n{GENESIS}: {info.payload()}\n"
     )
 
 

@@ -55,8 +55,7 @@ def check_vouched(c: Commit, state: GameState, message: str) -> None:
     key = state.seats[seat] if state.seats else ""
     if c.signature is None:
         raise VerificationError(
-            f"{who(c)} is rejected: it is not signed; every move must carry its player's "
-            "signature"
+            f"{who(c)} is rejected: it is not signed; every move must carry its player's signature"
         )
     problem = check_signature(key, c.signed_data, c.signature) if key else "no seat key"
     if problem is not None:

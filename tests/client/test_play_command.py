@@ -77,8 +77,9 @@ def test_replay_export_writes_one_frame_per_commit(home, tmp_path, capsys):
         game.session.submit(game.session.legal_actions(player)[0])
     out = tmp_path / "frames"
     assert main(["replay", str(game.repo), "--export", str(out)]) == 0
-    assert len(list(out.glob("frame_*.png"))) == 5
-    assert "Wrote 5 frames" in capsys.readouterr().out
+    # The start, the two seat claims and the four placements.
+    assert len(list(out.glob("frame_*.png"))) == 7
+    assert "Wrote 7 frames" in capsys.readouterr().out
 
 
 def test_replay_of_a_missing_game_is_one_clear_sentence(tmp_path, capsys):

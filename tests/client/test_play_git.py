@@ -65,8 +65,10 @@ def test_hot_seat_clicks_become_commits_in_the_game_repository(tmp_path, window)
     d.key(pygame.K_r)
     d.shot("after_first_turns")
     history = session.history()
-    assert [e.action.kind for e in history][:8] == ["build_settlement", "build_road"] * 4
-    assert [e.author for e in history][:8] == [RED, RED, BLUE, BLUE, BLUE, BLUE, RED, RED]
+    moves = [e for e in history if e.action.kind != "claim_seat"]  # the seat claims come first
+    assert [e.author for e in history[:2]] == [RED, BLUE]
+    assert [e.action.kind for e in moves][:8] == ["build_settlement", "build_road"] * 4
+    assert [e.author for e in moves][:8] == [RED, RED, BLUE, BLUE, BLUE, BLUE, RED, RED]
     assert "end_turn" in [e.action.kind for e in history]
     assert all(re.fullmatch(r"[0-9a-f]{40}", e.commit) for e in history)
     assert app._log[-1].commit == history[-1].commit  # the log panel reads the commits
@@ -97,7 +99,7 @@ def test_networked_window_syncs_in_the_background_and_reports_a_lost_remote(tmp_
         for _ in range(2):  # blue's two set-up placements, on blue's own machine
             blue.submit(blue.legal_actions(BLUE)[0])
             blue.submit(blue.legal_actions(BLUE)[0])
-        _wait(d, lambda: len(app._log) == 6)  # fetched by the background thread
+        _wait(d, lambda: len(app._log) == 2 + 6)  # 2 seat claims; fetched in the background
         assert app.actor() == RED
         assert syncer.status is not None and syncer.status.last_fetch is not None
         d.shot("networked_red")
@@ -110,9 +112,14 @@ def test_networked_window_syncs_in_the_background_and_reports_a_lost_remote(tmp_
         syncer.stop()
 
 
+def _moves(session: GitSession) -> list:
+    """The history without its seat claims."""
+    return [e for e in session.history() if e.action.kind != "claim_seat"]
+
+
 def _blue_sees(blue: GitSession, n: int) -> bool:
     blue.sync()
-    return len(blue.history()) >= n
+    return len(_moves(blue)) >= n
 
 
 def _wait(d: Driver, done, seconds: float = 20.0) -> None:  # type: ignore[no-untyped-def]
@@ -184,10 +191,10 @@ def test_window_plays_against_a_bot_running_as_its_own_peer_process(tmp_path, wi
             d.vertex(sorted(app.highlights().vertices)[0])
             _wait(d, lambda: app.state.phase is Phase.SETUP_ROAD)
             d.edge(sorted(app.highlights().edges)[0])
-            _wait(d, lambda n=placed: len(app._log) >= n)
+            _wait(d, lambda n=placed: len(app._log) >= 2 + n)  # after the 2 seat claims
         _wait(d, lambda: app.state.phase is Phase.ROLL and app.actor() == RED)
         d.shot("against_bot_peer")
-        authors = [e.author for e in red.history()]
+        authors = [e.author for e in _moves(red)]
         assert authors == [RED, RED, BLUE, BLUE, BLUE, BLUE, RED, RED]
     finally:
         syncer.stop()

@@ -15,6 +15,7 @@ from catan_p2p.rules.actions import (
     BuildSettlement,
     BuyDevCard,
     CancelTrade,
+    ClaimSeat,
     ConfirmTrade,
     Discard,
     EndRoadBuilding,
@@ -57,6 +58,9 @@ EXAMPLES: list[Action] = [
     AnswerTrade("white", False),
     ConfirmTrade("red", "blue"),
     CancelTrade("red"),
+    ClaimSeat(
+        "red", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGwBX7iCCPz9adMoUNyWIl8fkxX+W1ODpyWW8K+8JTNU"
+    ),
 ]
 
 

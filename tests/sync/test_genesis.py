@@ -1,0 +1,235 @@
+"""The genesis is derived from what it declares, never trusted; hostile trees are refused.
+
+Each rigged start is written the way a dishonest creator could and then offered to
+``join`` (over a real bare remote, with and without the guard hook) and ``verify``:
+each is refused in one sentence naming the genesis, nothing is adopted, no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from gitgames import cli, git
+
+from catan_p2p.errors import VerificationError
+from catan_p2p.rules.state import new_game
+from catan_p2p.session.git import create_game, join_game
+from catan_p2p.store.codec import StateWriter, dumps
+from catan_p2p.store.objects import commit_data, parse_tree, tree_data
+from catan_p2p.store.refs import player_ref
+from catan_p2p.sync.genesis import derive_genesis
+from catan_p2p.sync.protocol import GenesisInfo, genesis_message, player_email
+from catan_p2p.sync.repo import GameRepo, init_repo
+
+DECLARED = GenesisInfo("g", ("red", "blue"), "s", 10)
+
+
+def _write_genesis(repo: GameRepo, tree: str, message: str | None = None) -> str:
+    data = commit_data(
+        tree, [], "red", player_email("red"), 1_700_000_000, message or genesis_message(DECLARED)
+    )
+    return repo.store.write(b"commit", data)
+
+
+def _honest_tree(repo: GameRepo) -> str:
+    state = new_game(DECLARED.players, seated=True)
+    from catan_p2p.store.codec import GameInfo
+
+    return StateWriter(repo.store, GameInfo("g", "s")).write(state)
+
+
+def _swap(repo: GameRepo, tree: str, path: str, blob: bytes | None, tree_entry=None) -> str:
+    """``tree`` with file ``path`` replaced by ``blob`` (or an entry added as given)."""
+    store = repo.store
+    parts = path.split("/")
+    entries = parse_tree(store.read(tree)[1])
+    if len(parts) == 1:
+        if tree_entry is not None:
+            entries[parts[0]] = tree_entry
+        else:
+            entries[parts[0]] = (False, store.write(b"blob", blob))
+        return store.write(b"tree", tree_data(entries))
+    sub = entries[parts[0]][1]
+    entries[parts[0]] = (True, _swap(repo, sub, "/".join(parts[1:]), blob, tree_entry))
+    return store.write(b"tree", tree_data(entries))
+
+
+def _raw_tree(repo: GameRepo, tree: str, entries: list[tuple[bytes, bytes, str]]) -> str:
+    """A tree with raw entries (mode, name bytes, id) appended: what tree_data never writes."""
+    data = repo.store.read(tree)[1]
+    for mode, name, oid in entries:
+        data += mode + b" " + name + b"\0" + bytes.fromhex(oid)
+    return repo.store.write(b"tree", data)
+
+
+def _rigs(repo: GameRepo) -> dict[str, str]:
+    """Genesis commits a dishonest creator could write, by what is wrong with them."""
+    honest = _honest_tree(repo)
+    turn = json.loads(repo.store.read(parse_tree(repo.store.read(honest)[1])["turn.json"][1])[1])
+    rich = json.loads(json.dumps(turn))
+    for res in rich["resources"].values():
+        res["red"], res["bank"] = 5, res["bank"] - 5
+    late = dict(turn, turn=99)
+    game_json = repo.store.read(parse_tree(repo.store.read(honest)[1])["game.json"][1])[1]
+    empty = repo.store.write(b"blob", b"")
+    deep = repo.store.write(b"tree", b"")
+    for _ in range(3000):
+        deep = repo.store.write(b"tree", b"40000 d\0" + bytes.fromhex(deep))
+    return {
+        "rich start": _swap(repo, honest, "turn.json", dumps(rich)),
+        "turn 99 by a duplicate key": _swap(
+            repo,
+            honest,
+            "turn.json",
+            dumps(turn)[:-2] + b',\n "turn": 99\n}\n',
+        ),
+        "late start": _swap(repo, honest, "turn.json", dumps(late)),
+        "count as a string": _swap(
+            repo, honest, "deck.json", dumps({"knight": "14"} | {"monopoly": 2})
+        ),
+        "extra file": _swap(repo, honest, "notes.txt", b"hi\n"),
+        "extra player file": _swap(repo, honest, "players/x.json", b"{}\n"),
+        "dot-dot entry": _raw_tree(repo, honest, [(b"100644", b"..", empty)]),
+        "non-utf8 name": _raw_tree(repo, honest, [(b"100644", b"\xff\xfe.json", empty)]),
+        "symlink": _raw_tree(repo, honest, [(b"120000", b"zz", empty)]),
+        "submodule": _raw_tree(repo, honest, [(b"160000", b"zz", empty)]),
+        "deep tree": _swap(repo, honest, "board", None, (True, deep)),
+        "huge board": _swap(repo, honest, "board/board.json", b" " * (300 * 1024)),
+        "game.json with a float": _swap(
+            repo,
+            honest,
+            "game.json",
+            game_json.replace(b'"victory_points": 10', b'"victory_points": 10.0'),
+        ),
+    }
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> GameRepo:
+    init_repo(tmp_path / "rig")
+    return GameRepo(tmp_path / "rig")
+
+
+def test_the_honest_genesis_is_derived(repo):
+    oid = _write_genesis(repo, _honest_tree(repo))
+    state, info = derive_genesis(repo.store, repo.commit(oid))
+    assert state.players == DECLARED.players and info.seed == "s" and state.lobby_open
+
+
+@pytest.mark.parametrize(
+    "rig",
+    [
+        "rich start",
+        "turn 99 by a duplicate key",
+        "late start",
+        "count as a string",
+        "extra file",
+        "extra player file",
+        "dot-dot entry",
+        "non-utf8 name",
+        "symlink",
+        "submodule",
+        "deep tree",
+        "huge board",
+        "game.json with a float",
+    ],
+)
+def test_a_rigged_genesis_is_refused_by_the_peer(repo, rig):
+    oid = _write_genesis(repo, _rigs(repo)[rig])
+    with pytest.raises(VerificationError) as err:
+        derive_genesis(repo.store, repo.commit(oid))
+    assert oid[:10] in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        genesis_message(DECLARED).replace("\n\n", " \n\n"),
+        genesis_message(DECLARED).replace('{"game"', '{ "game"'),
+        genesis_message(DECLARED).replace('"seed":"s"', '"seed":"s","extra":1'),
+        genesis_message(DECLARED).replace('"victory_points":10', '"victory_points":10.0'),
+        genesis_message(DECLARED).replace('"protocol":3', '"protocol":2'),
+        genesis_message(DECLARED) + "Catan-Note: x\n",
+    ],
+)
+def test_a_genesis_message_that_is_not_canonical_is_refused(repo, message):
+    oid = _write_genesis(repo, _honest_tree(repo), message)
+    with pytest.raises(VerificationError, match=oid[:10]):
+        derive_genesis(repo.store, repo.commit(oid))
+
+
+def _hosted(tmp_path: Path, hook: bool) -> Path:
+    remote = tmp_path / "remote.git"
+    if hook:
+        made = cli("host", "init", str(remote))
+        assert made.returncode == 0, made.stderr
+    else:
+        git("init", "-q", "--bare", str(remote))
+    return remote
+
+
+@pytest.mark.parametrize("hook", [False, True], ids=["bare", "guarded"])
+def test_join_refuses_a_rigged_genesis_and_adopts_nothing(tmp_path, hook):
+    remote = _hosted(tmp_path, hook)
+    creator = tmp_path / "creator"
+    init_repo(creator)
+    repo = GameRepo(creator)
+    oid = _write_genesis(repo, _rigs(repo)["rich start"])
+    repo.refs.set(player_ref("g", "red"), oid, None)
+    pushed = git("push", str(remote), "refs/heads/catan/g/red", cwd=creator, check=False)
+    del pushed
+    on_remote = git("for-each-ref", "refs/heads/catan", cwd=remote)
+    if hook:
+        assert on_remote == "", "the guarded remote took a rigged genesis"
+        return
+    joined = cli("join", str(remote), "--game", "g", "--as", "blue", "--repo", str(tmp_path / "b"))
+    assert joined.returncode == 1
+    assert oid[:10] in joined.stderr and "Traceback" not in joined.stderr
+    assert git("for-each-ref", "refs/heads", cwd=tmp_path / "b") == ""
+
+
+def test_join_does_not_adopt_a_planted_copy_of_its_own_branch(tmp_path):
+    """The remote's copy of Blue's branch is a fabricated state: join must verify it."""
+    remote = _hosted(tmp_path, hook=False)
+    red = tmp_path / "red"
+    create_game(red, ["red", "blue"], seed="p", game_id="g", local=("red",))
+    repo = GameRepo(red)
+    genesis = repo.refs.get(player_ref("g", "red"))
+    state = repo.open_genesis(genesis)[0]
+    rich = state._replace(
+        hands=tuple(h._replace(resources=(6,) * 5) for h in state.hands),
+        bank=tuple(n - 12 for n in state.bank),
+    )
+    tree = repo.writer(repo.open_genesis(genesis)[1]).write(rich)
+    planted = repo.write_commit(tree, [genesis], "blue", "Blue: rich\n")
+    repo.refs.set(player_ref("g", "blue"), planted, None)
+    git("push", str(remote), "refs/heads/catan/g/*:refs/heads/catan/g/*", cwd=red)
+    blue = join_game(str(remote), tmp_path / "blue", "g", "blue")
+    assert blue.peers["blue"].head != planted
+    assert blue.state.hands[1].resources == (0,) * 5
+    assert planted in blue.rejected
+
+
+def test_the_hook_answers_hostile_input_in_one_line(tmp_path):
+    remote = _hosted(tmp_path, hook=True)
+    work = tmp_path / "w"
+    init_repo(work)
+    repo = GameRepo(work)
+    rigs = _rigs(repo)
+    for name in ("non-utf8 name", "deep tree", "symlink"):
+        oid = _write_genesis(repo, rigs[name])
+        repo.refs.set(player_ref("g", "red"), oid, repo.refs.get(player_ref("g", "red")))
+        import subprocess
+
+        done = subprocess.run(
+            ["git", "push", "-f", str(remote), "refs/heads/catan/g/red"],
+            cwd=work,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode != 0, name
+        assert "catan-p2p: refused" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert sys.executable  # the hook ran under this Python

@@ -1,0 +1,148 @@
+"""Attacks through a shared remote: writing into another player's branch, equivocation,
+rolling a player's branch back, and merges that break the seat order.
+
+Real peers (sessions in their own clones) and real bare remotes, with the guard hook
+(``catan-p2p host init``) and without it (a forge runs no hooks, so peers must catch
+the same things themselves).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitgames import cli, git, sign_commit
+
+from catan_p2p.bots import make_bot
+from catan_p2p.rules.actions import BuildSettlement, ClaimSeat
+from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.sim import next_actor
+from catan_p2p.store.refs import answer_ref, player_ref
+from catan_p2p.sync import transport
+from catan_p2p.sync.protocol import merge_message
+from catan_p2p.sync.signing import SeatKey
+
+
+def _remote(tmp_path: Path, hook: bool) -> Path:
+    remote = tmp_path / "remote.git"
+    if hook:
+        assert cli("host", "init", str(remote)).returncode == 0
+    else:
+        git("init", "-q", "--bare", str(remote))
+    return remote
+
+
+def _table(tmp_path: Path, hook: bool) -> tuple[Path, dict[str, GitSession]]:
+    """Red creates on a remote, Blue and White join; the lobby closes at Red's sync."""
+    remote = _remote(tmp_path, hook)
+    create_game(tmp_path / "red", ["red", "blue", "white"], seed="q", game_id="g", local=("red",))
+    transport.set_remote(GitSession(tmp_path / "red", "g", ("red",)).repo.git_dir, str(remote))
+    red = GitSession(tmp_path / "red", "g", ("red",))
+    red.flush()
+    seats = {"red": red}
+    for p in ("blue", "white"):
+        seats[p] = join_game(str(remote), tmp_path / p, "g", p)
+    for _ in range(2):
+        for s in seats.values():
+            assert s.sync().error is None
+    assert not red.state.lobby_open and red.head == seats["white"].head
+    return remote, seats
+
+
+def _push(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "push", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def _two_settlements(red: GitSession) -> tuple[str, str]:
+    """Two valid, signed alternatives of Red's first set-up settlement on one parent."""
+    state = red.committed_state
+    a, b = [x for x in legal_actions(state, "red") if isinstance(x, BuildSettlement)][:2]
+    out = []
+    for action in (a, b):
+        new = step(state, action)[0]
+        tree = red.repo.writer(red.info).write(new)
+        out.append(sign_commit(red.repo, red.head, "red", action, tree, red.keys["red"]))
+    return out[0], out[1]
+
+
+def test_the_hook_refuses_a_move_pushed_into_another_players_branch(tmp_path):
+    remote, seats = _table(tmp_path, hook=True)
+    red = seats["red"]
+    mine, _ = _two_settlements(red)
+    done = _push(tmp_path / "red", str(remote), f"{mine}:refs/heads/catan/g/white")
+    assert done.returncode != 0
+    assert "only White's key can move this branch" in done.stderr, done.stderr
+    assert git("rev-parse", "refs/heads/catan/g/white", cwd=remote).strip() == red.head
+
+
+def test_equivocation_is_refused_by_the_hook_and_reported_by_peers(tmp_path):
+    remote, seats = _table(tmp_path, hook=True)
+    red = seats["red"]
+    first, second = _two_settlements(red)
+    assert _push(tmp_path / "red", str(remote), f"{first}:refs/heads/catan/g/red").returncode == 0
+    done = _push(tmp_path / "red", "-f", str(remote), f"{second}:refs/heads/catan/g/red")
+    assert done.returncode != 0 and "never rewritten" in done.stderr, done.stderr
+    done = _push(tmp_path / "red", str(remote), f"{second}:refs/heads/catan/g/blue")
+    assert done.returncode != 0 and "catan-p2p: refused" in done.stderr
+
+
+def test_without_a_hook_peers_catch_equivocation_themselves(tmp_path):
+    remote, seats = _table(tmp_path, hook=False)
+    red, blue = seats["red"], seats["blue"]
+    first, second = _two_settlements(red)
+    _push(tmp_path / "red", str(remote), f"{first}:refs/heads/catan/g/red")
+    _push(tmp_path / "red", str(remote), f"{second}:refs/heads/catan/g/white")
+    status = blue.sync()
+    assert status.forks, "two signed alternatives of one move must be reported as a fork"
+    assert blue.head in (first, second)
+    report = cli("verify", "--repo", str(tmp_path / "blue"))
+    assert report.returncode == 1 and "fork" in report.stderr
+
+
+@pytest.mark.parametrize("attack", ["delete", "roll back"])
+def test_a_running_peer_puts_its_branch_back_after_a_rollback(tmp_path, attack):
+    remote, seats = _table(tmp_path, hook=False)
+    bots = {p: make_bot("random", p) for p in seats}
+    for _ in range(4):
+        player = next_actor(seats["red"].state)
+        s = seats[player]
+        s.submit(bots[player].decide(s.state, s.legal_actions(player)))
+        for other in seats.values():
+            other.sync()
+    red = seats["red"]
+    ref = player_ref("g", "red")
+    if attack == "delete":
+        git("update-ref", "-d", ref, cwd=remote)
+    else:
+        git("update-ref", ref, red.genesis, cwd=remote)
+    red.sync()
+    assert git("rev-parse", ref, cwd=remote).strip() == red.head
+
+
+def test_a_seat_merge_out_of_seat_order_is_refused(tmp_path):
+    path = tmp_path / "g"
+    create_game(path, ["red", "blue", "white"], seed="o", game_id="g", local=("red",))
+    for p in ("blue", "white"):
+        git("update-ref", player_ref("g", p), GitSession(path, "g", ("red",)).genesis, cwd=path)
+        s = GitSession(path, "g", (p,))
+        s.sync()  # claims the seat on its answer branch
+    red = GitSession(path, "g", ("red",))
+    genesis = red.genesis
+    answers = [
+        red.repo.refs.get(answer_ref("g", "seat", genesis, p)) for p in ("red", "blue", "white")
+    ]
+    assert all(answers)
+    state = red.peers["red"].verifier.verify(genesis)
+    for p, oid in zip(("white", "blue", "red"), reversed(answers), strict=True):
+        action = ClaimSeat(p, red.repo.commit(oid).message.split('"key":"')[1].split('"')[0])
+        state = step(state, action)[0]
+    tree = red.repo.writer(red.info).write(state)
+    message = merge_message("red", "seat", ["white", "blue", "red"], "g")
+    data_key: SeatKey = red.keys["red"]
+    bad = red.repo.write_commit(tree, [genesis, *reversed(answers)], "red", message, data_key)
+    red.repo.refs.set(player_ref("g", "red"), bad, genesis)
+    blue = GitSession(path, "g", ("blue",))
+    blue.sync()
+    assert bad in blue.rejected and "seat order" in blue.rejected[bad]

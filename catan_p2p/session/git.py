@@ -42,6 +42,15 @@ def new_game_id() -> str:
     return "g" + os.urandom(4).hex()
 
 
+def write_genesis(
+    repo: GameRepo, declared: GenesisInfo, board: Board, when: int | None = None
+) -> str:
+    """Write the genesis commit ``declared`` describes on ``board``; returns its id."""
+    state, info = initial_state(declared, board)
+    tree = repo.writer(info).write(state)
+    return repo.write_commit(tree, [], declared.players[0], genesis_message(declared), when=when)
+
+
 def create_game(
     repo: Path,
     players: list[str] | tuple[str, ...],
@@ -82,9 +91,7 @@ def create_game(
         game_repo = GameRepo(path)
     if game in game_repo.games():
         raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
-    state, info = initial_state(declared, board)
-    tree = game_repo.writer(info).write(state)
-    oid = game_repo.write_commit(tree, [], players[0], genesis_message(declared))
+    oid = write_genesis(game_repo, declared, board)
     seats = players if local is None else local
     for p in seats:
         game_repo.refs.set(player_ref(game, p), oid, None)

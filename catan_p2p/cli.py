@@ -183,6 +183,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # the disk: read-only, full, permissions
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(
+            f"catan-p2p {name}: cannot write or read a file{where}: {exc.strerror or exc}; "
+            "check that the disk is writable and has room",
+            file=sys.stderr,
+        )
+        return 1
+
     except KeyboardInterrupt:
         print(f"catan-p2p {name}: interrupted; everything played so far is saved.", file=sys.stderr)
         return 130

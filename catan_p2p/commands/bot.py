@@ -16,6 +16,8 @@ from catan_p2p.commands._common import open_session
 from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.engine import actors
 from catan_p2p.rules.state import Answer, Phase
+from catan_p2p.store.refs import player_ref
+from catan_p2p.sync import transport
 
 TRADE_WAIT = 3.0  # seconds an offer stays open for remote answers
 IDLE_BACKOFF = 1.5  # while nothing changes, wait this much longer between syncs ...
@@ -48,6 +50,13 @@ def run(args: argparse.Namespace) -> int:
             last_error = status.error
         for oid, reason in session.take_rejected().items():
             print(f"{player}: rejected {oid[:10]}: {reason}", file=sys.stderr, flush=True)
+        mine = transport.tracking_ref(player_ref(session.game_id, player))
+        if any(fork.startswith(mine + ":") for fork in status.forks):
+            session.close()
+            raise UsageError(
+                f"{player.capitalize()}'s branch on the remote holds moves this bot did not "
+                "make: another device is playing this seat; stop one of them"
+            )
         state = session.state
         if state.phase is Phase.GAME_OVER:
             break

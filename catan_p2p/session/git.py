@@ -131,7 +131,7 @@ class GitSession:
         heads = self._player_heads()
         if not heads:
             raise UsageError(f"game {self.game_id} has no player branches in {self.repo.path}")
-        self.genesis = self.repo.genesis_of(next(iter(heads.values())))
+        self.genesis = self.repo.genesis_of(self._anchor(heads, local_players))
         genesis_state, self.info = self.repo.open_genesis(self.genesis)
         self.players = genesis_state.players
         wanted = tuple(local_players) if local_players else self.players
@@ -185,6 +185,15 @@ class GitSession:
                 if "/" not in rest:
                     out[ref] = oid
         return out
+
+    def _anchor(self, heads: dict[str, str], local: tuple[str, ...] | list[str] | None) -> str:
+        """The head whose genesis is this game's: a local seat's own branch before any
+        fetched one (a fetched ref may come from anyone and start another history)."""
+        own = [player_ref(self.game_id, p) for p in local or ()]
+        for ref in [*own, *sorted(heads)]:
+            if ref in heads and not ref.startswith("refs/remotes/"):
+                return heads[ref]
+        return next(iter(heads.values()))
 
     def _lead(self) -> Peer:
         """The local peer whose branch is furthest ahead (all local branches are one line)."""

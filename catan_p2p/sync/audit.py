@@ -52,7 +52,8 @@ def open_game(repo: GameRepo, game: str) -> tuple[str, GameState, GameInfo]:
     refs = game_refs(repo, game)
     if not refs:
         raise StateFileError(f"game {game} has no branches in {repo.path}")
-    genesis = repo.genesis_of(next(iter(refs.values())))
+    local = sorted(r for r in refs if r.startswith("refs/heads/"))
+    genesis = repo.genesis_of(refs[local[0]] if local else next(iter(refs.values())))
     state, info = repo.open_genesis(genesis)
     return genesis, state, info
 

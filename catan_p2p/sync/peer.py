@@ -122,7 +122,7 @@ class Peer:
             oid = self.repo.write_commit(
                 tree, [opening], self.player, action_message(resolved, self.info.game), self.key
             )
-        self.repo.refs.set(ref, oid, self.repo.refs.get(ref))
+        self.repo.refs.set(ref, oid, None)  # one answer per player: fails if one exists
         return oid
 
     def record_merge(self, kind: str, answers: Sequence[Answer]) -> tuple[str, GameState]:

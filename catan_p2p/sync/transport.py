@@ -81,10 +81,18 @@ def fetch(git_dir: Path, game: str) -> None:
         spec,
     )
     if proc.returncode != 0:
-        raise RemoteError(
-            f"cannot fetch from the remote ({_reason(proc)}); check that it is reachable, "
-            "sync will retry"
-        )
+        raise RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_advice(proc)}")
+
+
+#: What git prints when this machine's own repository cannot be written.
+_LOCAL_DISK = ("No space left", "Read-only file system", "Permission denied", "Disk quota")
+
+
+def _advice(proc: subprocess.CompletedProcess) -> str:
+    """What to do about a failed fetch: a local disk problem is not a network one."""
+    if any(word in (proc.stderr or "") for word in _LOCAL_DISK):
+        return "the game's own repository cannot be written; free space or fix its permissions"
+    return "check that it is reachable; sync will retry"
 
 
 def push(git_dir: Path, updates: list[str], deletes: list[str] = ()) -> None:  # type: ignore[assignment]

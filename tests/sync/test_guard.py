@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitgames import cli, git, sign_commit
+from gitgames import CLI, cli, git, sign_commit
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import BuildSettlement, ClaimSeat
@@ -146,3 +146,43 @@ def test_a_seat_merge_out_of_seat_order_is_refused(tmp_path):
     blue = GitSession(path, "g", ("blue",))
     blue.sync()
     assert bad in blue.rejected and "seat order" in blue.rejected[bad]
+
+
+def test_a_bot_whose_seat_is_played_on_another_device_stops_with_one_sentence(tmp_path):
+    remote, seats = _table(tmp_path, hook=False)
+    red = seats["red"]
+    other = join_game(str(remote), tmp_path / "red2", "g", "red")  # the same seat, same key
+    assert other.head == red.head
+    first, second = [a for a in legal_actions(red.state, "red") if isinstance(a, BuildSettlement)][
+        :2
+    ]
+    red.submit(first)
+    assert red.sync().error is None
+    other.submit(second)  # the other device plays the same seat differently
+    assert other.sync().error is not None  # its push is refused: not a fast-forward
+    done = subprocess.run(
+        [*CLI, "bot", "--as", "red", "--repo", str(tmp_path / "red2"), "--poll", "0.02"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "another device is playing this seat" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_disk_error_is_one_sentence(tmp_path, monkeypatch, capsys):
+    import errno
+
+    from catan_p2p import cli as cli_module
+    from catan_p2p.sync.repo import GameRepo
+
+    path = tmp_path / "g"
+    create_game(path, ["red", "blue"], seed="d", game_id="g")
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    monkeypatch.setattr(GameRepo, "write_commit", read_only)
+    assert cli_module.main(["bot", "--as", "red", "--repo", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "Read-only file system" in err and "disk is writable" in err

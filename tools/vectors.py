@@ -19,7 +19,7 @@ from pathlib import Path
 
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.rules.board import STANDARD_BOARD
-from catan_p2p.rules.chance import derive_chance
+from catan_p2p.rules.chance import chain, derive_chance
 from catan_p2p.rules.engine import legal_actions, step
 from catan_p2p.session.git import write_genesis
 from catan_p2p.sync.concurrent import Answer, merge_commit
@@ -55,7 +55,8 @@ def vectors(where: Path | None = None) -> dict:
         writer = repo.writer(info)
         answers = []
         for i, p in enumerate(PLAYERS):
-            action = ClaimSeat(p, key_of(p).public)
+            secret = key_of(p).secret(b"catan-p2p dice chain", bytes.fromhex(genesis))
+            action = ClaimSeat(p, key_of(p).public, chain(secret)[-1])
             tree = writer.write(step(state, action)[0])
             oid = repo.write_commit(
                 tree, [genesis], p, action_message(action, info.game), key_of(p), WHEN + 1 + i

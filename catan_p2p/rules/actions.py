@@ -194,10 +194,15 @@ class BuildCity(Action):
 @_register
 @dataclass(frozen=True, slots=True)
 class RollDice(Action):
-    """Roll the two dice; ``dice`` is filled in by chance."""
+    """Roll the two dice; ``dice`` is filled in by chance.
+
+    In a game with seat keys ``reveal`` is the roller's next dice-chain element (hex),
+    which the roll's outcome is derived from (``rules.chance.roll_of``).
+    """
 
     kind: ClassVar[str] = "roll_dice"
     dice: tuple[int, int] | None = None
+    reveal: str | None = None
 
     def describe(self) -> str:
         if self.dice is None:
@@ -205,7 +210,7 @@ class RollDice(Action):
         return f"roll {self.dice[0]}+{self.dice[1]}={sum(self.dice)}"
 
     def unresolved(self) -> Action:
-        return RollDice(self.player)
+        return RollDice(self.player, None, self.reveal)
 
 
 @_register
@@ -245,9 +250,13 @@ class MoveRobber(Action):
 @_register
 @dataclass(frozen=True, slots=True)
 class EndTurn(Action):
-    """Pass the dice to the next player."""
+    """Pass the dice to the next player (revealing a dice-chain element, with seat keys)."""
 
     kind: ClassVar[str] = "end_turn"
+    reveal: str | None = None
+
+    def describe(self) -> str:
+        return "end turn"
 
 
 # --- development cards -------------------------------------------------------------------
@@ -382,10 +391,11 @@ class CancelTrade(Action):
 @_register
 @dataclass(frozen=True, slots=True)
 class ClaimSeat(Action):
-    """Take a seat of a replicated game by publishing the key that will sign its moves."""
+    """Take a seat by publishing the key that signs its moves and its dice-chain anchor."""
 
     kind: ClassVar[str] = "claim_seat"
     key: str
+    dice: str
 
     def describe(self) -> str:
         return "take a seat"

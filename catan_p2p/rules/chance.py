@@ -60,3 +60,48 @@ def derive_chance(seed: str, parent: str) -> Chance:
             Git, any string that is unique per action, e.g. its index).
     """
     return Chance(seed, parent)
+
+
+# --- dice by commit-reveal (games with seat keys) ------------------------------------------
+
+#: Elements in a player's dice chain: two are revealed per own turn (roll, end of turn).
+CHAIN_LENGTH = 4096
+
+
+def chain_step(element: str) -> str:
+    """The element before ``element`` in a dice chain: SHA-256 of its bytes (hex)."""
+    return hashlib.sha256(bytes.fromhex(element)).hexdigest()
+
+
+def follows(reveal: str, previous: str) -> bool:
+    """True when ``reveal`` is the chain element revealed right after ``previous``."""
+    if len(reveal) != 64 or reveal != reveal.lower():
+        return False
+    try:
+        return chain_step(reveal) == previous
+    except ValueError:
+        return False
+
+
+def chain(secret: bytes, length: int = CHAIN_LENGTH) -> list[str]:
+    """A dice chain from its secret: ``[e0, e1, ..., anchor]`` with ``e(i+1) = H(e(i))``.
+
+    The anchor (last element) is published when the seat is claimed; the elements are
+    then revealed from the end backwards, each one proving itself against the last.
+    """
+    out = [hashlib.sha256(b"catan-p2p/dice-chain\0" + secret).hexdigest()]
+    for _ in range(length):
+        out.append(chain_step(out[-1]))
+    return out
+
+
+def roll_of(turn: int, reveal: str, beacon: str) -> tuple[int, int]:
+    """The dice of turn ``turn``: the roller's ``reveal`` and the previous player's last
+    revealed element (``beacon``, revealed when it ended its turn).
+
+    Both were fixed by the chain anchors before the game started, so nobody can bias a
+    roll; only the roller can compute it, and only once its turn has begun. The chains
+    are secret to each game (their secrets are derived with the genesis id), so no seed
+    is needed: the stream is ``Chance("", "dice/v2", turn, reveal, beacon)``.
+    """
+    return Chance("", f"dice/v2\0{turn}\0{reveal}\0{beacon}").roll()

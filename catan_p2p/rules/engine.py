@@ -54,7 +54,7 @@ from catan_p2p.rules.cards import (
     one,
     sub,
 )
-from catan_p2p.rules.chance import Chance
+from catan_p2p.rules.chance import Chance, follows, roll_of
 from catan_p2p.rules.hexgrid import format_place, format_tile
 from catan_p2p.rules.roads import longest_road
 from catan_p2p.rules.state import (
@@ -436,11 +436,21 @@ def _roll_dice(
 ) -> tuple[GameState, Action]:
     _need_phase(state, "roll the dice", Phase.ROLL)
     _need_turn(state, seat, "roll the dice")
+    if state.reveals:  # a game with seat keys: the dice come from the players' chains
+        state = _take_reveal(state, seat, a.reveal, "rolling")
+        beacon = state.reveals[(seat - 1) % len(state.players)]
+        derived = roll_of(state.turn, state.reveals[seat], beacon)
+        if a.dice is not None and tuple(a.dice) != derived:
+            raise IllegalAction(
+                f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
+                f"not {a.dice[0]}+{a.dice[1]}"
+            )
+        a = RollDice(a.player, derived, a.reveal)
     dice = a.dice if a.dice is not None else _need_chance(chance, "rolling").roll()
     if len(dice) != 2 or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise IllegalAction(f"dice: {dice} is not a roll of two six-sided dice")
     dice = tuple(dice)
-    a = RollDice(a.player, dice)  # type: ignore[arg-type]
+    a = RollDice(a.player, dice, a.reveal)  # type: ignore[arg-type]
     total = dice[0] + dice[1]
     if total != 7:
         state = state._replace(dice=dice, phase=Phase.MAIN)
@@ -533,6 +543,8 @@ def _end_turn(
 ) -> tuple[GameState, Action]:
     _need_phase(state, "end the turn", Phase.MAIN)
     _need_turn(state, seat, "end the turn")
+    if state.reveals:
+        state = _take_reveal(state, seat, a.reveal, "ending the turn")
     hands = state.hands
     hand = hands[seat]
     if any(hand.new_dev_cards):
@@ -783,6 +795,16 @@ def _cancel_trade(
 SEAT_KEY = re.compile(r"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43}")
 
 
+def _take_reveal(state: GameState, seat: int, reveal: str | None, what: str) -> GameState:
+    """Record ``seat``'s next dice-chain element, which must hash to its last one."""
+    if reveal is None or not follows(reveal, state.reveals[seat]):
+        raise IllegalAction(
+            f"dice: {what} reveals {_name(state, seat)}'s next dice-chain element, "
+            "whose SHA-256 is the element revealed before it"
+        )
+    return state._replace(reveals=_with(state.reveals, seat, reveal))
+
+
 def _claim_seat(
     state: GameState, seat: int, a: ClaimSeat, chance: Chance | None
 ) -> tuple[GameState, Action]:
@@ -794,7 +816,11 @@ def _claim_seat(
         raise IllegalAction("seats: a seat is claimed with an ssh-ed25519 public key")
     if a.key in state.seats:
         raise IllegalAction("seats: that key already holds another seat")
-    return state._replace(seats=_with(state.seats, seat, a.key)), a
+    if len(a.dice) != 64 or any(ch not in "0123456789abcdef" for ch in a.dice):
+        raise IllegalAction("seats: a seat claim anchors a dice chain (64 hex digits)")
+    return state._replace(
+        seats=_with(state.seats, seat, a.key), reveals=_with(state.reveals, seat, a.dice)
+    ), a
 
 
 Handler = Callable[[GameState, int, Action, "Chance | None"], "tuple[GameState, Action]"]

@@ -128,6 +128,8 @@ class GameState(NamedTuple):
     # Seat keys of a replicated game, in seat order ("" while a seat is unclaimed); ()
     # when nobody signs (a simulation). Set-up starts once every seat is claimed.
     seats: tuple[str, ...] = ()
+    # Each seat's last revealed dice-chain element (its anchor until the first reveal).
+    reveals: tuple[str, ...] = ()
 
     # --- derived views ---------------------------------------------------------------
 
@@ -221,4 +223,5 @@ def new_game(
         discards=(0,) * len(players),
         victory_points=victory_points,
         seats=("",) * len(players) if seated else (),
+        reveals=("",) * len(players) if seated else (),
     )

@@ -297,6 +297,7 @@ class GitSession:
         if peer.head != head:
             peer.advance(head)
         opening = peer.head or self.genesis
+        action = peer.with_reveal(action, peer.state)
         plan = concurrent.plan_action(self.game_id, opening, peer.state, action, self._answers)
         if isinstance(plan, AnswerOnBranch):
             peer.record_answer(plan.ref, action)
@@ -412,7 +413,7 @@ class GitSession:
             return
         for p in self.local_players:
             if not state.seats[state.players.index(p)]:
-                self.submit(ClaimSeat(p, self.keys[p].public))
+                self.submit(ClaimSeat(p, self.keys[p].public, self.peers[p].dice_anchor()))
                 state = self.state
 
     def _repush_if_lost(self) -> None:
@@ -422,9 +423,10 @@ class GitSession:
         the owner's running peer puts it back (a forward push, never a forced one).
         """
         for peer in self.peers.values():
-            remote_copy = self.repo.refs.get(transport.tracking_ref(peer.ref))
-            if remote_copy != peer.head:
-                self._pushed.pop(peer.ref, None)
+            pushed = self._pushed.get(peer.ref)
+            if pushed is not None:
+                if self.repo.refs.get(transport.tracking_ref(peer.ref)) != pushed:
+                    self._pushed.pop(peer.ref, None)
 
     def _check_keys(self) -> None:
         """Refuse to play a seat whose claimed key is not the one this machine holds."""

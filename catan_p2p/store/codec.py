@@ -326,7 +326,11 @@ class StateWriter:
                 ("seats", players, state.seats),
                 lambda: {p: k for p, k in zip(players, state.seats, strict=True) if k},
             )
-            root = (*root[:-1], ("seats.json", (False, seats)), root[-1])
+            chain = self._valued(
+                ("chain", players, state.reveals),
+                lambda: {p: r for p, r in zip(players, state.reveals, strict=True) if r},
+            )
+            root = (*root, ("chain.json", (False, chain)), ("seats.json", (False, seats)))
         return self._tree(root)
 
     def _settlements_blob(self, state: GameState, make: Any, city_sets: tuple) -> str:
@@ -514,8 +518,19 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         winner=player_of("turn.json", turn.winner),
         victory_points=game.victory_points,
         seats=_seats(files, players, where),
+        reveals=_reveals(files, players, where),
     )
     return state, GameInfo(game.game, game.seed)
+
+
+def _reveals(files: dict[str, bytes], players: tuple[str, ...], where: str) -> tuple[str, ...]:
+    if "chain.json" not in files:
+        return ()
+    last = _validate(schema.ChainFile, "chain.json", files["chain.json"], where).root
+    odd = set(last) - set(players)
+    if odd:
+        raise StateFileError(f"chain.json in {where} names {sorted(odd)}, who are not players")
+    return tuple(last.get(p, "") for p in players)
 
 
 def _seats(files: dict[str, bytes], players: tuple[str, ...], where: str) -> tuple[str, ...]:
@@ -534,6 +549,7 @@ TREE_NAMES: dict[str, frozenset[str]] = {
         {
             "awards.json",
             "board",
+            "chain.json",
             "deck.json",
             "game.json",
             "map",

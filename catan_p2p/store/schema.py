@@ -169,6 +169,14 @@ class SeatsFile(RootModel[dict[str, str]]):
     """
 
 
+class ChainFile(RootModel[dict[str, str]]):
+    """``chain.json``: player -> the last dice-chain element it revealed (64 hex digits).
+
+    A seat claim writes its chain's anchor; every roll and end of turn the next element,
+    which hashes (SHA-256) to the one before it. Written from the genesis on.
+    """
+
+
 #: Every state file and its model, for decoding and for schema generation.
 FILES: dict[str, type[BaseModel]] = {
     "game.json": GameFile,
@@ -181,4 +189,5 @@ FILES: dict[str, type[BaseModel]] = {
     "map/roads.json": PlacesFile,
     "awards.json": AwardsFile,
     "seats.json": SeatsFile,
+    "chain.json": ChainFile,
 }

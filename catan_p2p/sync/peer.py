@@ -9,10 +9,11 @@ or dropped.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from catan_p2p.errors import ForkError
-from catan_p2p.rules.actions import Action
-from catan_p2p.rules.chance import derive_chance
+from catan_p2p.errors import ForkError, IllegalAction
+from catan_p2p.rules.actions import Action, EndTurn, RollDice
+from catan_p2p.rules.chance import chain, derive_chance
 from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.store.codec import GameInfo
@@ -53,9 +54,39 @@ class Peer:
         self.ref = player_ref(info.game, player)
         self.verifier = verifier
         self.genesis = genesis
+        self._dice: list[str] | None = None
+        self._dice_at: dict[str, int] = {}
         self._head = repo.refs.get(self.ref)
         if self._head is not None:
             verifier.verify(self._head)
+
+    def _chain(self) -> list[str]:
+        """This player's dice chain in this game, from its key (the same on every device)."""
+        if self._dice is None:
+            secret = self.key.secret(b"catan-p2p dice chain", bytes.fromhex(self.genesis))
+            self._dice = chain(secret)
+            self._dice_at = {e: i for i, e in enumerate(self._dice)}
+        return self._dice
+
+    def dice_anchor(self) -> str:
+        """The last element of the dice chain: what a seat claim publishes."""
+        return self._chain()[-1]
+
+    def with_reveal(self, action: Action, state: GameState) -> Action:
+        """``action`` with the next dice-chain element filled in when it must reveal one."""
+        if not state.reveals or state.lobby_open or not isinstance(action, (RollDice, EndTurn)):
+            return action
+        if action.reveal is not None:
+            return action
+        chain_ = self._chain()
+        last = state.reveals[state.players.index(self.player)]
+        at = self._dice_at.get(last)
+        if not at:
+            raise IllegalAction(
+                f"dice: {self.player.capitalize()}'s dice chain is used up or not this key's; "
+                "play this seat with the key that claimed it"
+            )
+        return replace(action, reveal=chain_[at - 1])
 
     @property
     def head(self) -> str | None:

@@ -18,8 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from catan_p2p.errors import UsageError
 from catan_p2p.sync.protocol import player_email
@@ -138,6 +139,19 @@ class SeatKey:
         tmp.chmod(0o600)
         tmp.replace(path)
         path.with_name(path.name + ".pub").write_text(self.public + "\n")
+
+    def secret(self, purpose: bytes, salt: bytes) -> bytes:
+        """32 secret bytes for ``purpose`` (HKDF-SHA256 of the private key, salted).
+
+        A dice chain's secret is derived this way with the genesis id as salt, so the
+        same key file on a second device resumes the same chain.
+        """
+        raw = self._private.private_bytes(
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
+        )
+        return HKDF(algorithm=hashes.SHA256(), length=32, salt=salt, info=purpose).derive(raw)
 
     def sign(self, payload: bytes) -> str:
         """The armoured SSH signature of ``payload`` (namespace ``git``), as Git stores it."""

@@ -59,7 +59,9 @@ EXAMPLES: list[Action] = [
     ConfirmTrade("red", "blue"),
     CancelTrade("red"),
     ClaimSeat(
-        "red", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGwBX7iCCPz9adMoUNyWIl8fkxX+W1ODpyWW8K+8JTNU"
+        "red",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGwBX7iCCPz9adMoUNyWIl8fkxX+W1ODpyWW8K+8JTNU",
+        "0" * 64,
     ),
 ]
 

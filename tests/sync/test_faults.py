@@ -88,7 +88,7 @@ def test_a_crash_between_writing_objects_and_moving_the_ref_loses_nothing(tmp_pa
     state = red.state
     action = make_bot("random", "c").decide(state, red.legal_actions("red"))
     peer = red.peers["red"]
-    new, resolved = step(state, action, derive_chance(red.info.seed, head))
+    new, resolved = step(state, peer.with_reveal(action, state), derive_chance(red.info.seed, head))
     tree = red.repo.writer(red.info).write(new)
     red.repo.write_commit(tree, [head], "red", action_message(resolved, red.info.game))
     # ... crash. A new process opens the game: the branch is where it was, intact.

@@ -21,7 +21,7 @@ from catan_p2p.session.git import GitSession, create_game, join_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.refs import answer_ref, player_ref
 from catan_p2p.sync import transport
-from catan_p2p.sync.protocol import merge_message
+from catan_p2p.sync.protocol import merge_message, parse_action
 from catan_p2p.sync.signing import SeatKey
 
 
@@ -136,7 +136,8 @@ def test_a_seat_merge_out_of_seat_order_is_refused(tmp_path):
     assert all(answers)
     state = red.peers["red"].verifier.verify(genesis)
     for p, oid in zip(("white", "blue", "red"), reversed(answers), strict=True):
-        action = ClaimSeat(p, red.repo.commit(oid).message.split('"key":"')[1].split('"')[0])
+        action = parse_action(red.repo.commit(oid))
+        assert isinstance(action, ClaimSeat) and action.player == p
         state = step(state, action)[0]
     tree = red.repo.writer(red.info).write(state)
     message = merge_message("red", "seat", ["white", "blue", "red"], "g")

@@ -40,9 +40,8 @@ def game(tmp_path: Path):
 
 def _roll(everyone: GitSession) -> tuple[str, RollDice]:
     """Tree and resolved action of red's honest roll on the current head."""
-    new, resolved = step(
-        everyone.committed_state, RollDice("red"), derive_chance("t", everyone.head)
-    )
+    roll = everyone.peers["red"].with_reveal(RollDice("red"), everyone.committed_state)
+    new, resolved = step(everyone.committed_state, roll, derive_chance("t", everyone.head))
     return StateWriter(everyone.repo.store, everyone.info).write(new), resolved
 
 

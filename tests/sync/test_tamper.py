@@ -38,6 +38,11 @@ def game(tmp_path: Path):
     return path, red, blue
 
 
+def _red_roll(everyone: GitSession) -> RollDice:
+    """Red's roll with its next dice-chain element, as Red's peer would submit it."""
+    return everyone.peers["red"].with_reveal(RollDice("red"), everyone.committed_state)
+
+
 def _cheat(
     everyone: GitSession, author: str, action, tree: str | None = None, message: str | None = None
 ) -> str:
@@ -75,7 +80,7 @@ def _red_plays_on(path: Path, blue: GitSession, bad: str) -> None:
 
 def test_a_commit_authored_by_another_player_is_rejected(game):
     path, everyone, blue = game
-    bad = _cheat(everyone, "white", RollDice("red"))
+    bad = _cheat(everyone, "white", _red_roll(everyone))
     _assert_rejected(blue, bad, "White", "only a player may write their own actions")
     _red_plays_on(path, blue, bad)
 
@@ -91,9 +96,10 @@ def test_a_commit_authored_by_another_player_is_rejected(game):
 )
 def test_a_commit_of_another_game_or_protocol_is_rejected(game, stamp, words):
     path, everyone, blue = game
-    honest = step(everyone.committed_state, RollDice("red"), derive_chance("t", everyone.head))[1]
+    roll = _red_roll(everyone)
+    honest = step(everyone.committed_state, roll, derive_chance("t", everyone.head))[1]
     message = f"{honest}\n\nCatan-Action: {honest.dumps()}\n{stamp}"
-    bad = _cheat(everyone, "red", RollDice("red"), message=message)
+    bad = _cheat(everyone, "red", roll, message=message)
     _assert_rejected(blue, bad, *words)
     _red_plays_on(path, blue, bad)
 
@@ -113,7 +119,7 @@ def test_a_tree_with_extra_resources_is_rejected(game):
     path, everyone, blue = game
     repo = everyone.repo
     state, chosen = step(
-        everyone.committed_state, RollDice("red"), derive_chance("t", everyone.head)
+        everyone.committed_state, _red_roll(everyone), derive_chance("t", everyone.head)
     )
     store = repo.store
     tree = StateWriter(store, everyone.info).write(state)
@@ -130,9 +136,9 @@ def test_a_tree_with_extra_resources_is_rejected(game):
 
 def test_chance_outcomes_that_do_not_match_the_seed_are_rejected(game):
     path, everyone, blue = game
-    honest = step(everyone.committed_state, RollDice("red"), derive_chance("t", everyone.head))[1]
-    faked = RollDice("red", (6, 6) if honest.dice != (6, 6) else (5, 5))
-    state = step(everyone.committed_state, faked)[0]
+    state, honest = step(everyone.committed_state, _red_roll(everyone))
+    faked = RollDice("red", (6, 6) if honest.dice != (6, 6) else (5, 5), honest.reveal)
+    state = state._replace(dice=faked.dice)
     tree = StateWriter(everyone.repo.store, everyone.info).write(state)
     bad = _cheat(everyone, "red", faked, tree)
     _assert_rejected(blue, bad, "seed and parent give")
@@ -181,7 +187,9 @@ def test_a_malformed_state_file_is_refused_with_the_file_commit_and_field(game):
     root = parse_tree(repo.store.read(tree)[1])
     root["turn.json"] = (False, repo.store.write(b"blob", b'{"phase": 12}\n'))
     forged = repo.store.write(b"tree", tree_data(root))
-    honest = step(everyone.committed_state, RollDice("red"), derive_chance("t", everyone.head))[1]
+    honest = step(everyone.committed_state, _red_roll(everyone), derive_chance("t", everyone.head))[
+        1
+    ]
     bad = _cheat(everyone, "red", honest, forged)
     _assert_rejected(blue, bad, "tree")
     with pytest.raises(StateFileError) as err:

@@ -40,7 +40,7 @@ def new_game_id() -> str:
 
 
 def create_game(
-    repo: Path,
+    repo: Path | GameRepo,
     players: list[str] | tuple[str, ...],
     board: Board = STANDARD_BOARD,
     seed: str | None = None,
@@ -56,12 +56,15 @@ def create_game(
         )
     game = check_name("game id", game_id or new_game_id())
     seed = seed if seed is not None else os.urandom(8).hex()
-    path = Path(repo)
-    try:
-        game_repo = GameRepo(path)
-    except UsageError:
-        init_repo(path)
-        game_repo = GameRepo(path)
+    if isinstance(repo, GameRepo):  # e.g. GameRepo.in_memory()
+        game_repo, path = repo, repo.path
+    else:
+        path = Path(repo)
+        try:
+            game_repo = GameRepo(path)
+        except UsageError:
+            init_repo(path)
+            game_repo = GameRepo(path)
     if game in game_repo.games():
         raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
     state = new_game(players, board, victory_points)
@@ -78,7 +81,7 @@ class GitSession:
 
     def __init__(
         self,
-        repo: Path,
+        repo: Path | GameRepo,
         game_id: str | None = None,
         local_players: tuple[str, ...] | list[str] | None = None,
         eager_push: bool = True,
@@ -90,9 +93,10 @@ class GitSession:
                 own commits are pushed once another peer may act (bots, benchmarks).
         """
         self.eager_push = eager_push
-        self.repo = GameRepo(Path(repo))
+        self.repo = repo if isinstance(repo, GameRepo) else GameRepo(Path(repo))
         self.game_id = self.repo.only_game(game_id)
-        self.remote = transport.remote_url(self.repo.git_dir)
+        git_dir = self.repo.git_dir
+        self.remote = None if git_dir is None else transport.remote_url(git_dir)
         heads = self._player_heads()
         if not heads:
             raise UsageError(f"game {self.game_id} has no player branches in {self.repo.path}")

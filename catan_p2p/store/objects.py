@@ -63,6 +63,14 @@ class MemoryObjectStore:
     def has(self, oid: str) -> bool:
         return oid in self.objects
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Nothing to group in memory (the disk store writes a batch as one pack)."""
+        yield
+
+    def close(self) -> None:
+        pass
+
 
 class GitObjectStore:
     """The object database of a Git repository (``.git/objects`` or a bare repo's ``objects``).

@@ -10,10 +10,14 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Protocol
 
 from catan_p2p.errors import ForkError, UsageError
 
 PREFIX = "refs/heads/catan"
+HEADS = "refs/heads/"
+#: The one remote a game repository fetches from and pushes to.
+REMOTE = "origin"
 ZERO = "0" * 40
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 KINDS = ("discard", "trade")
@@ -45,15 +49,59 @@ def answer_ref(game: str, kind: str, opening: str, player: str) -> str:
     return f"{game_prefix(game)}/{kind}/{opening}/{check_name('player', player)}"
 
 
+def tracking_ref(ref: str, remote: str = REMOTE) -> str:
+    """Where a fetched ``refs/heads/...`` ref lands: ``refs/remotes/<remote>/...``."""
+    if not ref.startswith(HEADS):
+        raise UsageError(f"{ref} is not a branch (refs/heads/...)")
+    return f"refs/remotes/{remote}/{ref[len(HEADS) :]}"
+
+
+def tracking_prefix(game: str, remote: str = REMOTE) -> str:
+    """Where fetched refs of ``game`` land: ``refs/remotes/origin/catan/<game>``."""
+    return tracking_ref(game_prefix(game), remote)
+
+
+def local_ref(ref: str, game: str, remote: str = REMOTE) -> str:
+    """The local name of a game ref, fetched (``refs/remotes/origin/...``) or local."""
+    fetched = tracking_prefix(game, remote)
+    if ref == fetched or ref.startswith(fetched + "/"):
+        return game_prefix(game) + ref[len(fetched) :]
+    return ref
+
+
+def game_of(ref: str) -> str:
+    """The game id of a ref under ``refs/heads/catan/``."""
+    if not ref.startswith(PREFIX + "/"):
+        raise UsageError(f"{ref} is not a catan_p2p ref")
+    return ref[len(PREFIX) + 1 :].split("/", 1)[0]
+
+
 def parse_ref(ref: str, game: str) -> tuple[str, str | None, str | None]:
-    """``(player, kind, opening)`` of a game ref; kind/opening are None for player logs."""
-    rest = ref[len(game_prefix(game)) + 1 :]
+    """``(player, kind, opening)`` of a game ref (local or fetched); kind/opening are
+    None for player logs."""
+    ref = local_ref(ref, game)
+    prefix = game_prefix(game)
+    if not ref.startswith(prefix + "/"):
+        raise UsageError(f"{ref} is not a ref of game {game}")
+    rest = ref[len(prefix) + 1 :]
     parts = rest.split("/")
     if len(parts) == 1:
         return parts[0], None, None
     if len(parts) == 3 and parts[0] in KINDS:
         return parts[2], parts[0], parts[1]
     raise UsageError(f"{ref} is not a catan_p2p ref")
+
+
+class RefStore(Protocol):
+    """Where refs live: read one, list a namespace, move one by compare-and-swap."""
+
+    def get(self, name: str) -> str | None: ...
+
+    def list(self, prefix: str) -> dict[str, str]: ...
+
+    def set(self, name: str, new: str, expected: str | None) -> None: ...
+
+    def delete(self, name: str, expected: str | None = None) -> None: ...
 
 
 class Refs:
@@ -189,3 +237,33 @@ class Refs:
             except OSError:
                 break
             parent = parent.parent
+
+
+class MemoryRefs:
+    """Refs in a dict, with the same interface and compare-and-swap as ``Refs`` (no disk)."""
+
+    def __init__(self) -> None:
+        self.refs: dict[str, str] = {}
+
+    def get(self, name: str) -> str | None:
+        return self.refs.get(name)
+
+    def list(self, prefix: str) -> dict[str, str]:
+        start = prefix + "/"
+        return {n: o for n, o in self.refs.items() if n.startswith(start)}
+
+    def set(self, name: str, new: str, expected: str | None) -> None:
+        current = self.refs.get(name)
+        if current != expected:
+            raise ForkError(
+                f"{name} moved to {current or 'nothing'} while expected at {expected or 'nothing'}"
+            )
+        self.refs[name] = new
+
+    def delete(self, name: str, expected: str | None = None) -> None:
+        current = self.refs.get(name)
+        if current is None:
+            return
+        if expected is not None and current != expected:
+            raise ForkError(f"{name} moved to {current}; not deleting it")
+        del self.refs[name]

@@ -14,8 +14,14 @@ from pathlib import Path
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter, read_state
-from catan_p2p.store.objects import Commit, GitObjectStore, commit_data
-from catan_p2p.store.refs import PREFIX, Refs, check_name
+from catan_p2p.store.objects import (
+    Commit,
+    GitObjectStore,
+    MemoryObjectStore,
+    ObjectStore,
+    commit_data,
+)
+from catan_p2p.store.refs import PREFIX, MemoryRefs, Refs, RefStore, check_name, game_of
 from catan_p2p.sync.protocol import GENESIS, player_email, trailer
 
 #: Commits (one small pack each) between two background roll-ups of the small packs.
@@ -50,13 +56,28 @@ def init_repo(path: Path, bare: bool = False) -> Path:
 
 
 class GameRepo:
-    """Objects and refs of a repository, plus the commit and state caches of its games."""
+    """Objects and refs of a repository, plus the commit and state caches of its games.
+
+    ``GameRepo(path)`` opens a repository on disk; ``GameRepo.in_memory()`` (a
+    ``MemoryGameRepo``) has the same interface with dicts for objects and refs, no disk
+    and no ``git`` process, for fast protocol tests (dulwich's ``MemoryRepo``).
+    """
+
+    git_dir: Path | None
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.git_dir = find_git_dir(self.path)
-        self.store = GitObjectStore(self.git_dir)
-        self.refs = Refs(self.git_dir)
+        self._open(GitObjectStore(self.git_dir), Refs(self.git_dir))
+
+    @classmethod
+    def in_memory(cls) -> MemoryGameRepo:
+        """An empty repository held in memory (objects and refs in dicts)."""
+        return MemoryGameRepo()
+
+    def _open(self, store: ObjectStore, refs: RefStore) -> None:
+        self.store = store
+        self.refs = refs
         self._commits: dict[str, Commit] = {}
         self._depths: dict[str, int] = {}
         self._writers: dict[str, StateWriter] = {}
@@ -68,10 +89,7 @@ class GameRepo:
 
     def games(self) -> list[str]:
         """Ids of the games that have refs in this repository."""
-        names = set()
-        for ref in self.refs.list(PREFIX):
-            names.add(ref[len(PREFIX) + 1 :].split("/", 1)[0])
-        return sorted(names)
+        return sorted({game_of(ref) for ref in self.refs.list(PREFIX)})
 
     def only_game(self, game: str | None) -> str:
         """``game`` if given, else the only game here (a clear error otherwise)."""
@@ -226,3 +244,24 @@ class GameRepo:
         """Let a background repack finish and drop the spare files kept for packs."""
         self.wait_for_maintenance()
         self.store.close()
+
+
+class MemoryGameRepo(GameRepo):
+    """A ``GameRepo`` without disk: same ids, refs and compare-and-swap, nothing to pack."""
+
+    def __init__(self) -> None:
+        self.path = Path(f"<memory {id(self):x}>")
+        self.git_dir = None
+        self._open(MemoryObjectStore(), MemoryRefs())
+
+    def repack_in_background(self) -> None:
+        self._loose_written = 0
+
+    def pack(self, aggressive: bool = False) -> None:
+        self._loose_written = 0
+
+    def wait_for_maintenance(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

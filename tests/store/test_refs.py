@@ -7,7 +7,16 @@ from pathlib import Path
 import pytest
 
 from catan_p2p.errors import ForkError, UsageError
-from catan_p2p.store.refs import Refs, answer_ref, parse_ref, player_ref
+from catan_p2p.store.refs import (
+    MemoryRefs,
+    Refs,
+    answer_ref,
+    local_ref,
+    parse_ref,
+    player_ref,
+    tracking_prefix,
+    tracking_ref,
+)
 from catan_p2p.sync.repo import init_repo
 
 A, B, C = "a" * 40, "b" * 40, "c" * 40
@@ -28,8 +37,24 @@ def test_player_names_that_would_break_ref_names_are_refused(bad):
         player_ref("g1", bad)
 
 
-def test_a_ref_moves_only_from_the_value_the_writer_saw(tmp_path: Path):
-    refs = Refs(init_repo(tmp_path / "r"))
+@pytest.fixture(params=["disk", "memory"])
+def refs(request, tmp_path: Path):
+    """The disk refs of a fresh repository and their in-memory twin."""
+    return Refs(init_repo(tmp_path / "r")) if request.param == "disk" else MemoryRefs()
+
+
+def test_fetched_refs_are_named_and_parsed_by_the_same_helpers():
+    ref = player_ref("g1", "red")
+    fetched = tracking_ref(ref)
+    assert fetched == "refs/remotes/origin/catan/g1/red"
+    assert fetched.startswith(tracking_prefix("g1") + "/")
+    assert local_ref(fetched, "g1") == ref
+    assert parse_ref(fetched, "g1") == ("red", None, None)
+    with pytest.raises(UsageError):
+        parse_ref(player_ref("g2", "red"), "g1")
+
+
+def test_a_ref_moves_only_from_the_value_the_writer_saw(refs):
     name = player_ref("g", "red")
     refs.set(name, A, None)
     refs.set(name, B, A)
@@ -37,6 +62,13 @@ def test_a_ref_moves_only_from_the_value_the_writer_saw(tmp_path: Path):
         refs.set(name, C, A)  # someone else moved it meanwhile
     assert refs.get(name) == B
     assert refs.list("refs/heads/catan/g") == {name: B}
+    assert refs.list("refs/heads/catan/gg") == {}
+    with pytest.raises(ForkError):
+        refs.set(player_ref("g", "blue"), A, B)  # expected to exist, but absent
+    with pytest.raises(ForkError):
+        refs.delete(name, A)
+    refs.delete(name, B)
+    assert refs.get(name) is None
 
 
 def test_a_held_lock_refuses_a_second_writer(tmp_path: Path):

@@ -9,6 +9,7 @@ from gitgames import cli, git
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import step
+from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession, join_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.refs import player_ref
@@ -39,20 +40,9 @@ def _networked(tmp_path: Path, players=("red", "blue", "white")) -> dict[str, Gi
 
 
 def _play(sessions: dict[str, GitSession], actions: int) -> None:
-    """Round-robin: every peer syncs, whoever the game waits on acts."""
+    """Round-robin: whoever the game waits on syncs (fetch, verify, push) and acts."""
     bots = {p: make_bot("random", p) for p in sessions}
-    done = 0
-    while done < actions:
-        for s in sessions.values():
-            s.sync()
-        state = next(iter(sessions.values())).state
-        if state.is_over:
-            return
-        player = next_actor(state)
-        s = sessions[player]
-        s.sync()
-        s.submit(bots[player].decide(s.state, s.legal_actions(player)))
-        done += 1
+    play_round_robin(sessions, bots, actions)
 
 
 def test_a_device_that_was_offline_for_many_turns_catches_up_and_takes_over(tmp_path: Path):

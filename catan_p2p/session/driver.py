@@ -101,14 +101,18 @@ class Driver:
         is recorded then.
         """
         action = self.next_move()
-        if action is None:
-            return None
+        if action is not None:
+            self.submit(action)
+        return action
+
+    def submit(self, action: Action) -> GameState:
+        """Submit a bot's action (from ``next_move``) and return the new state."""
         self.state = self.session.submit(action)
         self.actions += 1
         self._offer_opened = None  # an offer made now opens when next seen
         if self.check_invariants:
             _check_invariants(self.state)
-        return action
+        return self.state
 
     def play(
         self,

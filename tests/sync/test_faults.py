@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from gitgames import cli, git
 
 from catan_p2p.bots import make_bot
@@ -45,6 +46,8 @@ def _play(sessions: dict[str, GitSession], actions: int) -> None:
     play_round_robin(sessions, bots, actions)
 
 
+@pytest.mark.slow
+@pytest.mark.network
 def test_a_device_that_was_offline_for_many_turns_catches_up_and_takes_over(tmp_path: Path):
     sessions = _networked(tmp_path)
     remote = str(tmp_path / "remote.git")

@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Protocol
 
 from gitdb import GitDB
+from gitdb.db.pack import PackedDB
 from gitdb.exc import BadObject
+from gitdb.pack import PackEntity
 
 from catan_p2p.errors import StateFileError
 from catan_p2p.store.spares import SpareFiles, write_all
@@ -72,6 +74,41 @@ class MemoryObjectStore:
         pass
 
 
+class _CompletePacks(PackedDB):
+    """gitdb's packs, leaving out a pack whose index is not there (yet).
+
+    Git writes a pack before its index and ignores a pack without one; so do we (a
+    crash between the two, or another process writing, must not make every other
+    pack unreadable, which is what gitdb does when it meets such a pack).
+    """
+
+    def update_cache(self, force: bool = False) -> bool:
+        stat = os.stat(self.root_path())
+        if not force and stat.st_mtime <= self._st_mtime:
+            return False
+        self._st_mtime = stat.st_mtime
+        on_disk = {
+            str(pack)
+            for pack in Path(self.root_path()).glob("pack-*.pack")
+            if pack.with_suffix(".idx").exists()
+        }
+        ours = {item[1].pack().path(): item for item in self._entities}
+        for path in on_disk - set(ours):
+            try:
+                entity = PackEntity(path)
+                self._entities.append([entity.pack().size(), entity, entity.index().sha_to_index])
+            except OSError:  # removed meanwhile by a repack: the next update sees it gone
+                continue
+        for path in set(ours) - on_disk:
+            self._entities.remove(ours[path])
+        self._sort_entities()
+        return True
+
+
+class _GitDB(GitDB):
+    PackDBCls = _CompletePacks
+
+
 class GitObjectStore:
     """The object database of a Git repository (``.git/objects`` or a bare repo's ``objects``).
 
@@ -97,7 +134,7 @@ class GitObjectStore:
     @property
     def db(self) -> GitDB:
         if self._db is None:
-            self._db = GitDB(str(self.objects_dir))
+            self._db = _GitDB(str(self.objects_dir))
         return self._db
 
     @contextmanager

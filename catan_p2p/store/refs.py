@@ -1,14 +1,17 @@
 """Ref names of the protocol and compare-and-swap updates of loose refs.
 
 Every ref name is built here (``player_ref``, ``answer_ref``), never by concatenation
-elsewhere. A ref only moves by ``set_ref(name, new, expected_old)``, which takes
-Git's own ``<ref>.lock`` file, so two writers can never lose an update.
+elsewhere. A ref only moves by ``set(name, new, expected)``, which takes Git's own
+``<ref>.lock`` file and renames it into place, so two writers can never lose an update
+and a crash never leaves a torn ref. ``MemoryRefs`` is the same in a dict.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
@@ -92,6 +95,13 @@ def parse_ref(ref: str, game: str) -> tuple[str, str | None, str | None]:
     raise UsageError(f"{ref} is not a catan_p2p ref")
 
 
+def _write(fd: int, data: bytes) -> None:
+    """All of ``data`` to ``fd`` (``os.write`` may write less)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 class RefStore(Protocol):
     """Where refs live: read one, list a namespace, move one by compare-and-swap."""
 
@@ -150,85 +160,60 @@ class Refs:
     def set(self, name: str, new: str, expected: str | None) -> None:
         """Point ``name`` at ``new`` if it still points at ``expected`` (None: absent).
 
-        Holds Git's ``<ref>.lock`` while checking and writing, so Git and other writers
-        wait. An existing loose ref is rewritten in place under a lock that is a hard
-        link to it: replacing the file by a rename would make the filesystem flush the
-        new file's data first (ext4's ``auto_da_alloc``), which costs milliseconds,
-        while the in-place write of 41 bytes costs microseconds.
+        Git's own way: create ``<ref>.lock`` exclusively (other writers and Git wait or
+        fail), compare, write the new value into the lock file and rename it over the
+        ref. A crash at any moment leaves the old value or the new one, never a torn
+        file (at worst a stale lock, which Git too leaves for a person to remove).
+        benchmarks/ab_store.py measured an in-place rewrite at 0.01 ms against 0.2 ms
+        for this: a gain that does not matter against 2 ms per commit, so the simpler,
+        crash-safe and portable way stays.
 
         Raises:
-            ForkError: the ref moved meanwhile (someone else wrote it).
+            ForkError: the ref moved meanwhile, or another writer holds its lock.
         """
         path = self._path(name)
-        lock = path.with_name(path.name + ".lock")
-        try:
-            os.link(path, lock)
-        except FileExistsError:
-            raise ForkError(f"{name} is being updated by another writer ({lock} exists)") from None
-        except (FileNotFoundError, NotADirectoryError):
-            self._create(name, new, expected)  # no loose ref yet (absent or only packed)
-            return
-        try:
-            fd = os.open(path, os.O_RDWR)
-            try:
-                old = os.pread(fd, 256, 0)
-                current = old.decode().strip() or None
-                if current != expected:
-                    raise ForkError(
-                        f"{name} moved to {current or 'nothing'} while expected at "
-                        f"{expected or 'nothing'}"
-                    )
-                data = (new + "\n").encode()
-                os.pwrite(fd, data, 0)
-                if len(old) != len(data):
-                    os.ftruncate(fd, len(data))
-            finally:
-                os.close(fd)
-        finally:
-            os.unlink(lock)
-
-    def _create(self, name: str, new: str, expected: str | None) -> None:
-        """Write a ref that has no loose file yet: a lock file renamed into place."""
-        path = self._path(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        lock = path.with_name(path.name + ".lock")
-        try:
-            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            raise ForkError(f"{name} is being updated by another writer ({lock} exists)") from None
-        try:
+        with self._locked(name) as fd:
             current = self.get(name)
             if current != expected:
                 raise ForkError(
                     f"{name} moved to {current or 'nothing'} while expected at "
                     f"{expected or 'nothing'}"
                 )
-            os.write(fd, (new + "\n").encode())
-            os.close(fd)
-            fd = -1
-            os.replace(lock, path)
+            _write(fd, (new + "\n").encode())
+            os.replace(path.with_name(path.name + ".lock"), path)
+
+    @contextmanager
+    def _locked(self, name: str) -> Iterator[int]:
+        """Hold ``<name>.lock`` (created exclusively); removed on leaving unless renamed."""
+        path = self._path(name)
+        lock = path.with_name(path.name + ".lock")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            raise ForkError(f"{name} is being updated by another writer ({lock} exists)") from None
+        try:
+            yield fd
         finally:
-            if fd != -1:
-                os.close(fd)
-            if lock.exists():
-                lock.unlink()
+            os.close(fd)
+            lock.unlink(missing_ok=True)  # gone already when renamed into place
 
     def delete(self, name: str, expected: str | None = None) -> None:
-        """Remove a loose ref (and its packed copy) if it points at ``expected`` (any if None)."""
-        current = self.get(name)
-        if current is None:
-            return
-        if expected is not None and current != expected:
-            raise ForkError(f"{name} moved to {current}; not deleting it")
+        """Remove a ref (loose and packed) if it points at ``expected`` (any if None).
+
+        Takes the ref's lock and, to drop a packed copy, Git's ``packed-refs.lock``,
+        whose content replaces ``packed-refs`` by a rename.
+        """
         path = self._path(name)
-        if path.exists():
-            path.unlink()
-        packed = self.git_dir / "packed-refs"
-        if packed.exists() and name in self._packed():
-            lines = [
-                line for line in packed.read_text().splitlines() if not line.endswith(" " + name)
-            ]
-            packed.write_text("\n".join(lines) + "\n")
+        with self._locked(name):
+            current = self.get(name)
+            if current is None:
+                return
+            if expected is not None and current != expected:
+                raise ForkError(f"{name} moved to {current}; not deleting it")
+            if name in self._packed():
+                self._drop_packed(name)
+            path.unlink(missing_ok=True)
         # Tidy empty directories left behind by temporary answer branches.
         parent = path.parent
         while parent != self.git_dir / "refs" / "heads" and parent.is_dir():
@@ -237,6 +222,22 @@ class Refs:
             except OSError:
                 break
             parent = parent.parent
+
+    def _drop_packed(self, name: str) -> None:
+        packed = self.git_dir / "packed-refs"
+        with self._locked("packed-refs") as fd:
+            kept = []
+            dropping = False
+            for line in packed.read_text().splitlines():
+                if line.startswith("^"):  # the peeled id of the line before
+                    if not dropping:
+                        kept.append(line)
+                    continue
+                dropping = line.partition(" ")[2] == name
+                if not dropping:
+                    kept.append(line)
+            _write(fd, ("\n".join(kept) + "\n").encode())
+            os.replace(self.git_dir / "packed-refs.lock", packed)
 
 
 class MemoryRefs:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from catan_p2p.errors import ForkError, UsageError
+from catan_p2p.store.objects import GitObjectStore
 from catan_p2p.store.refs import (
     MemoryRefs,
     Refs,
@@ -90,3 +92,41 @@ def test_deleting_an_answer_ref_tidies_its_folders(tmp_path: Path):
     refs.delete(ref)
     assert refs.get(ref) is None
     assert not (git_dir / "refs/heads/catan/g/trade").exists()
+
+
+def test_a_packed_ref_is_deleted_under_gits_packed_refs_lock(tmp_path: Path):
+    git_dir = init_repo(tmp_path / "r")
+    refs = Refs(git_dir)
+    store = GitObjectStore(git_dir)
+    a, b = store.write(b"blob", b"a"), store.write(b"blob", b"b")
+    red, blue = player_ref("g", "red"), player_ref("g", "blue")
+    refs.set(red, a, None)
+    refs.set(blue, b, None)
+    subprocess.run(["git", "--git-dir", str(git_dir), "pack-refs", "--all"], check=True)
+    assert not (git_dir / red).exists() and refs.get(red) == a
+    (git_dir / "packed-refs.lock").write_text("")  # Git is rewriting packed-refs now
+    with pytest.raises(ForkError, match="another writer"):
+        refs.delete(red)
+    assert refs.get(red) == a
+    (git_dir / "packed-refs.lock").unlink()
+    refs.delete(red)
+    assert refs.get(red) is None and refs.get(blue) == b
+    assert not (git_dir / "packed-refs.lock").exists()
+    out = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "for-each-ref", "--format=%(refname) %(objectname)"],
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert red not in out
+
+
+def test_a_ref_is_replaced_whole_and_leaves_no_lock(tmp_path: Path):
+    git_dir = init_repo(tmp_path / "r")
+    refs = Refs(git_dir)
+    name = player_ref("g", "red")
+    refs.set(name, A, None)
+    inode = (git_dir / name).stat().st_ino
+    refs.set(name, B, A)
+    assert (git_dir / name).read_text() == B + "\n"
+    assert (git_dir / name).stat().st_ino != inode  # a new file renamed into place
+    assert not list((git_dir / name).parent.glob("*.lock"))

@@ -1,0 +1,190 @@
+"""A/B of two speed-ups in the store, against the simpler way they replace.
+
+1. Moving a ref: ``Refs.set`` rewrites an existing loose ref in place under a lock that
+   is a hard link to it (store/refs.py), against Git's own write-then-rename (write
+   ``<ref>.lock``, rename it over the ref), which ``Refs`` also uses for a new ref.
+2. Writing a commit's objects as one small pack: our ``write_pack`` (store/objects.py,
+   one ``bytes`` built in memory, spare files from the pool) against gitdb's
+   ``PackEntity.create`` (streams, a temporary file, renames), and against one loose
+   object per file (the way without packs).
+
+The target is compute <= 2 ms per commit at 4 players (benchmarks/report.md); a
+speed-up stays only when its gain matters against it. Run::
+
+    python -m benchmarks.ab_store [--n 400] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from gitdb.base import OStream
+from gitdb.pack import PackEntity
+
+from catan_p2p.bots import make_bot
+from catan_p2p.rules.chance import derive_chance
+from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.state import new_game
+from catan_p2p.sim import next_actor
+from catan_p2p.store.codec import GameInfo, StateWriter
+from catan_p2p.store.objects import GitObjectStore, MemoryObjectStore, write_pack
+from catan_p2p.store.refs import Refs, player_ref
+from catan_p2p.store.spares import SpareFiles
+from catan_p2p.sync.repo import init_repo
+
+TARGET_MS = 2.0  # compute per commit at 4 players
+
+
+def _rename_set(git_dir: Path, name: str, new: str, expected: str | None) -> None:
+    """Git's way: create ``<ref>.lock`` exclusively, check, write, rename over the ref."""
+    path = git_dir / name
+    lock = path.with_name(path.name + ".lock")
+    fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        current = path.read_text().strip() or None
+        if current != expected:
+            raise RuntimeError("moved")
+        os.write(fd, (new + "\n").encode())
+    finally:
+        os.close(fd)
+    os.replace(lock, path)
+
+
+def _ms(samples: list[float]) -> dict:
+    ms = sorted(s * 1e3 for s in samples)
+    return {
+        "median_ms": round(statistics.median(ms), 4),
+        "p90_ms": round(ms[int(len(ms) * 0.9)], 4),
+        "mean_ms": round(statistics.fmean(ms), 4),
+    }
+
+
+def ab_refs(workdir: Path, n: int) -> dict:
+    """Median time to move one player's ref ``n`` times, each way."""
+    out = {}
+    for way in ("in_place", "write_then_rename"):
+        git_dir = init_repo(workdir / f"refs-{way}")
+        refs = Refs(git_dir)
+        name = player_ref("g", "red")
+        ids = [f"{i:040x}" for i in range(n + 1)]
+        refs.set(name, ids[0], None)
+        samples = []
+        for i in range(n):
+            t0 = time.perf_counter()
+            if way == "in_place":
+                refs.set(name, ids[i + 1], ids[i])
+            else:
+                _rename_set(git_dir, name, ids[i + 1], ids[i])
+            samples.append(time.perf_counter() - t0)
+        assert refs.get(name) == ids[n]
+        out[way] = _ms(samples)
+    return out
+
+
+def commit_objects(n: int, seed: str = "ab") -> list[dict[str, tuple[bytes, bytes]]]:
+    """The new objects of each of ``n`` commits of a 4-player bot game (trees and blobs)."""
+    state = new_game(("red", "blue", "white", "orange"))
+    bots = {p: make_bot("random", f"{seed}/{p}") for p in state.players}
+    store = MemoryObjectStore()
+    writer = StateWriter(store, GameInfo("g", seed))
+    writer.write(state)
+    batches = []
+    i = 0
+    while len(batches) < n:
+        if state.is_over:
+            state = new_game(state.players)
+        player = next_actor(state)
+        action = bots[player].decide(state, legal_actions(state, player))
+        state = step(state, action, derive_chance(seed, str(i)))[0]
+        i += 1
+        before = set(store.objects)
+        writer.write(state)
+        batch = {o: store.objects[o] for o in store.objects.keys() - before}
+        commit = b"tree %s\n\ncommit %d" % (next(iter(batch), "0" * 40).encode(), i)
+        batch[store.write(b"commit", commit)] = (b"commit", commit)
+        batches.append(batch)
+    return batches
+
+
+def _gitdb_pack(pack_dir: Path, objects: dict[str, tuple[bytes, bytes]]) -> None:
+    streams = [
+        OStream(bytes.fromhex(oid), kind, len(data), _Reader(data))
+        for oid, (kind, data) in objects.items()
+    ]
+    PackEntity.create(iter(streams), str(pack_dir), object_count=len(streams))
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def read(self, size: int = -1) -> bytes:
+        data, self.data = (self.data, b"") if size < 0 else (self.data[:size], self.data[size:])
+        return data
+
+
+def ab_packs(workdir: Path, n: int) -> dict:
+    """Median time to write one commit's objects, each way (fresh repository each)."""
+    batches = commit_objects(n)
+    out: dict = {"objects_per_commit": round(statistics.fmean(len(b) for b in batches), 2)}
+    ways = ("ours_with_spares", "ours_without_spares", "gitdb_pack", "loose_objects")
+    for way in ways:
+        git_dir = init_repo(workdir / f"packs-{way}")
+        pack_dir = git_dir / "objects" / "pack"
+        spares = SpareFiles(git_dir / "catan-p2p-spares") if way == "ours_with_spares" else None
+        store = GitObjectStore(git_dir)
+        if spares is not None:
+            spares.start()
+            time.sleep(0.5)  # the pool fills before the first commit
+        samples = []
+        for batch in batches:
+            t0 = time.perf_counter()
+            if way.startswith("ours"):
+                write_pack(pack_dir, batch, spares)
+            elif way == "gitdb_pack":
+                _gitdb_pack(pack_dir, batch)
+            else:
+                for kind, data in batch.values():
+                    store.write(kind, data)
+            samples.append(time.perf_counter() - t0)
+            if spares is not None:
+                time.sleep(0.002)  # the pool refills between commits, as between moves
+        if spares is not None:
+            spares.close()
+        store.close()
+        out[way] = _ms(samples)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=400, help="ref moves and commits per way")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--out", type=Path, help="also write the result as JSON here")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="ab-store-") as tmp:
+        result = {
+            "target_compute_ms_per_commit": TARGET_MS,
+            "refs": ab_refs(Path(tmp), args.n),
+            "packs": ab_packs(Path(tmp), args.n),
+        }
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=2) + "\n")
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for part in ("refs", "packs"):
+            for way, figures in result[part].items():
+                print(f"{part:5} {way:22} {figures}", file=sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

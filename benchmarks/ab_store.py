@@ -68,9 +68,10 @@ def _rename_set(git_dir: Path, name: str, new: str, expected: str | None) -> Non
     """Git's way: create ``<ref>.lock`` exclusively, check, write, rename over the ref."""
     path = git_dir / name
     lock = path.with_name(path.name + ".lock")
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
-        current = path.read_text().strip() or None
+        current = path.read_text().strip() or None if path.exists() else None
         if current != expected:
             raise RuntimeError("moved")
         os.write(fd, (new + "\n").encode())
@@ -93,7 +94,6 @@ def ab_refs(workdir: Path, n: int) -> dict:
     ways = {
         "in_place": _in_place_set,
         "write_then_rename": _rename_set,
-        "refs_set_now": lambda git_dir, name, new, old: Refs(git_dir).set(name, new, old),
     }
     dirs = {way: init_repo(workdir / f"refs-{way}") for way in ways}
     name = player_ref("g", "red")
@@ -108,6 +108,38 @@ def ab_refs(workdir: Path, n: int) -> dict:
             samples[way].append(time.perf_counter() - t0)
     for git_dir in dirs.values():
         assert Refs(git_dir).get(name) == ids[n]
+    return {way: _ms(s) for way, s in samples.items()}
+
+
+def ab_refs_in_game(workdir: Path, games: int) -> dict:
+    """Milliseconds per action of whole 4-player hot-seat games, with refs moved each way.
+
+    The micro-benchmark above moves one ref with nothing else going on; in a game each
+    action also writes a pack, and every local seat's ref moves, so a rename's flush
+    waits for more. The ways alternate game by game.
+    """
+    from catan_p2p.session.git import GitSession, create_game
+    from catan_p2p.sim import play_session_game
+
+    players = ("red", "blue", "white", "orange")
+    ways = {"in_place": Refs.set, "write_then_rename": None}
+    original = Refs.set
+    samples: dict[str, list[float]] = {way: [] for way in ways}
+    for g in range(games):
+        for way in ways:
+            path = workdir / f"game-{way}-{g}"
+            game = create_game(path, players, seed=f"ab{g}", game_id="g")
+            session = GitSession(path, game)
+            if way == "write_then_rename":
+                Refs.set = lambda self, name, new, old: _rename_set(self.git_dir, name, new, old)
+            try:
+                bots = {p: make_bot("random", f"ab{g}/{p}") for p in players}
+                t0 = time.perf_counter()
+                result = play_session_game(session, bots, check_invariants=False)
+                samples[way].append((time.perf_counter() - t0) / result.actions)
+            finally:
+                Refs.set = original
+                session.close()
     return {way: _ms(s) for way, s in samples.items()}
 
 
@@ -190,6 +222,7 @@ def ab_packs(workdir: Path, n: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=400, help="ref moves and commits per way")
+    parser.add_argument("--games", type=int, default=3, help="whole games per ref way")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--out", type=Path, help="also write the result as JSON here")
     args = parser.parse_args(argv)
@@ -197,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         result = {
             "target_compute_ms_per_commit": TARGET_MS,
             "refs": ab_refs(Path(tmp), args.n),
+            "refs_in_game_ms_per_action": ab_refs_in_game(Path(tmp), args.games),
             "packs": ab_packs(Path(tmp), args.n),
         }
     if args.out:
@@ -204,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        for part in ("refs", "packs"):
+        for part in ("refs", "refs_in_game_ms_per_action", "packs"):
             for way, figures in result[part].items():
                 print(f"{part:5} {way:22} {figures}", file=sys.stdout)
     return 0

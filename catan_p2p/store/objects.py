@@ -74,6 +74,12 @@ class MemoryObjectStore:
         pass
 
 
+#: Objects written here and kept for reading back (a few games' commits).
+RECENT_KEPT = 20_000
+#: Ids remembered as present without asking the store.
+KNOWN_KEPT = 200_000
+
+
 class _CompletePacks(PackedDB):
     """gitdb's packs, leaving out a pack whose index is not there (yet).
 
@@ -156,14 +162,21 @@ class GitObjectStore:
         pending = self._pending
         self._pending = {}
         write_pack(self.objects_dir / "pack", pending, self.spares)
+        if len(self._known) > KNOWN_KEPT:
+            self._known.clear()  # only a shortcut: the store is asked again
         self._known.update(pending)
 
     def close(self) -> None:
         """Stop keeping spare files for packs (writing still works afterwards)."""
         self.spares.close()
 
+    def _know(self, oid: str) -> None:
+        if len(self._known) > KNOWN_KEPT:
+            self._known.clear()  # only a shortcut: the store is asked again
+        self._known.add(oid)
+
     def _remember(self, oid: str, kind: bytes, data: bytes) -> None:
-        if len(self._recent) > 50_000:
+        if len(self._recent) > RECENT_KEPT:
             self._recent.clear()
         self._recent[oid] = (kind, data)
 
@@ -186,7 +199,7 @@ class GitObjectStore:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
             write_all(fd, zlib.compress(header + data, 1))
             os.replace(tmp, path)
-        self._known.add(oid)
+        self._know(oid)
         return oid
 
     def _in_pack(self, oid: str) -> bool:
@@ -203,7 +216,7 @@ class GitObjectStore:
         for attempt in range(2):
             try:
                 stream = self.db.stream(binsha)
-                self._known.add(oid)
+                self._know(oid)
                 return stream.type, stream.read()
             except (BadObject, ValueError, OSError):
                 if attempt == 0:

@@ -26,6 +26,18 @@ from catan_p2p.sync.protocol import GENESIS, player_email, trailer
 
 #: Commits (one small pack each) between two background roll-ups of the small packs.
 REPACK_EVERY = 64
+#: Parsed commits and depths kept in memory (a few games' worth); older ones are read
+#: again when needed, so a process's memory does not grow with the games it has seen.
+COMMITS_KEPT = 8192
+#: Games whose state writer (and its caches) stays in memory.
+WRITERS_KEPT = 4
+
+
+def _keep_newest(cache: dict, limit: int) -> None:
+    """Drop the oldest half of ``cache`` once it holds more than ``limit`` entries."""
+    if len(cache) > limit:
+        for key in list(cache)[: len(cache) // 2]:
+            del cache[key]
 
 
 def find_git_dir(path: Path) -> Path:
@@ -112,7 +124,8 @@ class GameRepo:
 
     def writer(self, info: GameInfo) -> StateWriter:
         w = self._writers.get(info.game)
-        if w is None:
+        if w is None or w.info != info:
+            _keep_newest(self._writers, WRITERS_KEPT)
             w = self._writers[info.game] = StateWriter(self.store, info)
         return w
 
@@ -124,6 +137,7 @@ class GameRepo:
             kind, data = self.store.read(oid)
             if kind != b"commit":
                 raise StateFileError(f"{oid} is a {kind.decode()}, not a commit")
+            _keep_newest(self._commits, COMMITS_KEPT)
             c = self._commits[oid] = Commit(oid, data)
         return c
 
@@ -139,6 +153,7 @@ class GameRepo:
             message,
         )
         oid = self.store.write(b"commit", data)
+        _keep_newest(self._commits, COMMITS_KEPT)
         self._commits[oid] = Commit(oid, data)
         self._loose_written += 1
         if self._loose_written >= REPACK_EVERY:
@@ -172,6 +187,7 @@ class GameRepo:
             parents = self.commit(cur).parents
             cur = parents[0] if parents else None
         base = -1 if cur is None else self._depths[cur]
+        _keep_newest(self._depths, COMMITS_KEPT)
         for c in reversed(chain):
             base += 1
             self._depths[c] = base

@@ -23,6 +23,7 @@ from gitdb import GitDB
 from gitdb.db.pack import PackedDB
 from gitdb.exc import BadObject
 from gitdb.pack import PackEntity
+from gitdb.util import mman
 
 from catan_p2p.errors import StateFileError
 from catan_p2p.store.spares import SpareFiles, write_all
@@ -107,6 +108,8 @@ class _CompletePacks(PackedDB):
                 continue
         for path in set(ours) - on_disk:
             self._entities.remove(ours[path])
+        if set(ours) - on_disk:
+            mman.collect()  # unmap packs a repack deleted (they would stay mapped)
         self._sort_entities()
         return True
 
@@ -167,8 +170,13 @@ class GitObjectStore:
         self._known.update(pending)
 
     def close(self) -> None:
-        """Stop keeping spare files for packs (writing still works afterwards)."""
+        """Stop keeping spare files for packs and unmap the packs (both come back on use)."""
         self.spares.close()
+        self._db = None
+        self._recent.clear()
+        # gitdb maps packs through one process-wide manager that keeps the windows of
+        # closed and deleted packs mapped; without this a long process grows per game.
+        mman.collect()
 
     def _know(self, oid: str) -> None:
         if len(self._known) > KNOWN_KEPT:

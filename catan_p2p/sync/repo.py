@@ -7,6 +7,7 @@ first-parent history, and record a new commit without a working tree or index.
 
 from __future__ import annotations
 
+import ctypes
 import subprocess
 import time
 from pathlib import Path
@@ -31,6 +32,28 @@ REPACK_EVERY = 64
 COMMITS_KEPT = 8192
 #: Games whose state writer (and its caches) stays in memory.
 WRITERS_KEPT = 4
+
+
+#: Up to this many bytes of packs, the end of a game packs the repository whole.
+WHOLE_PACK_BYTES = 4 << 20
+
+
+def _release_free_memory() -> None:
+    """Hand memory freed during a game back to the system (glibc keeps it otherwise).
+
+    Reading and packing a game frees many buffers of different sizes; without this a
+    long process's resident memory grew by about 2 MB per game though nothing was
+    kept (benchmarks/flat_cost.py). Elsewhere than glibc this does nothing.
+    """
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _keep_newest_set(items: set, limit: int) -> None:
+    if len(items) > limit:
+        items.clear()
 
 
 def _keep_newest(cache: dict, limit: int) -> None:
@@ -228,17 +251,30 @@ class GameRepo:
         )
 
     def finish(self, last: str) -> None:
-        """Pack the repository once a game is over at commit ``last`` (once per commit)."""
+        """Pack the repository once a game is over at commit ``last`` (once per commit).
+
+        A repository of a game or two is packed whole; a bigger one (a club remote, a
+        long simulation) only rolls its small packs up geometrically, so the cost of
+        ending a game does not grow with the games the repository already holds.
+        """
         if last in self._finished:
             return
+        _keep_newest_set(self._finished, 64)
         self._finished.add(last)
-        self.pack()
+        packs = self.git_dir / "objects" / "pack"
+        size = sum(p.stat().st_size for p in packs.glob("pack-*.pack")) if packs.is_dir() else 0
+        self.pack(whole=size <= WHOLE_PACK_BYTES)
+        _release_free_memory()
 
-    def pack(self, aggressive: bool = False) -> None:
-        """Pack everything now (end of a game); waits for a background repack first."""
+    def pack(self, aggressive: bool = False, whole: bool = True) -> None:
+        """Pack everything now (or, not ``whole``, roll small packs up geometrically).
+
+        Waits for a background repack first.
+        """
         if self._repack is not None:
             self._repack.wait()
-        args = ["git", "--git-dir", str(self.git_dir), "repack", "-a", "-d", "-q"]
+        how = ["-a"] if whole or aggressive else ["--geometric=2"]
+        args = ["git", "--git-dir", str(self.git_dir), "repack", *how, "-d", "-q"]
         if aggressive:
             args += ["-f", "--depth=250", "--window=250"]
         subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -273,7 +309,7 @@ class MemoryGameRepo(GameRepo):
     def repack_in_background(self) -> None:
         self._loose_written = 0
 
-    def pack(self, aggressive: bool = False) -> None:
+    def pack(self, aggressive: bool = False, whole: bool = True) -> None:
         self._loose_written = 0
 
     def wait_for_maintenance(self) -> None:

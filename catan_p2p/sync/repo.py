@@ -312,6 +312,9 @@ class MemoryGameRepo(GameRepo):
     def pack(self, aggressive: bool = False, whole: bool = True) -> None:
         self._loose_written = 0
 
+    def finish(self, last: str) -> None:
+        pass
+
     def wait_for_maintenance(self) -> None:
         pass
 

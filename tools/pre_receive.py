@@ -22,7 +22,7 @@ from pathlib import Path
 
 from catan_p2p.errors import CatanError
 from catan_p2p.store.catfile import CatFileStore
-from catan_p2p.store.refs import PREFIX, ZERO, parse_ref
+from catan_p2p.store.refs import PREFIX, ZERO, game_of, parse_ref
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
 
@@ -31,7 +31,7 @@ def check_update(repo: GameRepo, old: str, new: str, ref: str) -> str | None:
     """Why this ref update must be refused, or None to accept it."""
     if not ref.startswith(PREFIX + "/"):
         return None
-    game = ref[len(PREFIX) + 1 :].split("/", 1)[0]
+    game = game_of(ref)
     try:
         player, kind, opening = parse_ref(ref, game)
     except CatanError as exc:

@@ -36,7 +36,15 @@ from catan_p2p.rules.engine import actors, legal_actions, step
 from catan_p2p.rules.state import GameState, Phase, new_game
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.store.codec import BANK, GameInfo
-from catan_p2p.store.refs import check_name, game_prefix, parse_ref, player_ref
+from catan_p2p.store.refs import (
+    answers_prefix,
+    check_name,
+    game_prefix,
+    parse_ref,
+    player_ref,
+    tracking_prefix,
+    tracking_ref,
+)
 from catan_p2p.sync import transport
 from catan_p2p.sync.peer import Answer, Peer
 from catan_p2p.sync.protocol import genesis_message, parse_action
@@ -168,10 +176,9 @@ class GitSession:
     def _player_heads(self) -> dict[str, str]:
         """Every known head of every player's log: local refs and fetched ones."""
         out = {}
-        for prefix in (game_prefix(self.game_id), transport.tracking_prefix(self.game_id)):
+        for prefix in (game_prefix(self.game_id), tracking_prefix(self.game_id)):
             for ref, oid in self.repo.refs.list(prefix).items():
-                rest = ref[len(prefix) + 1 :]
-                if "/" not in rest:
+                if parse_ref(ref, self.game_id)[1] is None:  # a log, not an answer
                     out[ref] = oid
         return out
 
@@ -254,10 +261,10 @@ class GitSession:
         if kind is None:
             return []
         found: dict[str, Answer] = {}
-        for prefix in (game_prefix(self.game_id), transport.tracking_prefix(self.game_id)):
-            base = f"{prefix}/{kind}/{opening}"
+        local = answers_prefix(self.game_id, kind, opening)
+        for base in (local, tracking_ref(local)):
             for ref, oid in self.repo.refs.list(base).items():
-                player = ref.rsplit("/", 1)[1]
+                player = parse_ref(ref, self.game_id)[0]
                 if player in found:
                     continue
                 cached = self._answer_cache.get(oid, ...)
@@ -495,11 +502,11 @@ def join_game(url: str, repo: Path, game_id: str, player: str) -> GitSession:
         game_repo = GameRepo(path)
     transport.set_remote(game_repo.git_dir, url)
     transport.fetch(game_repo.git_dir, game_id)
-    tracked = game_repo.refs.list(transport.tracking_prefix(game_id))
+    tracked = game_repo.refs.list(tracking_prefix(game_id))
     if not tracked:
         raise UsageError(f"the remote {url} has no game {game_id!r}; check the id with its creator")
     mine = player_ref(game_id, player)
-    remote_mine = mine.replace("refs/heads/", f"refs/remotes/{transport.REMOTE}/", 1)
+    remote_mine = tracking_ref(mine)
     if game_repo.refs.get(mine) is None:
         start = tracked.get(remote_mine)
         if start is None:

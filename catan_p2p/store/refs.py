@@ -47,9 +47,14 @@ def player_ref(game: str, player: str) -> str:
 
 def answer_ref(game: str, kind: str, opening: str, player: str) -> str:
     """``refs/heads/catan/<game>/<kind>/<opening>/<player>``: a concurrent answer."""
+    return f"{answers_prefix(game, kind, opening)}/{check_name('player', player)}"
+
+
+def answers_prefix(game: str, kind: str, opening: str) -> str:
+    """``refs/heads/catan/<game>/<kind>/<opening>``: where the answers to one step live."""
     if kind not in KINDS:
         raise UsageError(f"concurrent step kind {kind!r} must be one of {', '.join(KINDS)}")
-    return f"{game_prefix(game)}/{kind}/{opening}/{check_name('player', player)}"
+    return f"{game_prefix(game)}/{kind}/{opening}"
 
 
 def tracking_ref(ref: str, remote: str = REMOTE) -> str:

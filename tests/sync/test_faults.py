@@ -53,14 +53,14 @@ def test_a_device_that_was_offline_for_many_turns_catches_up_and_takes_over(tmp_
     remote = str(tmp_path / "remote.git")
     spare = join_game(remote, tmp_path / "white-laptop", "g", "white")  # white's second device
     start = spare.head
-    _play(sessions, 150)  # the laptop is offline meanwhile
+    _play(sessions, 100)  # the laptop is offline meanwhile
     assert spare.head == start
     status = spare.sync()
     assert status.error is None and not spare.rejected and not status.forks
     for s in sessions.values():
         s.sync()
     assert spare.head == sessions["red"].head  # verified every commit it missed
-    assert spare.repo.depth(spare.head) - spare.repo.depth(start) >= 100
+    assert spare.repo.depth(spare.head) - spare.repo.depth(start) >= 80
     sessions["white"] = spare  # the laptop plays on from here
     _play(sessions, 30)
     for s in sessions.values():

@@ -94,7 +94,7 @@ def create_game(
         except UsageError:
             init_repo(path)
             game_repo = GameRepo(path)
-    if game in game_repo.games():
+    if game_repo.has_game(game):
         raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
     state = new_game(players, board, victory_points)
     info = GameInfo(game, seed)

@@ -22,7 +22,15 @@ from catan_p2p.store.objects import (
     ObjectStore,
     commit_data,
 )
-from catan_p2p.store.refs import PREFIX, MemoryRefs, Refs, RefStore, check_name, game_of
+from catan_p2p.store.refs import (
+    PREFIX,
+    MemoryRefs,
+    Refs,
+    RefStore,
+    check_name,
+    game_of,
+    game_prefix,
+)
 from catan_p2p.sync.protocol import GENESIS, player_email, trailer
 
 #: Commits (one small pack each) between two background roll-ups of the small packs.
@@ -126,8 +134,14 @@ class GameRepo:
         """Ids of the games that have refs in this repository."""
         return sorted({game_of(ref) for ref in self.refs.list(PREFIX)})
 
+    def has_game(self, game: str) -> bool:
+        """True when ``game`` has refs here (looks at that game's refs only)."""
+        return bool(self.refs.list(game_prefix(game)))
+
     def only_game(self, game: str | None) -> str:
         """``game`` if given, else the only game here (a clear error otherwise)."""
+        if game is not None and self.has_game(game):
+            return game  # without listing every game of a big repository
         games = self.games()
         if game is not None:
             check_name("game id", game)

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest. Extra arguments go to pytest.
+#   ./test.sh            everything (what .ci/run runs), about 4 minutes on 2 cores
+#   ./test.sh --quick    skips tests marked slow or network (real processes, whole
+#                        games on disk): the edit-test loop, about a minute
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/tools/venv.sh" "[dev]"
 cd "$here"
 .venv/bin/ruff check catan_p2p tests tools benchmarks
 if [ -f tools/schema.py ]; then .venv/bin/python tools/schema.py --check; fi
+if [ "${1:-}" = "--quick" ]; then
+    shift
+    exec .venv/bin/python -m pytest -m "not slow and not network" "$@"
+fi
 exec .venv/bin/python -m pytest "$@"

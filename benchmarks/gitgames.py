@@ -24,8 +24,10 @@ from pathlib import Path
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.state import Phase
+from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession, create_game, join_game
 from catan_p2p.sim import next_actor, play_session_game
+from catan_p2p.store.refs import game_prefix
 from catan_p2p.sync import transport
 from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.repo import GameRepo
@@ -175,32 +177,23 @@ def play_networked(
     origin = workdir / f"net-{tag}-origin"
     game = create_game(origin, players, seed=seed)
     subprocess.run(
-        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, f"refs/heads/catan/{game}/*"],
+        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, f"{game_prefix(game)}/*"],
         check=True,
     )
     sessions = {p: join_game(url, workdir / f"net-{tag}-{p}", game, p) for p in players}
     bots = bots_for(players, seed)
     latency = Latency()
     start = time.perf_counter()
-    n = 0
     with Stopwatch() as watch:
-        state = sessions[players[0]].state
-        while state.phase is not Phase.GAME_OVER and n < max_actions:
-            player = next_actor(state)
-            session = sessions[player]
+
+        def timed_sync(seat: _RoundTimed) -> None:
             t0 = time.perf_counter()
-            session.sync()
+            seat.sync()
             latency.rounds_ms.append((time.perf_counter() - t0) * 1e3)
-            state = session.state
-            if player not in _actors(state):
-                continue  # an answer this seat cannot see yet: the round fetched it
-            c0, s0, _, k0 = watch.snapshot()
-            state = session.submit(bots[player].decide(state, session.legal_actions(player)))
-            c1, s1, _, k1 = watch.snapshot()
-            if k1 > k0:
-                latency.compute_ms.extend([(c1 - c0) / (k1 - k0) * 1e3] * (k1 - k0))
-                latency.sync_ms.append((s1 - s0) * 1e3 + latency.rounds_ms[-1])
-            n += 1
+
+        timed = {p: _RoundTimed(s, watch, latency) for p, s in sessions.items()}
+        state = play_round_robin(timed, bots, max_actions, before_act=timed_sync)
+        n = sum(t.actions for t in timed.values())
         for session in sessions.values():
             session.sync()
             session.close()
@@ -210,10 +203,27 @@ def play_networked(
     return GameRun(n_players, seed, winner, n, seconds, latency, git_dir)
 
 
-def _actors(state) -> tuple[str, ...]:
-    from catan_p2p.rules.engine import actors
+class _RoundTimed:
+    """A networked seat's session whose ``submit`` records compute, and sync with its round."""
 
-    return tuple(actors(state))
+    def __init__(self, session: GitSession, watch: Stopwatch, latency: Latency) -> None:
+        self._session = session
+        self._watch = watch
+        self._latency = latency
+        self.actions = 0
+
+    def __getattr__(self, name: str):  # state, legal_actions, ... pass through
+        return getattr(self._session, name)
+
+    def submit(self, action):
+        c0, s0, _, k0 = self._watch.snapshot()
+        state = self._session.submit(action)
+        c1, s1, _, k1 = self._watch.snapshot()
+        self.actions += 1
+        if k1 > k0:
+            self._latency.compute_ms.extend([(c1 - c0) / (k1 - k0) * 1e3] * (k1 - k0))
+            self._latency.sync_ms.append((s1 - s0) * 1e3 + self._latency.rounds_ms[-1])
+        return state
 
 
 def round_trip(workdir: Path, url: str, repeats: int) -> dict:
@@ -222,7 +232,7 @@ def round_trip(workdir: Path, url: str, repeats: int) -> dict:
     origin = workdir / "rt-origin"
     create_game(origin, players, seed="round-trip", game_id="rt")
     subprocess.run(
-        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, "refs/heads/catan/rt/*"],
+        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, f"{game_prefix('rt')}/*"],
         check=True,
     )
     red = join_game(url, workdir / "rt-red", "rt", "red")

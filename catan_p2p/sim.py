@@ -18,6 +18,7 @@ from catan_p2p.rules.engine import actors, legal_actions, step
 from catan_p2p.rules.invariants import check_invariants as _check_invariants
 from catan_p2p.rules.state import NOBODY, GameState, Phase, new_game
 from catan_p2p.session.base import Session
+from catan_p2p.session.driver import Driver
 
 #: A game still running after this many actions is stopped without a winner.
 MAX_ACTIONS = 100_000
@@ -107,16 +108,10 @@ def play_session_game(
     """Play a game through a ``Session`` (e.g. a ``GitSession`` that commits every action).
 
     The session derives the chance outcomes itself (in Git: from the parent commit);
-    the loop is the same as ``play_game``'s.
+    the loop is the one bot driver of session/driver.py.
     """
-    state = session.state
-    n = 0
-    while state.phase is not Phase.GAME_OVER and n < max_actions:
-        player = next_actor(state)
-        action = bots[player].decide(state, session.legal_actions(player))
-        state = session.submit(action)
-        if check_invariants:
-            _check_invariants(state)
-        n += 1
+    driver = Driver(session, bots, check_invariants=check_invariants)
+    n = driver.play(max_actions)
+    state = driver.state or session.state
     winner = None if state.winner == NOBODY else state.players[state.winner]
     return GameResult(winner, n, state.turn, state)

@@ -36,7 +36,7 @@ from catan_p2p.client.dialogs import (  # noqa: E402
 from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView, Highlights  # noqa: E402
-from catan_p2p.client.seats import Seats, bot_move  # noqa: E402
+from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
@@ -56,6 +56,7 @@ from catan_p2p.rules.engine import expecting  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
+from catan_p2p.session.driver import Driver  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
 REDRAW_SECONDS = 0.5
@@ -115,6 +116,7 @@ class App:
         self.screen = screen
         self.session = session
         self.seats = seats
+        self.driver = Driver(session, seats.bots)  # plays this window's bot seats
         self.syncer = syncer
         self.bot_delay = bot_delay
         self.offer_replay = offer_replay
@@ -303,18 +305,17 @@ class App:
             return
         budget = now + 0.05
         while True:
-            state = self.session.state
-            action = bot_move(self.seats, state, self.session.legal_actions)
+            action = self.driver.next_move()
             if action is None:
                 return
             try:
-                self.session.submit(action)
+                state = self.driver.submit(action)
             except CatanError as exc:
                 self.bot_errors.append(f"{action}: {exc}")
                 self.say(f"bot {action.player} failed: {exc}")
                 return
             self._last_bot = time.monotonic()
-            self._follow(self.session.state)
+            self._follow(state)
             if self.bot_delay or time.monotonic() > budget:
                 return
 

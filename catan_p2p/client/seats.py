@@ -7,13 +7,13 @@ state, no pygame, so the hand-over rules are tested without a window.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from catan_p2p.bots.base import Bot
-from catan_p2p.rules.actions import Action
 from catan_p2p.rules.engine import actors
-from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.state import GameState
+from catan_p2p.session.driver import waiting_bots
 
 
 @dataclass
@@ -40,15 +40,10 @@ class Seats:
         """Bots of this window that may act now.
 
         A bot that made a trade offer waits until every other player has answered, so
-        it never withdraws an offer before the humans had a chance to accept it.
+        it never withdraws an offer before the humans had a chance to accept it (the
+        rule of the one bot driver, session/driver.py).
         """
-        waiting = actors(state)
-        bots = [p for p in waiting if p in self.bots]
-        if state.phase is Phase.TRADE:
-            offerer = state.players[state.current]
-            if offerer in bots and len(waiting) > 1:
-                bots.remove(offerer)
-        return bots
+        return waiting_bots(state, self.bots)
 
     def remote_acting(self, state: GameState) -> list[str]:
         """Seats played elsewhere that the game waits on (networked play)."""
@@ -69,15 +64,3 @@ class Seats:
         if previous in self.humans:
             return previous  # type: ignore[return-value]
         return self.humans[0] if self.humans else current
-
-
-def bot_move(seats: Seats, state: GameState, legal: Callable[[str], list[Action]]) -> Action | None:
-    """The next bot action, or None when no bot of this window may act now.
-
-    ``legal(player)`` lists that player's legal actions (the session's view).
-    """
-    for player in seats.bots_acting(state):
-        actions = legal(player)
-        if actions:
-            return seats.bots[player].decide(state, actions)
-    return None

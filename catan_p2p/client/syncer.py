@@ -5,6 +5,10 @@ A daemon thread calls ``session.sync()`` every ``interval`` seconds, and at once
 error and retried on the next round. The player's own actions go through the same
 thread (``submit``), because recording one also pushes it: the window checks the
 action against the rules first, queues it, and keeps drawing while it is sent.
+
+The window and this thread share the session: ``GitSession`` guards everything it keeps
+in memory with its own lock (see session/git.py) and fetches and pushes outside it, so
+the window's reads wait at most for the local part of a sync round.
 """
 
 from __future__ import annotations

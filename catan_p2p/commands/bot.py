@@ -15,9 +15,9 @@ from catan_p2p.bots import make_bot
 from catan_p2p.commands._common import open_session
 from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.engine import actors
-from catan_p2p.rules.state import Answer, Phase
-from catan_p2p.store.refs import player_ref
-from catan_p2p.sync import transport
+from catan_p2p.rules.state import Phase
+from catan_p2p.session.driver import Driver
+from catan_p2p.store.refs import player_ref, tracking_ref
 
 TRADE_WAIT = 3.0  # seconds an offer stays open for remote answers
 IDLE_BACKOFF = 1.5  # while nothing changes, wait this much longer between syncs ...
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     bot = make_bot(
         args.strategy, args.seed if args.seed is not None else f"{session.game_id}/{player}"
     )
-    offer_opened: float | None = None
+    driver = Driver(session, {player: bot}, trade_wait=TRADE_WAIT)
     last_error = None
     pause = args.poll
     seen = None
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             last_error = status.error
         for oid, reason in session.take_rejected().items():
             print(f"{player}: rejected {oid[:10]}: {reason}", file=sys.stderr, flush=True)
-        mine = transport.tracking_ref(player_ref(session.game_id, player))
+        mine = tracking_ref(player_ref(session.game_id, player))
         if any(fork.startswith(mine + ":") for fork in status.forks):
             session.close()
             raise UsageError(
@@ -60,25 +60,12 @@ def run(args: argparse.Namespace) -> int:
         state = session.state
         if state.phase is Phase.GAME_OVER:
             break
-        if player in actors(state):
-            if state.phase is Phase.TRADE and state.players[state.current] == player:
-                pending = any(
-                    a is Answer.PENDING
-                    for s, a in enumerate(state.trade.answers)
-                    if s != state.current
-                )
-                offer_opened = offer_opened or time.monotonic()
-                if pending and time.monotonic() - offer_opened < TRADE_WAIT:
-                    time.sleep(pause)
-                    continue
-            offer_opened = None
-            actions = session.legal_actions(player)
-            if actions:
-                try:
-                    session.submit(bot.decide(state, actions))
-                except IllegalAction as exc:
-                    print(f"{player}: refused: {exc}", file=sys.stderr, flush=True)
+        try:
+            if driver.step() is not None:
                 continue
+        except IllegalAction as exc:
+            print(f"{player}: refused: {exc}", file=sys.stderr, flush=True)
+            continue
         time.sleep(pause)
     session.flush()
     winner = state.players[state.winner]

@@ -23,10 +23,12 @@ import pygame  # noqa: E402
 
 from catan_p2p.bots import STRATEGIES, Bot, make_bot  # noqa: E402
 from catan_p2p.client import theme  # noqa: E402
-from catan_p2p.client.seats import Seats, bot_move  # noqa: E402
+from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.commands.new import board_for
 from catan_p2p.errors import UsageError  # noqa: E402
+from catan_p2p.rules.state import GameState  # noqa: E402
 from catan_p2p.session.base import MemorySession, Session  # noqa: E402
+from catan_p2p.session.driver import Driver  # noqa: E402
 
 COLOURS = ("red", "blue", "white", "orange")
 SEATS_FILE = "catan-p2p-seats.json"
@@ -231,21 +233,28 @@ def play_headless(args: argparse.Namespace) -> int:
         game.seats = Seats((), {**extra, **game.seats.bots})
     from catan_p2p.sim import MAX_ACTIONS
 
-    session, seats = game.session, game.seats
+    session = game.session
+    driver = Driver(session, game.seats.bots)
     started = time.perf_counter()
-    actions = 0
-    state = session.state
     last_report = 0.0
-    while not state.is_over and actions < MAX_ACTIONS:
-        action = bot_move(seats, state, session.legal_actions)
-        if action is None:
-            raise UsageError("the game waits on a seat no bot plays; resume it in a window")
-        state = session.submit(action)
-        actions += 1
+
+    def progress(_action: object, state: GameState) -> None:
+        nonlocal last_report
         now = time.perf_counter()
         if now - last_report > 0.5:
             last_report = now
-            print(f"\rturn {state.turn}, {actions} actions", end="", file=sys.stderr, flush=True)
+            print(
+                f"\rturn {state.turn}, {driver.actions} actions",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    driver.play(MAX_ACTIONS, on_action=progress)
+    state = session.state
+    actions = driver.actions
+    if not state.is_over and actions < MAX_ACTIONS:
+        raise UsageError("the game waits on a seat no bot plays; resume it in a window")
     print(f"\rturn {state.turn}, {actions} actions", file=sys.stderr)
     seconds = time.perf_counter() - started
     png = _final_png(session, game.repo)

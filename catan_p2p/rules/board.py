@@ -28,6 +28,7 @@ from catan_p2p.rules.hexgrid import (
 PIPS: dict[int, int] = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 
 NO_PORT = -1
+NO_RESOURCE = -1  # the desert's entry in ``BoardGraph.tile_resource``
 GENERIC_PORT = 5  # a 3:1 port; codes 0..4 are the 2:1 port of that Resource
 
 
@@ -165,7 +166,7 @@ class BoardGraph:
         self.tile_index: dict[Tile, int] = {t: i for i, t in enumerate(self.tiles)}
         self.tile_terrain: tuple[Terrain, ...] = tuple(by_tile[t].terrain for t in self.tiles)
         self.tile_resource: tuple[int, ...] = tuple(
-            -1 if tr is Terrain.DESERT else int(tr) for tr in self.tile_terrain
+            NO_RESOURCE if tr is Terrain.DESERT else int(tr) for tr in self.tile_terrain
         )
         self.tile_number: tuple[int, ...] = tuple(by_tile[t].number or 0 for t in self.tiles)
         self.desert: int = self.tile_terrain.index(Terrain.DESERT)

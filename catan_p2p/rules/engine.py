@@ -962,7 +962,7 @@ def _main_actions(state: GameState, seat: int, name: str) -> list[Action]:
     hand = state.hands[seat]
     res = hand.resources
     out: list[Action] = [_action(EndTurn, name)]
-    if res[0] >= 1 and res[1] >= 1 and hand.roads_left > 0:
+    if covers(res, ROAD_COST) and hand.roads_left > 0:
         edges = graph.edges
         out.extend([_action(BuildRoad, name, edges[e]) for e in _road_edges(state, seat)])
     if covers(res, SETTLEMENT_COST) and hand.settlements_left > 0:
@@ -973,9 +973,9 @@ def _main_actions(state: GameState, seat: int, name: str) -> list[Action]:
                 for v in _settlement_spots(state, seat, False)
             ]
         )
-    if res[3] >= 2 and res[4] >= 3 and hand.cities_left > 0:
+    if covers(res, CITY_COST) and hand.cities_left > 0:
         out.extend(BuildCity(name, graph.vertices[v]) for v in sorted(hand.settlements))
-    if res[2] and res[3] and res[4] and any(state.dev_deck):
+    if covers(res, DEV_CARD_COST) and any(state.dev_deck):
         out.append(_action(BuyDevCard, name))
     if not state.dev_played and any(hand.dev_cards):
         out.extend(_dev_card_actions(state, seat, name))

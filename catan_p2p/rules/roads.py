@@ -7,6 +7,7 @@ vertex holding another player's settlement or city: such a building breaks the r
 from __future__ import annotations
 
 from catan_p2p.rules.board import BoardGraph
+from catan_p2p.rules.state import NOBODY
 
 
 def longest_road(
@@ -30,7 +31,7 @@ def longest_road(
         a, b = edge_vertices[e]
         at.setdefault(a, []).append(e)
         at.setdefault(b, []).append(e)
-    broken = {v for v in at if vertex_owner[v] != -1 and vertex_owner[v] != seat}
+    broken = {v for v in at if vertex_owner[v] != NOBODY and vertex_owner[v] != seat}
     junctions = [v for v, es in at.items() if len(es) != 2 or v in broken]
 
     # Links: maximal runs of roads between junctions, as (link id, far end, length).

@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from catan_p2p.rules.board import STANDARD_BOARD, Board
+from catan_p2p.rules.board import GENERIC_PORT, STANDARD_BOARD, Board
 from catan_p2p.rules.cards import (
     CITY_PIECES,
     DEV_DECK,
@@ -178,7 +178,7 @@ class GameState(NamedTuple):
         ports = self.hands[seat].ports
         if resource in ports:
             return 2
-        if 5 in ports:
+        if GENERIC_PORT in ports:
             return 3
         return 4
 

@@ -5,12 +5,22 @@ the acting seat's branch up to date (verifying what others wrote), then records 
 action as one commit. Discards and trade answers go to temporary branches; the
 active seat merges them. With a remote, every sync is one fetch of the game's refs,
 verification, fast-forward, merges, and a push of the local seats' own refs only.
+
+One owner of the state: a session is shared by a window's thread and its sync thread
+(client/syncer.py), so every public method holds the session's lock (``self.lock``, an
+``RLock``) for all it reads or changes in memory: the peers, their verifiers' states,
+the answer and history caches, the repository's caches and the sync status. Network
+transfers run outside it (a fetch before, a push after), serialised by a second lock,
+so a slow remote never stalls the window's reads.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
+from collections.abc import Callable
+from functools import wraps
 from pathlib import Path
 
 from catan_p2p.errors import (
@@ -27,7 +37,14 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.store.codec import BANK
-from catan_p2p.store.refs import check_name, game_prefix, parse_ref, player_ref
+from catan_p2p.store.refs import (
+    check_name,
+    game_prefix,
+    parse_ref,
+    player_ref,
+    tracking_prefix,
+    tracking_ref,
+)
 from catan_p2p.sync import concurrent, transport
 from catan_p2p.sync.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
 from catan_p2p.sync.genesis import check_declared, initial_state
@@ -36,6 +53,17 @@ from catan_p2p.sync.protocol import GenesisInfo, genesis_message, parse_action
 from catan_p2p.sync.repo import GameRepo, init_repo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+
+
+def _guarded(method: Callable) -> Callable:
+    """Run ``method`` holding the session's lock (see the module docstring)."""
+
+    @wraps(method)
+    def locked(self: GitSession, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with self.lock:
+            return method(self, *args, **kwargs)
+
+    return locked
 
 
 def new_game_id() -> str:
@@ -52,7 +80,7 @@ def write_genesis(
 
 
 def create_game(
-    repo: Path,
+    repo: Path | GameRepo,
     players: list[str] | tuple[str, ...],
     board: Board = STANDARD_BOARD,
     seed: str | None = None,
@@ -83,19 +111,22 @@ def create_game(
         check_declared(declared)
     except ValueError as exc:
         raise UsageError(f"{exc}; choose other --players") from None
-    path = Path(repo)
-    try:
-        game_repo = GameRepo(path)
-    except UsageError:
-        init_repo(path)
-        game_repo = GameRepo(path)
-    if game in game_repo.games():
+    if isinstance(repo, GameRepo):  # e.g. GameRepo.in_memory()
+        game_repo, path = repo, repo.path
+    else:
+        path = Path(repo)
+        try:
+            game_repo = GameRepo(path)
+        except UsageError:
+            init_repo(path)
+            game_repo = GameRepo(path)
+    if game_repo.has_game(game):
         raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
     oid = write_genesis(game_repo, declared, board)
     seats = players if local is None else local
     for p in seats:
         game_repo.refs.set(player_ref(game, p), oid, None)
-    session = GitSession(path, game, seats, keys=keys)
+    session = GitSession(game_repo, game, seats, keys=keys)
     try:
         session.sync()  # claims the local seats, and merges the claims when all are in
     finally:
@@ -108,7 +139,7 @@ class GitSession:
 
     def __init__(
         self,
-        repo: Path,
+        repo: Path | GameRepo,
         game_id: str | None = None,
         local_players: tuple[str, ...] | list[str] | None = None,
         eager_push: bool = True,
@@ -125,9 +156,15 @@ class GitSession:
         branches included.
         """
         self.eager_push = eager_push
-        self.repo = GameRepo(Path(repo))
+        self.lock = threading.RLock()  # guards everything in memory; see the module doc
+        self._net = threading.Lock()  # one fetch or push at a time, outside ``lock``
+        self._push_due = False
+        self._push_extra: set[str] = set()
+        self._history: tuple[str, list[LogEntry]] | None = None  # (head, entries to it)
+        self.repo = repo if isinstance(repo, GameRepo) else GameRepo(Path(repo))
         self.game_id = self.repo.only_game(game_id)
-        self.remote = transport.remote_url(self.repo.git_dir)
+        git_dir = self.repo.git_dir
+        self.remote = None if git_dir is None else transport.remote_url(git_dir)
         heads = self._player_heads()
         if not heads:
             raise UsageError(f"game {self.game_id} has no player branches in {self.repo.path}")
@@ -179,10 +216,9 @@ class GitSession:
     def _player_heads(self) -> dict[str, str]:
         """Every known head of every player's log: local refs and fetched ones."""
         out = {}
-        for prefix in (game_prefix(self.game_id), transport.tracking_prefix(self.game_id)):
+        for prefix in (game_prefix(self.game_id), tracking_prefix(self.game_id)):
             for ref, oid in self.repo.refs.list(prefix).items():
-                rest = ref[len(prefix) + 1 :]
-                if "/" not in rest:
+                if parse_ref(ref, self.game_id)[1] is None:  # a log, not an answer
                     out[ref] = oid
         return out
 
@@ -200,35 +236,56 @@ class GitSession:
         return max(self.peers.values(), key=lambda p: self.repo.depth(p.head or self.genesis))
 
     @property
+    @_guarded
     def head(self) -> str:
         return self._lead().head or self.genesis
 
     @property
+    @_guarded
     def committed_state(self) -> GameState:
         """The state at the newest local head, without answers that are not merged yet."""
         return self._lead().state
 
     @property
+    @_guarded
     def state(self) -> GameState:
         """The state players see: the head plus verified answers of an open concurrent step."""
         return concurrent.with_answers(self.committed_state, self._answers())
 
+    @_guarded
     def legal_actions(self, player: str | None = None) -> list[Action]:
         return legal_actions(self.state, player)
 
+    @_guarded
     def history(self) -> list[LogEntry]:
-        """Every recorded action from the genesis to the head, answers before their merge."""
-        entries: list[LogEntry] = []
-        for oid in reversed(self.repo.first_parents(self.head)[:-1]):
+        """Every recorded action from the genesis to the head, answers before their merge.
+
+        Incremental: the entries up to the last head asked for are kept, and only the
+        commits since are read (a window asks after every new state).
+        """
+        head = self.head
+        if self._history is not None and self.repo.is_ancestor(self._history[0], head):
+            known, entries = self._history
+            new = self.repo.first_parents(head, stop=known)
+        else:
+            entries, new = [], self.repo.first_parents(head)[:-1]  # the genesis is no action
+        if new:
+            entries = entries + self._entries(reversed(new))
+            self._history = (head, entries)
+        elif self._history is None:
+            self._history = (head, entries)
+        pending = [LogEntry(a.commit, a.player, a.action, str(a.action)) for a in self._answers()]
+        return entries + pending
+
+    def _entries(self, commits) -> list[LogEntry]:  # type: ignore[no-untyped-def]
+        entries = []
+        for oid in commits:
             c = self.repo.commit(oid)
             for answer in c.parents[1:]:
                 ac = self.repo.commit(answer)
-                act = parse_action(ac)
-                entries.append(LogEntry(answer, ac.author, act, ac.summary))
+                entries.append(LogEntry(answer, ac.author, parse_action(ac), ac.summary))
             if len(c.parents) == 1:
                 entries.append(LogEntry(oid, c.author, parse_action(c), c.summary))
-        for a in self._answers():
-            entries.append(LogEntry(a.commit, a.player, a.action, str(a.action)))
         return entries
 
     # --- concurrent answers --------------------------------------------------------------
@@ -282,6 +339,12 @@ class GitSession:
 
     def submit(self, action: Action) -> GameState:
         """Record ``action`` for a local seat; ``IllegalAction`` (nothing recorded) if illegal."""
+        with self.lock:
+            state = self._submit(action)
+        self._send()
+        return state
+
+    def _submit(self, action: Action) -> GameState:
         player = action.player
         if action != action.unresolved():
             raise IllegalAction(
@@ -297,7 +360,6 @@ class GitSession:
         if peer.head != head:
             peer.advance(head)
         opening = peer.head or self.genesis
-        action = peer.with_reveal(action, peer.state)
         plan = concurrent.plan_action(self.game_id, opening, peer.state, action, self._answers)
         if isinstance(plan, AnswerOnBranch):
             peer.record_answer(plan.ref, action)
@@ -334,7 +396,9 @@ class GitSession:
 
     def flush(self) -> None:
         """Push whatever own commits are not on the remote yet."""
-        self._push(list(self._own_answers))
+        with self.lock:
+            self._push(list(self._own_answers))
+        self._send()
 
     def _cleanup_answers(self) -> None:
         """Delete local seats' temporary branches whose step is over (merged or moot)."""
@@ -349,39 +413,72 @@ class GitSession:
     # --- sync ----------------------------------------------------------------------------
 
     def _push(self, refs: list[str]) -> None:
+        """Ask for own refs (and ``refs``) to be pushed once the lock is released."""
         if self.remote is None:
             return
-        wanted = set(refs) | {p.ref for p in self.peers.values()}
-        values = {ref: self.repo.refs.get(ref) for ref in wanted}
-        updates = sorted(r for r, oid in values.items() if oid and self._pushed.get(r) != oid)
-        deletes = self._pending_deletes
-        if not updates and not deletes:
-            return  # the remote already has every own ref as it is here
-        try:
-            transport.push(self.repo.git_dir, updates, deletes)
-            self._pushed.update({r: values[r] for r in updates})
-            self._pending_deletes = []
-            self._status.ahead = 0
-            self._status.error = None
-        except RemoteError as exc:
-            self._status.error = str(exc)
+        self._push_due = True
+        self._push_extra.update(refs)
+
+    def _send(self) -> None:
+        """Push what ``_push`` asked for: planned and booked under the lock, sent outside."""
+        if self.remote is None:
+            return
+        with self._net:
+            with self.lock:
+                if not self._push_due:
+                    return
+                self._push_due = False
+                wanted = self._push_extra | {p.ref for p in self.peers.values()}
+                self._push_extra = set()
+                values = {ref: self.repo.refs.get(ref) for ref in wanted}
+                updates = sorted(
+                    r for r, oid in values.items() if oid and self._pushed.get(r) != oid
+                )
+                deletes = list(self._pending_deletes)
+                git_dir = self.repo.git_dir
+            if not updates and not deletes:
+                return  # the remote already has every own ref as it is here
+            error = None
+            try:
+                transport.push(git_dir, updates, deletes)
+            except RemoteError as exc:
+                error = str(exc)
+            with self.lock:
+                if error is not None:
+                    self._status.error = error
+                    return
+                self._pushed.update({r: values[r] for r in updates})
+                self._pending_deletes = [d for d in self._pending_deletes if d not in deletes]
+                self._status.ahead = 0
+                self._status.error = None
 
     def _reject(self, oid: str, reason: str) -> None:
         self._rejected[oid] = reason
 
     def sync(self) -> SyncStatus:
         """Fetch (when networked), verify and fast-forward, merge, push."""
+        fetched, error = False, None
+        if self.remote is not None:
+            with self._net:  # outside the session's lock: the window keeps reading
+                try:
+                    transport.fetch(self.repo.git_dir, self.game_id)
+                    fetched = True
+                except RemoteError as exc:
+                    error = str(exc)
+        with self.lock:
+            status = self._sync_local(fetched, error)
+        self._send()
+        return status
+
+    def _sync_local(self, fetched: bool, error: str | None) -> SyncStatus:
         status = self._status
         self._version += 1
-        reachable = self.remote is not None
-        if self.remote is not None:
-            try:
-                transport.fetch(self.repo.git_dir, self.game_id)
-                status.last_fetch = time.time()
-                status.error = None
-            except RemoteError as exc:
-                status.error = str(exc)
-                reachable = False  # keep the fetch error; pushing now would fail the same way
+        reachable = self.remote is not None and error is None
+        if fetched:
+            status.last_fetch = time.time()
+            status.error = None
+        elif error is not None:
+            status.error = error  # keep the fetch error; pushing now would fail the same way
         forks = []
         behind = 0
         for ref, oid in sorted(self._player_heads().items()):
@@ -425,7 +522,7 @@ class GitSession:
         for peer in self.peers.values():
             pushed = self._pushed.get(peer.ref)
             if pushed is not None:
-                if self.repo.refs.get(transport.tracking_ref(peer.ref)) != pushed:
+                if self.repo.refs.get(tracking_ref(peer.ref)) != pushed:
                     self._pushed.pop(peer.ref, None)
 
     def _check_keys(self) -> None:
@@ -440,6 +537,7 @@ class GitSession:
                     "with the key that claimed it"
                 )
 
+    @_guarded
     def take_rejected(self) -> dict[str, str]:
         """Rejections not reported yet, each handed out once (commit id -> reason).
 
@@ -450,10 +548,12 @@ class GitSession:
         return fresh
 
     @property
+    @_guarded
     def rejected(self) -> dict[str, str]:
         """Commits this session refused, with the reason (for the CLI and the client)."""
         return dict(self._rejected)
 
+    @_guarded
     def close(self) -> None:
         self.repo.close()
 
@@ -476,7 +576,7 @@ def join_game(
     key = seat_key(player, key_path, game_repo.git_dir)
     transport.set_remote(game_repo.git_dir, url)
     transport.fetch(game_repo.git_dir, game_id)
-    tracked = game_repo.refs.list(transport.tracking_prefix(game_id))
+    tracked = game_repo.refs.list(tracking_prefix(game_id))
     if not tracked:
         raise UsageError(f"the remote {url} has no game {game_id!r}; check the id with its creator")
     roots = sorted({game_repo.genesis_of(oid) for oid in tracked.values()})

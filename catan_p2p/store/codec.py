@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -50,6 +51,48 @@ class GameInfo:
     game: str
     seed: str
 
+
+#: What each file is made of: the ``GameState`` fields (and, per seat, ``PlayerState``
+#: fields) whose values alone decide its bytes. The writer keys its caches on exactly
+#: these, so a file is rewritten whenever one of them changes; a field in no entry here
+#: fails tests/store/test_codec.py, so adding a field to the state means deciding here
+#: which file holds it (and the test then checks that the file really depends on it).
+STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
+    "turn.json": (
+        "players",
+        "phase",
+        "current",
+        "turn",
+        "setup_step",
+        "dice",
+        "dev_played",
+        "free_roads",
+        "robber",
+        "discards",
+        "trade",
+        "winner",
+        "bank",
+    ),
+    "game.json": ("players", "victory_points"),
+    "awards.json": ("players", "longest_road", "largest_army"),
+    "deck.json": ("dev_deck",),
+    "map/": ("players", "vertex_owner", "edge_owner"),
+    "board/": ("board",),
+    "players/": ("players", "hands"),
+    "seats.json": ("players", "seats"),
+    "chain.json": ("players", "reveals"),
+}
+HAND_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
+    "turn.json": ("resources",),
+    "players/": ("dev_cards", "new_dev_cards", "played"),
+    "map/": ("cities",),
+}
+#: ``PlayerState`` fields the decoder derives from the files (never written).
+DERIVED_HAND_FIELDS = ("settlements", "roads", "road_length", "ports")
+
+_turn_fields = attrgetter(*STATE_FIELDS_BY_FILE["turn.json"])
+_turn_hand_fields = attrgetter(*HAND_FIELDS_BY_FILE["turn.json"])
+_player_fields = attrgetter(*HAND_FIELDS_BY_FILE["players/"])
 
 _compact = json.JSONEncoder(sort_keys=True, separators=(", ", ": "), ensure_ascii=False).encode
 
@@ -240,7 +283,7 @@ class StateWriter:
                     (
                         False,
                         self._valued(
-                            ("player", hand.dev_cards, hand.new_dev_cards, hand.played),
+                            ("player", _player_fields(hand)),
                             lambda hand=hand: player_data(hand),
                         ),
                     ),
@@ -279,23 +322,7 @@ class StateWriter:
                 ("roads.json", (False, self._cached("roads", state.edge_owner, roads))),
             )
         )
-        turn_key = (
-            "turn",
-            players,
-            state.phase,
-            state.current,
-            state.turn,
-            state.setup_step,
-            state.dice,
-            state.dev_played,
-            state.free_roads,
-            state.robber,
-            state.discards,
-            state.trade,
-            state.winner,
-            state.bank,
-            *(h.resources for h in state.hands),
-        )
+        turn_key = ("turn", _turn_fields(state), *map(_turn_hand_fields, state.hands))
         longest, largest = state.longest_road, state.largest_army
         root = (
             (

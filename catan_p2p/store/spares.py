@@ -25,8 +25,12 @@ from pathlib import Path
 
 try:
     import fcntl
-except ImportError:  # not POSIX: spares are only removed by the pool that made them
+except ImportError:  # not POSIX
     fcntl = None
+try:
+    import msvcrt
+except ImportError:  # not Windows
+    msvcrt = None
 
 #: Spares kept ready per repository: a pack and its index for two commits in a row.
 KEEP = 4
@@ -200,14 +204,34 @@ def _hold_lock(directory: Path, name: str) -> int:
     """Create and lock this pool's lock file; the lock lasts as long as the process."""
     directory.mkdir(parents=True, exist_ok=True)
     fd = os.open(directory / f"{name}{_LOCK}", os.O_RDWR | os.O_CREAT, 0o644)
-    if fcntl is not None:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    if not _try_lock(fd):
+        os.close(fd)
+        raise OSError(f"cannot lock {directory / name}{_LOCK}")
     return fd
+
+
+def _can_lock() -> bool:
+    return fcntl is not None or msvcrt is not None
+
+
+def _try_lock(fd: int) -> bool:
+    """Take an exclusive lock on ``fd`` without waiting (POSIX flock, Windows locking).
+
+    True where the platform has neither: the pool then only removes its own spares.
+    """
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        elif msvcrt is not None:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except OSError:
+        return False
+    return True
 
 
 def _remove_orphans(directory: Path) -> None:
     """Remove the spares and locks of pools whose process ended without cleaning up."""
-    if fcntl is None:
+    if not _can_lock():
         return
     for lock in directory.glob(f"*{_LOCK}"):
         try:
@@ -215,9 +239,8 @@ def _remove_orphans(directory: Path) -> None:
         except FileNotFoundError:
             continue
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            continue  # held: that pool is alive
+            if not _try_lock(fd):
+                continue  # held: that pool is alive
         finally:
             os.close(fd)  # also releases the lock just taken
         pool = lock.name[: -len(_LOCK)]

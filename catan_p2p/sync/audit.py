@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from catan_p2p.errors import StateFileError, VerificationError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
-from catan_p2p.store.refs import game_prefix, parse_ref
+from catan_p2p.store.refs import game_prefix, parse_ref, tracking_prefix
 from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.transport import tracking_prefix
 from catan_p2p.sync.verify import Verifier
 
 
@@ -43,10 +42,6 @@ def game_refs(repo: GameRepo, game: str) -> dict[str, str]:
     return refs
 
 
-def _parse(ref: str, game: str) -> tuple[str, str | None, str | None]:
-    return parse_ref(ref.replace(tracking_prefix(game), game_prefix(game), 1), game)
-
-
 def open_game(repo: GameRepo, game: str) -> tuple[str, GameState, GameInfo]:
     """The genesis commit, state and info of ``game`` in ``repo``."""
     refs = game_refs(repo, game)
@@ -65,8 +60,8 @@ def audit(repo: GameRepo, game: str) -> AuditReport:
     verifier = Verifier(repo, info, genesis, genesis_state)
     refs = game_refs(repo, game)
     report.branches = dict(sorted(refs.items()))
-    players = {r: o for r, o in refs.items() if _parse(r, game)[1] is None}
-    answers = {r: o for r, o in refs.items() if _parse(r, game)[1] is not None}
+    players = {r: o for r, o in refs.items() if parse_ref(r, game)[1] is None}
+    answers = {r: o for r, o in refs.items() if parse_ref(r, game)[1] is not None}
     checked: set[str] = set()
     # Longest branch first: it holds everything the others agree on.
     for ref, oid in sorted(players.items(), key=lambda kv: -repo.depth(kv[1])):
@@ -80,7 +75,7 @@ def audit(repo: GameRepo, game: str) -> AuditReport:
             checked.add(c)
             checked.update(repo.commit(c).parents[1:])
     for ref, oid in answers.items():
-        _, kind, opening = _parse(ref, game)
+        _, kind, opening = parse_ref(ref, game)
         try:
             verifier.verify_answer(oid, opening or "", kind or "")
         except (VerificationError, StateFileError) as exc:

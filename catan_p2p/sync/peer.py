@@ -128,6 +128,7 @@ class Peer:
         """Apply an own action on the head, commit it and move the branch."""
         parent = self.head or self.genesis
         state = self.verifier.verify(parent)
+        action = self.with_reveal(action, state)
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
         with self.repo.store.batch():  # tree and commit land as one small pack
             tree = self.repo.writer(self.info).write(new)

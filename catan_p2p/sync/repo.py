@@ -7,6 +7,7 @@ first-parent history, and record a new commit without a working tree or index.
 
 from __future__ import annotations
 
+import ctypes
 import subprocess
 import time
 from pathlib import Path
@@ -14,14 +15,62 @@ from pathlib import Path
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter, read_state
-from catan_p2p.store.objects import Commit, GitObjectStore, commit_data
-from catan_p2p.store.refs import PREFIX, Refs, check_name
+from catan_p2p.store.objects import (
+    Commit,
+    GitObjectStore,
+    MemoryObjectStore,
+    ObjectStore,
+    commit_data,
+)
+from catan_p2p.store.refs import (
+    PREFIX,
+    MemoryRefs,
+    Refs,
+    RefStore,
+    check_name,
+    game_of,
+    game_prefix,
+)
 from catan_p2p.sync.genesis import derive_genesis
 from catan_p2p.sync.protocol import GENESIS, player_email, trailer
 from catan_p2p.sync.signing import SeatKey
 
 #: Commits (one small pack each) between two background roll-ups of the small packs.
 REPACK_EVERY = 64
+#: Parsed commits and depths kept in memory (a few games' worth); older ones are read
+#: again when needed, so a process's memory does not grow with the games it has seen.
+COMMITS_KEPT = 8192
+#: Games whose state writer (and its caches) stays in memory.
+WRITERS_KEPT = 4
+
+
+#: Up to this many bytes of packs, the end of a game packs the repository whole.
+WHOLE_PACK_BYTES = 4 << 20
+
+
+def _release_free_memory() -> None:
+    """Hand memory freed during a game back to the system (glibc keeps it otherwise).
+
+    Reading and packing a game frees many buffers of different sizes; without this a
+    long process's resident memory grew by about 2 MB per game though nothing was
+    kept (benchmarks/flat_cost.py). Elsewhere than glibc this does nothing.
+    """
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _keep_newest_set(items: set, limit: int) -> None:
+    if len(items) > limit:
+        items.clear()
+
+
+def _keep_newest(cache: dict, limit: int) -> None:
+    """Drop the oldest half of ``cache`` once it holds more than ``limit`` entries."""
+    if len(cache) > limit:
+        for key in list(cache)[: len(cache) // 2]:
+            del cache[key]
 
 
 def find_git_dir(path: Path) -> Path:
@@ -52,13 +101,28 @@ def init_repo(path: Path, bare: bool = False) -> Path:
 
 
 class GameRepo:
-    """Objects and refs of a repository, plus the commit and state caches of its games."""
+    """Objects and refs of a repository, plus the commit and state caches of its games.
+
+    ``GameRepo(path)`` opens a repository on disk; ``GameRepo.in_memory()`` (a
+    ``MemoryGameRepo``) has the same interface with dicts for objects and refs, no disk
+    and no ``git`` process, for fast protocol tests (dulwich's ``MemoryRepo``).
+    """
+
+    git_dir: Path | None
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.git_dir = find_git_dir(self.path)
-        self.store = GitObjectStore(self.git_dir)
-        self.refs = Refs(self.git_dir)
+        self._open(GitObjectStore(self.git_dir), Refs(self.git_dir))
+
+    @classmethod
+    def in_memory(cls) -> MemoryGameRepo:
+        """An empty repository held in memory (objects and refs in dicts)."""
+        return MemoryGameRepo()
+
+    def _open(self, store: ObjectStore, refs: RefStore) -> None:
+        self.store = store
+        self.refs = refs
         self._commits: dict[str, Commit] = {}
         self._depths: dict[str, int] = {}
         self._writers: dict[str, StateWriter] = {}
@@ -70,13 +134,16 @@ class GameRepo:
 
     def games(self) -> list[str]:
         """Ids of the games that have refs in this repository."""
-        names = set()
-        for ref in self.refs.list(PREFIX):
-            names.add(ref[len(PREFIX) + 1 :].split("/", 1)[0])
-        return sorted(names)
+        return sorted({game_of(ref) for ref in self.refs.list(PREFIX)})
+
+    def has_game(self, game: str) -> bool:
+        """True when ``game`` has refs here (looks at that game's refs only)."""
+        return bool(self.refs.list(game_prefix(game)))
 
     def only_game(self, game: str | None) -> str:
         """``game`` if given, else the only game here (a clear error otherwise)."""
+        if game is not None and self.has_game(game):
+            return game  # without listing every game of a big repository
         games = self.games()
         if game is not None:
             check_name("game id", game)
@@ -96,7 +163,8 @@ class GameRepo:
 
     def writer(self, info: GameInfo) -> StateWriter:
         w = self._writers.get(info.game)
-        if w is None:
+        if w is None or w.info != info:
+            _keep_newest(self._writers, WRITERS_KEPT)
             w = self._writers[info.game] = StateWriter(self.store, info)
         return w
 
@@ -108,6 +176,7 @@ class GameRepo:
             kind, data = self.store.read(oid)
             if kind != b"commit":
                 raise StateFileError(f"{oid} is a {kind.decode()}, not a commit")
+            _keep_newest(self._commits, COMMITS_KEPT)
             c = self._commits[oid] = Commit(oid, data)
         return c
 
@@ -133,6 +202,7 @@ class GameRepo:
         if key is not None:
             data = commit_data(*fields, key.sign(data))
         oid = self.store.write(b"commit", data)
+        _keep_newest(self._commits, COMMITS_KEPT)
         self._commits[oid] = Commit(oid, data)
         self._loose_written += 1
         if self._loose_written >= REPACK_EVERY:
@@ -166,6 +236,7 @@ class GameRepo:
             parents = self.commit(cur).parents
             cur = parents[0] if parents else None
         base = -1 if cur is None else self._depths[cur]
+        _keep_newest(self._depths, COMMITS_KEPT)
         for c in reversed(chain):
             base += 1
             self._depths[c] = base
@@ -214,17 +285,30 @@ class GameRepo:
         )
 
     def finish(self, last: str) -> None:
-        """Pack the repository once a game is over at commit ``last`` (once per commit)."""
+        """Pack the repository once a game is over at commit ``last`` (once per commit).
+
+        A repository of a game or two is packed whole; a bigger one (a club remote, a
+        long simulation) only rolls its small packs up geometrically, so the cost of
+        ending a game does not grow with the games the repository already holds.
+        """
         if last in self._finished:
             return
+        _keep_newest_set(self._finished, 64)
         self._finished.add(last)
-        self.pack()
+        packs = self.git_dir / "objects" / "pack"
+        size = sum(p.stat().st_size for p in packs.glob("pack-*.pack")) if packs.is_dir() else 0
+        self.pack(whole=size <= WHOLE_PACK_BYTES)
+        _release_free_memory()
 
-    def pack(self, aggressive: bool = False) -> None:
-        """Pack everything now (end of a game); waits for a background repack first."""
+    def pack(self, aggressive: bool = False, whole: bool = True) -> None:
+        """Pack everything now (or, not ``whole``, roll small packs up geometrically).
+
+        Waits for a background repack first.
+        """
         if self._repack is not None:
             self._repack.wait()
-        args = ["git", "--git-dir", str(self.git_dir), "repack", "-a", "-d", "-q"]
+        how = ["-a"] if whole or aggressive else ["--geometric=2"]
+        args = ["git", "--git-dir", str(self.git_dir), "repack", *how, "-d", "-q"]
         if aggressive:
             args += ["-f", "--depth=250", "--window=250"]
         subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -246,3 +330,27 @@ class GameRepo:
         """Let a background repack finish and drop the spare files kept for packs."""
         self.wait_for_maintenance()
         self.store.close()
+
+
+class MemoryGameRepo(GameRepo):
+    """A ``GameRepo`` without disk: same ids, refs and compare-and-swap, nothing to pack."""
+
+    def __init__(self) -> None:
+        self.path = Path(f"<memory {id(self):x}>")
+        self.git_dir = None
+        self._open(MemoryObjectStore(), MemoryRefs())
+
+    def repack_in_background(self) -> None:
+        self._loose_written = 0
+
+    def pack(self, aggressive: bool = False, whole: bool = True) -> None:
+        self._loose_written = 0
+
+    def finish(self, last: str) -> None:
+        pass
+
+    def wait_for_maintenance(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

@@ -11,20 +11,20 @@ import subprocess
 from pathlib import Path
 
 from catan_p2p.errors import RemoteError
-from catan_p2p.store.refs import game_prefix
+from catan_p2p.store.refs import REMOTE, game_prefix, tracking_prefix, tracking_ref
 
-REMOTE = "origin"
+__all__ = [
+    "REMOTE",
+    "TIMEOUT",
+    "fetch",
+    "push",
+    "remote_url",
+    "set_remote",
+    "tracking_prefix",
+    "tracking_ref",
+]
+
 TIMEOUT = 30
-
-
-def tracking_ref(ref: str) -> str:
-    """Where a fetched copy of the local ``refs/heads/...`` ref ``ref`` lands."""
-    return ref.replace("refs/heads/", f"refs/remotes/{REMOTE}/", 1)
-
-
-def tracking_prefix(game: str) -> str:
-    """Where fetched refs of ``game`` land: ``refs/remotes/origin/catan/<game>``."""
-    return game_prefix(game).replace("refs/heads/", f"refs/remotes/{REMOTE}/", 1)
 
 
 def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -32,6 +34,7 @@ KEYS = (
 )
 
 
+@pytest.mark.slow
 def test_quick_bench_writes_every_issue_key_a_report_and_plots(tmp_path: Path):
     out = tmp_path / "results"
     result = bench.run(

@@ -163,6 +163,8 @@ def test_hot_seat_trade_over_git_answer_on_its_own_branch_then_confirmed(tmp_pat
     assert GitSession.open(repo, game).state == session.state
 
 
+@pytest.mark.slow
+@pytest.mark.network
 def test_window_plays_against_a_bot_running_as_its_own_peer_process(tmp_path, window):
     screen, start = window
     remote = tmp_path / "remote.git"

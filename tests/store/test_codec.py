@@ -13,10 +13,21 @@ from catan_p2p.bots import make_bot
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import legal_actions, step
-from catan_p2p.rules.state import Phase, new_game
+from catan_p2p.rules.state import GameState, Phase, PlayerState, new_game
 from catan_p2p.session.git import create_game
 from catan_p2p.sim import next_actor
-from catan_p2p.store.codec import GameInfo, StateWriter, decode, dumps, read_files, read_state
+from catan_p2p.store.codec import (
+    DERIVED_HAND_FIELDS,
+    HAND_FIELDS_BY_FILE,
+    STATE_FIELDS_BY_FILE,
+    GameInfo,
+    StateWriter,
+    decode,
+    dumps,
+    read_files,
+    read_state,
+    turn_data,
+)
 from catan_p2p.store.objects import GitObjectStore, HashingStore, MemoryObjectStore, parse_tree
 from catan_p2p.sync.repo import init_repo
 
@@ -225,3 +236,43 @@ def test_schema_version_from_the_past_is_refused_with_what_to_do():
     files["game.json"] = dumps(data)
     with pytest.raises(StateFileError, match="older layout.*release that started it"):
         decode(files, "commit x")
+
+
+def test_every_state_field_is_written_to_some_file_or_derived():
+    """Adding a field to GameState or PlayerState fails here until codec.py says where it goes."""
+    in_files = {f for fields in STATE_FIELDS_BY_FILE.values() for f in fields}
+    assert in_files == set(GameState._fields)
+    in_hands = {f for fields in HAND_FIELDS_BY_FILE.values() for f in fields}
+    assert in_hands | set(DERIVED_HAND_FIELDS) == set(PlayerState._fields)
+    assert not in_hands & set(DERIVED_HAND_FIELDS)
+
+
+def test_turn_file_depends_on_exactly_the_fields_its_cache_key_holds():
+    """Swapping a field the key leaves out never changes turn.json; each keyed field can."""
+    sample = list(states(400, seed="k"))[::9]
+    keyed = set(STATE_FIELDS_BY_FILE["turn.json"])
+    hand_keyed = set(HAND_FIELDS_BY_FILE["turn.json"])
+    matters: set[str] = set()
+    for a, b in zip(sample, sample[1:], strict=False):
+        base = turn_data(a)
+        for f in GameState._fields:
+            if f == "hands":
+                continue
+            changed = turn_data(a._replace(**{f: getattr(b, f)})) != base
+            if changed:
+                matters.add(f)
+            assert not changed or f in keyed, f"turn.json reads {f}, missing from its cache key"
+        for f in PlayerState._fields:
+            hands = tuple(
+                h._replace(**{f: getattr(hb, f)}) for h, hb in zip(a.hands, b.hands, strict=True)
+            )
+            changed = turn_data(a._replace(hands=hands)) != base
+            assert not changed or f in hand_keyed, f"turn.json reads hands' {f}, not in its key"
+    # Fields that never varied in the sample (trade, winner, ...) are not required here.
+    assert {"phase", "current", "turn", "robber", "bank", "dice", "discards", "trade"} <= matters
+
+
+def test_a_cached_writer_agrees_with_a_fresh_one_on_every_file():
+    cached = StateWriter(MemoryObjectStore(), INFO)
+    for state in states(300, seed="w"):
+        assert cached.write(state) == StateWriter(HashingStore(), INFO).write(state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -158,3 +159,42 @@ def test_with_no_spare_ready_the_pack_is_written_all_the_same(tmp_path: Path):
     verify = _git(git_dir, "verify-pack", str(pack_dir / f"{name}.idx"))
     assert verify.returncode == 0, verify.stderr
     spares.close()
+
+
+def test_a_pack_whose_index_never_came_is_ignored_as_git_ignores_it(tmp_path: Path):
+    """A crash between writing a pack and its index must not hide the other packs."""
+    git_dir = init_repo(tmp_path / "repo")
+    writer = GitObjectStore(git_dir)
+    with writer.batch():
+        kept = _one_commit(writer, "kept\n")
+    pack_dir = git_dir / "objects" / "pack"
+    name = write_pack(pack_dir, {object_id(b"blob", b"x"): (b"blob", b"x")})
+    (pack_dir / f"{name}.idx").unlink()  # the crash: the pack is there, its index is not
+    writer.close()
+    reader = GitObjectStore(git_dir)
+    assert reader.read(kept)[0] == b"commit"
+    assert not reader.has(object_id(b"blob", b"x"))
+    assert _git(git_dir, "fsck", "--strict").returncode == 0
+
+
+def test_the_store_runs_where_os_has_no_pread_pwrite_or_fcntl(tmp_path: Path, monkeypatch):
+    """Windows has no os.pread/os.pwrite and no fcntl: recording must not need them."""
+    from catan_p2p.bots import make_bot
+    from catan_p2p.session.driver import Driver
+    from catan_p2p.session.git import GitSession, create_game
+    from catan_p2p.store import spares
+
+    for name in ("pread", "pwrite"):
+        monkeypatch.delattr(os, name, raising=False)
+    monkeypatch.setattr(spares, "fcntl", None)
+    monkeypatch.setattr(spares, "msvcrt", None)
+    path = tmp_path / "game"
+    create_game(path, ("red", "blue"), seed="w", game_id="g")
+    session = GitSession(path, "g")
+    Driver(session, {p: make_bot("random", p) for p in session.players}).play(60)
+    head = session.head
+    session.close()
+    again = GitSession(path, "g")
+    assert again.head == head and again.repo.depth(head) >= 60
+    again.close()
+    assert _git(path / ".git", "fsck", "--strict").returncode == 0

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import Action
+from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession, create_game
 from catan_p2p.session.keys import seat_key
-from catan_p2p.sim import next_actor, play_session_game
+from catan_p2p.sim import play_session_game
 from catan_p2p.store.objects import commit_data
 from catan_p2p.sync.protocol import action_message, player_email
 from catan_p2p.sync.repo import GameRepo
@@ -35,12 +36,7 @@ def hotseat_game(
 def play_some(session: GitSession, actions: int, seed: str = "x") -> None:
     """Let bots play ``actions`` actions for the session's seats (all of them in hot-seat)."""
     bots = {p: make_bot("random", f"{seed}/{p}") for p in session.players}
-    for _ in range(actions):
-        state = session.state
-        if state.is_over:
-            return
-        player = next_actor(state)
-        session.submit(bots[player].decide(state, session.legal_actions(player)))
+    Driver(session, bots).play(actions)
 
 
 def forge_commit(

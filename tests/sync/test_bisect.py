@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from gitgames import cli, git
 
 from catan_p2p.rules.query import evaluate
@@ -31,6 +32,7 @@ def test_bisect_finds_the_first_commit_where_a_condition_holds(finished_game):
             assert found["tested"] < 20  # a binary search, not a scan
 
 
+@pytest.mark.slow
 def test_git_bisect_run_agrees(finished_game, tmp_path: Path):
     path, session, _ = finished_game
     checkout = tmp_path / "checkout"

@@ -2,7 +2,9 @@
 
 Every peer is a real ``catan-p2p bot`` process; the remote is a bare repository on disk
 or a ``git daemon`` on 127.0.0.1. All peers must end on the same tree, and every clone
-must verify.
+must verify. The games are played to ``VICTORY_POINTS`` (not 10): the protocol is the
+same at every score, and a shorter game keeps these real-process tests to about a
+minute each (they are marked ``slow`` and ``network``; ``./test.sh --quick`` skips them).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import pytest
 from gitgames import CLI, FOUR, cli, git
 
 GAME_TIMEOUT = 420
+VICTORY_POINTS = 5
+KILL_AFTER = 40  # commits (the set-up of 4 players is 16) before one bot is SIGKILLed
 
 
 def _free_port() -> int:
@@ -60,6 +64,8 @@ def _set_up(tmp_path: Path, url: str, players=FOUR, seed: str = "net") -> dict[s
         str(clones[players[0]]),
         "--remote",
         url,
+        "--victory-points",
+        str(VICTORY_POINTS),
     )
     assert made.returncode == 0, made.stderr
     for p in players[1:]:
@@ -76,7 +82,7 @@ def _play(tmp_path: Path, clones: dict[str, Path], kill: str | None = None) -> N
         while any(proc.poll() is None for proc in procs.values()):
             if time.monotonic() > deadline:
                 raise AssertionError("the networked game did not finish in time")
-            if kill and not killed and _commits(clones[kill]) > 120:
+            if kill and not killed and _commits(clones[kill]) > KILL_AFTER:
                 procs[kill].send_signal(signal.SIGKILL)
                 procs[kill].wait()
                 killed = True
@@ -111,6 +117,8 @@ def _assert_converged(clones: dict[str, Path]) -> None:
         assert verified.returncode == 0, f"{p}: {verified.stderr}"
 
 
+@pytest.mark.slow
+@pytest.mark.network
 def test_four_bot_processes_play_through_a_bare_remote_and_one_survives_sigkill(tmp_path: Path):
     remote = tmp_path / "remote.git"
     git("init", "-q", "--bare", str(remote))
@@ -122,6 +130,8 @@ def test_four_bot_processes_play_through_a_bare_remote_and_one_survives_sigkill(
     assert sorted(refs) == sorted(f"refs/heads/catan/g/{p}" for p in FOUR)
 
 
+@pytest.mark.slow
+@pytest.mark.network
 def test_four_bot_processes_play_through_git_daemon(tmp_path: Path):
     base = tmp_path / "served"
     base.mkdir()

@@ -21,12 +21,18 @@ from catan_p2p.session.git import GitSession, create_game
 from catan_p2p.store.codec import StateWriter, dumps, read_files
 from catan_p2p.store.objects import parse_tree, tree_data
 from catan_p2p.store.refs import player_ref
+from catan_p2p.sync.audit import audit
+from catan_p2p.sync.repo import GameRepo
 
 
-@pytest.fixture()
-def game(tmp_path: Path):
-    """A 3-player game in one repo, past set-up, red to roll: (path, red's session, blue's)."""
-    path = tmp_path / "game"
+@pytest.fixture(params=["memory", "disk"])
+def game(request, tmp_path: Path):
+    """A 3-player game in one repo, past set-up, red to roll: (path, red's session, blue's).
+
+    Each test runs on the in-memory repository (``path`` is then the shared
+    ``MemoryGameRepo``) and on a real Git repository on disk.
+    """
+    path = GameRepo.in_memory() if request.param == "memory" else tmp_path / "game"
     create_game(path, ["red", "blue", "white"], seed="t", game_id="g")
     everyone = GitSession(path, "g")
     play_some(everyone, 12)  # the whole set-up: 3 players x 2 x (settlement + road)
@@ -69,7 +75,7 @@ def _assert_rejected(blue: GitSession, oid: str, *words: str) -> None:
         assert word in reason, reason
 
 
-def _red_plays_on(path: Path, blue: GitSession, bad: str) -> None:
+def _red_plays_on(path: Path | GameRepo, blue: GitSession, bad: str) -> None:
     """Red's honest peer resets its ref to the last good commit and the game continues."""
     blue.repo.refs.set(player_ref("g", "red"), blue.head, bad)
     red = GitSession(path, "g", ("red",))
@@ -175,9 +181,12 @@ def test_a_rewritten_branch_is_reported_as_a_fork_and_both_are_kept(game):
     assert blue.head == good
     assert repo.commit(good).oid == good and repo.commit(rewritten).oid == rewritten
     assert status.forks or rewritten in blue.rejected
-    report = cli("verify", "--repo", str(path))
-    assert report.returncode == 1
-    assert "fork" in report.stderr or rewritten[:10] in report.stderr
+    if isinstance(path, GameRepo):
+        assert not audit(path, "g").ok
+    else:
+        report = cli("verify", "--repo", str(path))
+        assert report.returncode == 1
+        assert "fork" in report.stderr or rewritten[:10] in report.stderr
 
 
 def test_a_malformed_state_file_is_refused_with_the_file_commit_and_field(game):
@@ -197,7 +206,9 @@ def test_a_malformed_state_file_is_refused_with_the_file_commit_and_field(game):
     assert (
         "turn.json" in str(err.value) and bad[:10] in str(err.value) and "phase" in str(err.value)
     )
-    shown = cli("show", bad, "--repo", str(path))
-    assert shown.returncode == 1 and "turn.json" in shown.stderr
+    if not isinstance(path, GameRepo):
+        shown = cli("show", bad, "--repo", str(path))
+        assert shown.returncode == 1 and "turn.json" in shown.stderr
     _red_plays_on(path, blue, bad)
-    git("fsck", cwd=path)
+    if not isinstance(path, GameRepo):
+        git("fsck", cwd=path)

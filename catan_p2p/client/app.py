@@ -28,6 +28,7 @@ from catan_p2p.client.dialogs import (  # noqa: E402
     MessageDialog,
     MonopolyDialog,
     OfferDialog,
+    PassDialog,
     TradeDialog,
     VictimDialog,
     YearOfPlentyDialog,
@@ -128,6 +129,10 @@ class App:
         self.message_is_error = True
         self.message_at = 0.0
         self.viewer: str | None = None
+        # hot-seat privacy: with several humans at one screen, a hand is shown only
+        # after its owner confirmed at a "pass to" screen; ``revealed`` is that owner.
+        self.private = len(seats.humans) > 1
+        self.revealed: str | None = None
         self.running = True
         self.bar_buttons: list[Button] = []
         self.clock = pygame.time.Clock()
@@ -207,17 +212,71 @@ class App:
                 self.dialog = None
             else:
                 self.dialog.update(state)
-        self._open_forced_dialog(state)
+        if self._must_pass(state):
+            self._ask_to_pass(state)
+        else:
+            self._open_forced_dialog(state)
+
+    # --- hot-seat privacy ----------------------------------------------------------------
+
+    def _must_pass(self, state: GameState) -> bool:
+        """True while the window must hide the hand it is about to show (hot-seat)."""
+        return (
+            self.private
+            and not state.is_over
+            and self.viewer is not None
+            and self.viewer != self.revealed
+        )
+
+    @property
+    def shown_player(self) -> str | None:
+        """Whose private cards the window may draw now (None behind a "pass to" screen)."""
+        if self.private and not self.state.is_over and self.viewer != self.revealed:
+            return None
+        return self.viewer
+
+    def _ask_to_pass(self, state: GameState) -> None:
+        """Cover the hand with a "pass to <viewer>" screen until the viewer confirms."""
+        player = self.viewer
+        assert player is not None
+        if isinstance(self.dialog, PassDialog) and self.dialog.player == player:
+            return
+        self._open(PassDialog(player, self._pass_reason(state, player), self._reveal))
+
+    def _pass_reason(self, state: GameState, player: str) -> str:
+        current = state.players[state.current]
+        if state.phase is Phase.DISCARD and player in self.seats.humans_acting(state):
+            return "a seven was rolled: it is your turn to discard"
+        if state.phase is Phase.TRADE and player != current:
+            return f"{current.capitalize()} offers you a trade"
+        if state.phase is Phase.TRADE:
+            return "the answers to your trade offer are in"
+        if player == current and not state.is_over:
+            return "it is your move"
+        return "the window is yours"
+
+    def _reveal(self) -> None:
+        self.revealed = self.viewer
+        self.dialog = None
+        self._dirty = True
+        self._open_forced_dialog(self.state)
 
     def _open_forced_dialog(self, state: GameState) -> None:
-        """Open the dialog the game waits on: discards, trade answers, the final score."""
+        """Open the dialog the game waits on: discards, trade answers, the final score.
+
+        In hot-seat only the revealed player's part is shown: each discarding human
+        and each human answering a trade gets a turn of their own behind a pass screen.
+        """
         humans = self.seats.humans_acting(state)
+        if self.private:
+            humans = [p for p in humans if p == self.revealed]
         if state.phase is Phase.DISCARD and humans:
-            if not isinstance(self.dialog, DiscardDialog):
+            if not isinstance(self.dialog, DiscardDialog) or self.dialog.players != humans:
                 self._open(DiscardDialog(state, humans, self.submit))
         elif state.phase is Phase.TRADE and humans:
-            if not isinstance(self.dialog, TradeDialog):
-                self._open(TradeDialog(state, self.seats.humans, self.submit))
+            answerers = tuple(humans) if self.private else self.seats.humans
+            if not isinstance(self.dialog, TradeDialog) or self.dialog.humans != answerers:
+                self._open(TradeDialog(state, answerers, self.submit))
         elif isinstance(self.dialog, (DiscardDialog, TradeDialog)):
             self.dialog = None
         if state.is_over and not self._game_over_shown:
@@ -242,6 +301,8 @@ class App:
         """The human who may use the board and the action bar now (the player to move)."""
         state = self.state
         current = state.players[state.current]
+        if self.private and current != self.revealed:
+            return None
         if current in self.seats.humans_acting(state) and state.phase is not Phase.TRADE:
             return current
         return None
@@ -515,8 +576,9 @@ class App:
         if message is None and self.actor() is not None:
             message, is_error = HINTS.get(self.current_mode()), False
         panels.draw_status(screen, lay.status, state, acting, message, is_error)
-        panels.draw_players(screen, lay.players, state, self.viewer)
-        panels.draw_hand(screen, lay.hand, state, self.viewer)
+        shown = self.shown_player
+        panels.draw_players(screen, lay.players, state, shown)
+        panels.draw_hand(screen, lay.hand, state, shown, hidden_for=self.viewer)
         panels.draw_log(screen, lay.log, self._log)
         sending = self.syncer is not None and self.syncer.sending
         panels.draw_sync(screen, lay.sync, self.sync_status, self.syncer is not None, sending)

@@ -173,11 +173,31 @@ def draw_players(
 
 
 def draw_hand(
-    surface: pygame.Surface, rect: pygame.Rect, state: GameState, viewer: str | None
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    state: GameState,
+    viewer: str | None,
+    hidden_for: str | None = None,
 ) -> None:
-    """The viewer's resource cards and development cards (new ones marked)."""
+    """The viewer's resource cards and development cards (new ones marked).
+
+    With no ``viewer`` the panel stays face down; ``hidden_for`` names whose hand waits
+    behind a hot-seat "pass to" screen.
+    """
     if viewer is None or viewer not in state.players:
-        panel_box(surface, rect, "Hand")
+        top = panel_box(surface, rect, "Hand")
+        if hidden_for is not None:
+            w = (rect.width - 20 - 4 * 6) // 5
+            for r in RESOURCES:
+                card = pygame.Rect(rect.left + 10 + r * (w + 6), top, w, 52)
+                draw_card(surface, card, (70, 64, 84), "", "?", dim=True)
+            draw_text(
+                surface,
+                f"hidden until {hidden_for.capitalize()} takes the screen",
+                (rect.left + 10, top + 62),
+                13,
+                theme.MUTED,
+            )
         return
     hand = state.hands[state.seat(viewer)]
     top = panel_box(

@@ -57,11 +57,17 @@ class Seats:
     def viewer(self, state: GameState, previous: str | None) -> str:
         """The human whose hand the window shows: the one who must act, else the last one.
 
-        During discards and trade answers several humans act at once; the window then
-        shows the player whose turn it is when human, else the first acting human.
+        During discards several humans act at once; the window then shows the player
+        whose turn it is when human, else the first acting human. While a trade offer is
+        open, the humans who still have to answer it come before the offerer (who can
+        only close the offer once the answers are in).
         """
         acting = self.humans_acting(state)
         current = state.players[state.current]
+        if state.phase is Phase.TRADE:
+            answering = [p for p in acting if p != current]
+            if answering:
+                return answering[0]
         if acting:
             return current if current in acting else acting[0]
         if current in self.humans:

@@ -46,7 +46,11 @@ class Progress:
         filled = 30 * min(self.done, self.total) // self.total
         bar = "#" * filled + "-" * (30 - filled)
         elapsed = time.perf_counter() - self.start
-        self.stream.write(f"\rbench [{bar}] {self.done}/{self.total} {elapsed:6.0f} s  {label:<40}")
+        line = f"bench [{bar}] {self.done}/{self.total} {elapsed:6.0f} s  {label:<40}"
+        if getattr(self.stream, "isatty", lambda: False)():
+            self.stream.write("\r" + line)
+        elif self.done >= self.total:
+            self.stream.write(line.rstrip())
         if self.done >= self.total:
             self.stream.write("\n")
         self.stream.flush()

@@ -112,7 +112,7 @@ class App:
         pygame.font.init()
         if screen is None:
             screen = pygame.display.set_mode(size)
-            pygame.display.set_caption(f"{title} — {session.game_id}")
+        pygame.display.set_caption(f"{title} — {session.game_id}")
         self.screen = screen
         self.session = session
         self.seats = seats
@@ -581,7 +581,14 @@ class App:
         panels.draw_hand(screen, lay.hand, state, shown, hidden_for=self.viewer)
         panels.draw_log(screen, lay.log, self._log)
         sending = self.syncer is not None and self.syncer.sending
-        panels.draw_sync(screen, lay.sync, self.sync_status, self.syncer is not None, sending)
+        panels.draw_sync(
+            screen,
+            lay.sync,
+            self.sync_status,
+            self.syncer is not None,
+            sending,
+            local_text=self.local_text(),
+        )
         if self.dialog is not None:
             backdrop(screen, lay.board)
             self.dialog.draw(screen, pygame.mouse.get_pos() if pygame.mouse.get_focused() else None)
@@ -619,6 +626,16 @@ class App:
         if player is None and not state.is_over:
             text = self._waiting_text(state)
             draw_text(screen, text, (bar.centerx, bar.top - 14), 14, theme.TEXT, True, "center")
+
+    def local_text(self) -> str:
+        """The footer of a window that plays every seat itself (no network)."""
+        humans, bots = len(self.seats.humans), len(self.seats.bots)
+        if humans > 1:
+            extra = f" and {bots} bot{'s' * (bots != 1)}" if bots else ""
+            return f"hot-seat: {humans} players{extra} share this window; hands show after a pass"
+        if humans == 1:
+            return f"{self.seats.humans[0].capitalize()} against {bots} bot{'s' * (bots != 1)}"
+        return "bots only: every seat is played by a bot"
 
     # --- helpers for tests and tools ---------------------------------------------------
 

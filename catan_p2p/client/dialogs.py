@@ -124,7 +124,7 @@ def _name(player: str) -> str:
 
 
 class PassDialog(Dialog):
-    """"Pass to Blue": the screen a hot-seat window shows before it shows another hand.
+    """ "Pass to Blue": the screen a hot-seat window shows before it shows another hand.
 
     Nothing private of ``player`` is drawn until ``player`` presses the button (or
     Enter / Space); the app then shows that hand and opens what ``player`` must answer.
@@ -161,7 +161,9 @@ class PassDialog(Dialog):
         return False
 
     def draw(self, surface: pygame.Surface, mouse: tuple[int, int] | None) -> None:
-        pygame.draw.rect(surface, theme.player_colour(self.player), self.rect.inflate(12, 12), 6, 16)
+        pygame.draw.rect(
+            surface, theme.player_colour(self.player), self.rect.inflate(12, 12), 6, 16
+        )
         super().draw(surface, mouse)
 
     def draw_body(self, surface: pygame.Surface) -> None:
@@ -805,7 +807,7 @@ class HelpDialog(Dialog):
             x = self.rect.left + 18 + (i // rows) * 300
             y = self.rect.top + 54 + 26 * (i % rows)
             draw_text(surface, key, (x, y), 15, theme.HIGHLIGHT, True)
-            draw_text(surface, what, (x + 44, y), 15)
+            draw_text(surface, what, (x + 66, y), 15)
 
 
 class MessageDialog(Dialog):

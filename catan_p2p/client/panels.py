@@ -280,13 +280,14 @@ def draw_sync(
     status: SyncStatus | None,
     networked: bool,
     sending: bool = False,
+    local_text: str = "hot-seat: every seat plays in this window",
 ) -> None:
     """The sync indicator: peers, ahead/behind, time since the last fetch, errors."""
     pygame.draw.rect(surface, theme.CARD, rect, border_radius=6)
     x, cy = rect.left + 10, rect.centery
     if not networked:
         pygame.draw.circle(surface, theme.GOOD, (x + 5, cy), 5)
-        text = "hot-seat: every seat plays in this window"
+        text = local_text
         if status is not None and status.error:
             text = status.error
         draw_text(

@@ -10,9 +10,28 @@ from __future__ import annotations
 import argparse
 
 from catan_p2p.commands._common import open_repo, open_session, print_json
+from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.commands.show import resolve
 from catan_p2p.errors import StateFileError
 from catan_p2p.rules.query import evaluate
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p bisect``."""
+    parser.add_argument(
+        "--when",
+        required=True,
+        metavar="EXPR",
+        help='the condition, e.g. "points(red) >= 8" or "invariant-broken"',
+    )
+    parser.add_argument(
+        "--commit",
+        default=None,
+        metavar="REV",
+        help="only test this commit: exit 0 if the condition is false, 1 if true (git bisect run)",
+    )
+    add_repo(parser)
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:

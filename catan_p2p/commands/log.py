@@ -5,6 +5,13 @@ from __future__ import annotations
 import argparse
 
 from catan_p2p.commands._common import open_session, print_json
+from catan_p2p.commands._options import add_json, add_repo
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p log``."""
+    add_repo(parser)
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,7 +6,14 @@ import argparse
 import sys
 
 from catan_p2p.commands._common import open_repo, print_json
+from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.sync.audit import audit
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p verify``."""
+    add_repo(parser)
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,44 @@
+"""The window's frame: its title, its footer, the help card and the building-costs card."""
+
+from __future__ import annotations
+
+import driving  # noqa: F401  (sets SDL_VIDEODRIVER=dummy before pygame opens a display)
+import pygame
+import pytest
+from builders import BLUE, RED, WHITE
+from driving import Driver, screens_dir
+from test_play import make_app, scenario
+
+from catan_p2p.client.dialogs import HelpDialog
+
+
+@pytest.fixture
+def drive(tmp_path, request):
+    def start(app) -> Driver:
+        return Driver(app, screens_dir(tmp_path), request.node.name)
+
+    yield start
+    pygame.display.quit()
+
+
+def test_the_window_title_names_the_game_not_pygame(drive):
+    app = make_app(scenario(), humans=(RED,), bots=(BLUE,))
+    drive(app)
+    title = pygame.display.get_caption()[0]
+    assert title.startswith("catan-p2p") and app.session.game_id in title
+
+
+def test_the_footer_of_a_one_human_game_does_not_say_hot_seat(drive):
+    alone = make_app(scenario(3), humans=(RED,), bots=(BLUE, WHITE))
+    assert alone.local_text() == "Red against 2 bots"
+    shared = make_app(scenario(3), humans=(RED, BLUE), bots=(WHITE,))
+    assert shared.local_text().startswith("hot-seat: 2 players and 1 bot share this window")
+
+
+def test_help_lists_ctrl_q(drive):
+    app = make_app(scenario(), humans=(RED,), bots=(BLUE,))
+    d = drive(app)
+    d.key(pygame.K_h)
+    assert isinstance(app.dialog, HelpDialog)
+    assert ("Ctrl+Q", "quit (the game is saved)") in HelpDialog.KEYS
+    d.shot("help")

@@ -245,3 +245,28 @@ def test_readme_links_only_inside_the_repository():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert "../shared" not in readme
     assert os.path.exists(Path(__file__).resolve().parents[1] / "docs" / "design.md")
+
+
+def test_log_verify_and_bisect_counts_add_up_and_say_what_they_count(capsys, tmp_path):
+    import re
+
+    repo = tmp_path / "g"
+    code, out, err = run(capsys, "play", "--headless", "--repo", str(repo), "--seed", "7")
+    assert code == 0, err
+    code, log, err = run(capsys, "log", "--repo", str(repo))
+    actions, main_line, answers = map(
+        int,
+        re.search(r"(\d+) actions: (\d+) on the game's main line and (\d+) answers", log).groups(),
+    )
+    code, verify, err = run(capsys, "verify", "--repo", str(repo))
+    commits, acted, merges = map(
+        int,
+        re.search(
+            r"all (\d+) commits .*the genesis, (\d+) actions and (\d+) merges", verify
+        ).groups(),
+    )
+    code, bisect, err = run(capsys, "bisect", "--repo", str(repo), "--when", "turn >= 3")
+    line = int(re.search(r"of the (\d+) commits of the game's main line", bisect).group(1))
+    assert acted == actions == main_line + answers
+    assert commits == 1 + actions + merges
+    assert line == 1 + main_line + merges

@@ -15,6 +15,11 @@ from catan_p2p.commands.show import resolve
 from catan_p2p.errors import StateFileError
 from catan_p2p.rules.query import evaluate
 
+MAIN_LINE = (
+    "the game's main line (the genesis, each action of the player to move and each merge "
+    "of answers; answers themselves sit on side branches)"
+)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p bisect``."""
@@ -53,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"found": False, "condition": args.when, "tested": len(line)})
         else:
-            print(f"{args.when!r} never holds in the {len(line)} commits of the game.")
+            print(f"{args.when!r} never holds in the {len(line)} commits of {MAIN_LINE}.")
         return 1
     tested = 1
     while lo < hi:  # invariant: the condition holds at hi
@@ -78,5 +83,5 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(f"First commit where {args.when!r} holds: {oid[:10]} (#{hi}) {c.summary}")
-        print(f"({tested} states tested of {len(line)} commits)")
+        print(f"({tested} states tested of the {len(line)} commits of {MAIN_LINE})")
     return 0

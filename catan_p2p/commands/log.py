@@ -7,6 +7,9 @@ import argparse
 from catan_p2p.commands._common import open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo
 
+#: Actions a player commits on a short side branch while another player's step is open.
+ANSWER_KINDS = frozenset({"discard", "answer_trade"})
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p log``."""
@@ -34,4 +37,15 @@ def run(args: argparse.Namespace) -> int:
     for i, e in enumerate(entries, 1):
         summary = e.summary.split(": ", 1)[-1]
         print(f"{i:>5}  {e.commit[:10]}  {e.author:8}  {summary}")
+    print(count_note(entries))
     return 0
+
+
+def count_note(entries: list) -> str:  # type: ignore[type-arg]
+    """What the table counts, so it can be set beside ``verify`` and ``bisect``."""
+    answers = sum(1 for e in entries if e.action.kind in ANSWER_KINDS)
+    return (
+        f"{len(entries)} actions: {len(entries) - answers} on the game's main line and "
+        f"{answers} answers (discards, trade answers) made on side branches; the genesis "
+        "commit and the merges that collect answers are commits, not actions"
+    )

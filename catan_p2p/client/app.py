@@ -55,6 +55,7 @@ from catan_p2p.rules.actions import (  # noqa: E402
 from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
 from catan_p2p.rules.engine import expecting  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
+from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 
@@ -352,7 +353,12 @@ class App:
             self.say(f"{action} was not recorded: {reason}")
 
     def say(self, text: str, error: bool = True) -> None:
-        """Show one line in the status box (an illegal click's reason, a hand-over)."""
+        """Show one line in the status box (an illegal click's reason, a hand-over).
+
+        Places in ``text`` are named in words, as players name them.
+        """
+        if self._state is not None:
+            text = in_words(self._state.board, text)
         self.message = text
         self.message_is_error = error
         self.message_at = time.monotonic()
@@ -579,7 +585,7 @@ class App:
         shown = self.shown_player
         panels.draw_players(screen, lay.players, state, shown)
         panels.draw_hand(screen, lay.hand, state, shown, hidden_for=self.viewer)
-        panels.draw_log(screen, lay.log, self._log)
+        panels.draw_log(screen, lay.log, self._log, board=state.board)
         sending = self.syncer is not None and self.syncer.sending
         panels.draw_sync(
             screen,

@@ -13,8 +13,10 @@ import pygame
 
 from catan_p2p.client import theme
 from catan_p2p.client.widgets import draw_card, draw_text, panel_box, shade, wrap_text
+from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import RESOURCES, DevCard
 from catan_p2p.rules.engine import expecting
+from catan_p2p.rules.places import in_words
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
 
@@ -243,8 +245,12 @@ def draw_log(
     entries: Sequence[LogEntry],
     highlight: int | None = None,
     title: str = "Log",
+    board: Board | None = None,
 ) -> list[tuple[pygame.Rect, int]]:
-    """The last actions (or those around ``highlight``); returns each line's rect and index."""
+    """The last actions (or those around ``highlight``); returns each line's rect and index.
+
+    With ``board``, places are named in words ("road between ore 8 and grain 6").
+    """
     top = panel_box(surface, rect, f"{title} ({len(entries)} actions)")
     line_h = 19
     rows = max(1, (rect.bottom - top - 6) // line_h)
@@ -264,7 +270,7 @@ def draw_log(
         draw_text(surface, commit, (line.left + 18, y + 2), 12, theme.MUTED)
         draw_text(
             surface,
-            entry.summary,
+            in_words(board, entry.summary) if board is not None else entry.summary,
             (line.left + 74, y + 1),
             13,
             theme.TEXT,

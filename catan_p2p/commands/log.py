@@ -6,6 +6,7 @@ import argparse
 
 from catan_p2p.commands._common import open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo
+from catan_p2p.rules.places import in_words
 
 #: Actions a player commits on a short side branch while another player's step is open.
 ANSWER_KINDS = frozenset({"discard", "answer_trade"})
@@ -20,6 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     session = open_session(args.repo, args.game)
     entries = session.history()
+    board = session.state.board
     if args.json:
         print_json(
             [
@@ -28,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
                     "author": e.author,
                     "action": e.action.to_json(),
                     "summary": e.summary,
+                    "words": in_words(board, e.summary),
                 }
                 for e in entries
             ]
@@ -35,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{'#':>5}  {'commit':10}  {'player':8}  action")
     for i, e in enumerate(entries, 1):
-        summary = e.summary.split(": ", 1)[-1]
+        summary = in_words(board, e.summary.split(": ", 1)[-1])
         print(f"{i:>5}  {e.commit[:10]}  {e.author:8}  {summary}")
     print(count_note(entries))
     return 0

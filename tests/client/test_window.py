@@ -42,3 +42,18 @@ def test_help_lists_ctrl_q(drive):
     assert isinstance(app.dialog, HelpDialog)
     assert ("Ctrl+Q", "quit (the game is saved)") in HelpDialog.KEYS
     d.shot("help")
+
+
+def test_refusals_and_the_log_name_places_in_words(drive):
+    from builders import corner, edge_between, fresh
+    from test_play import EAST
+
+    app = make_app(fresh(2), humans=(RED, BLUE))
+    d = drive(app)
+    d.vertex(corner(EAST, 0))
+    d.edge(edge_between(corner(EAST, 0), corner(EAST, 1)))
+    d.vertex(corner(EAST, 1))  # next to red's settlement
+    message = app.message or ""
+    assert message.startswith("distance rule: the corner at ") and "|" not in message
+    assert "wool 4" in message  # EAST is pasture 4
+    d.shot("refusal_in_words")

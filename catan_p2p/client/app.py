@@ -66,7 +66,7 @@ HINTS = {
     Mode.SETTLEMENT: "click a highlighted corner to build a settlement (Esc cancels)",
     Mode.CITY: "click one of your highlighted settlements to make it a city (Esc cancels)",
     Mode.ROBBER: "click a highlighted tile to move the robber there",
-    Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, H all keys",
+    Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, C costs, H all keys",
 }
 
 
@@ -134,6 +134,7 @@ class App:
         # after its owner confirmed at a "pass to" screen; ``revealed`` is that owner.
         self.private = len(seats.humans) > 1
         self.revealed: str | None = None
+        self.show_costs = False  # the building-costs card (key C)
         self.running = True
         self.bar_buttons: list[Button] = []
         self.clock = pygame.time.Clock()
@@ -438,6 +439,9 @@ class App:
         if key in (pygame.K_h, pygame.K_QUESTION, pygame.K_F1):
             self._open(HelpDialog())
             return
+        if key == pygame.K_c:
+            self.show_costs = not self.show_costs
+            return
         name = controls.KEYS.get(pygame.key.name(key))
         if name is not None:
             self.command(name)
@@ -595,6 +599,9 @@ class App:
             sending,
             local_text=self.local_text(),
         )
+        if self.show_costs:
+            hand = state.hands[state.seat(shown)].resources if shown in state.players else None
+            panels.draw_costs(screen, lay.board, hand)
         if self.dialog is not None:
             backdrop(screen, lay.board)
             self.dialog.draw(screen, pygame.mouse.get_pos() if pygame.mouse.get_focused() else None)

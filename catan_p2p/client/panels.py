@@ -14,7 +14,14 @@ import pygame
 from catan_p2p.client import theme
 from catan_p2p.client.widgets import draw_card, draw_text, panel_box, shade, wrap_text
 from catan_p2p.rules.board import Board
-from catan_p2p.rules.cards import RESOURCES, DevCard
+from catan_p2p.rules.cards import (
+    CITY_COST,
+    DEV_CARD_COST,
+    RESOURCES,
+    ROAD_COST,
+    SETTLEMENT_COST,
+    DevCard,
+)
 from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.places import in_words
 from catan_p2p.rules.state import GameState, Phase
@@ -329,3 +336,57 @@ def draw_sync(
     elif sending:
         text = "sending your action… · " + text
     draw_text(surface, text, (x + 16, cy), 13, ink, anchor="midleft", max_width=rect.width - 30)
+
+
+#: What the building-costs card lists: the piece, what it is worth, what it costs.
+COSTS = (
+    ("Road", "5+ for longest road", ROAD_COST),
+    ("Settlement", "1 point", SETTLEMENT_COST),
+    ("City", "2 points, double yield", CITY_COST),
+    ("Dev card", "knight, progress or 1 point", DEV_CARD_COST),
+)
+
+
+def costs_rect(board: pygame.Rect) -> pygame.Rect:
+    """Where the building-costs card sits: the board's top-left corner."""
+    return pygame.Rect(board.left + 8, board.top + 8, 270, 38 + 46 * len(COSTS))
+
+
+def draw_costs(
+    surface: pygame.Surface, board: pygame.Rect, hand: Sequence[int] | None = None
+) -> pygame.Rect:
+    """The building-costs card; with ``hand``, what the hand can pay is ticked."""
+    rect = costs_rect(board)
+    shadow = rect.move(4, 6)
+    pygame.draw.rect(surface, (0, 0, 0), shadow, border_radius=10)
+    pygame.draw.rect(surface, (236, 226, 196), rect, border_radius=10)
+    pygame.draw.rect(surface, (120, 96, 60), rect, width=2, border_radius=10)
+    ink = (40, 32, 24)
+    draw_text(surface, "Building costs", (rect.left + 12, rect.top + 8), 15, ink, True)
+    draw_text(
+        surface, "C hides", (rect.right - 10, rect.top + 10), 12, (110, 96, 80), False, "topright"
+    )
+    y = rect.top + 34
+    for name, worth, cost in COSTS:
+        affordable = hand is not None and all(h >= c for h, c in zip(hand, cost, strict=True))
+        draw_text(surface, name + (" ✓" if affordable else ""), (rect.left + 12, y), 14, ink, True)
+        draw_text(surface, worth, (rect.left + 12, y + 18), 11, (110, 96, 80))
+        x = rect.right - 10
+        for r in reversed(RESOURCES):
+            for _ in range(cost[r]):
+                chip = pygame.Rect(x - 20, y + 2, 19, 28)
+                pygame.draw.rect(surface, theme.RESOURCE_COLOURS[r], chip, border_radius=4)
+                pygame.draw.rect(surface, shade(theme.RESOURCE_COLOURS[r], 0.6), chip, 1, 4)
+                label = theme.RESOURCE_SHORT[r][:2]
+                draw_text(
+                    surface,
+                    label,
+                    chip.center,
+                    10,
+                    theme.ink_on(theme.RESOURCE_COLOURS[r]),
+                    True,
+                    "center",
+                )
+                x -= 21
+        y += 46
+    return rect

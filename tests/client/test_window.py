@@ -57,3 +57,24 @@ def test_refusals_and_the_log_name_places_in_words(drive):
     assert message.startswith("distance rule: the corner at ") and "|" not in message
     assert "wool 4" in message  # EAST is pasture 4
     d.shot("refusal_in_words")
+
+
+def test_c_toggles_the_building_costs_card_and_ticks_what_the_hand_pays(drive):
+    from builders import cards, give
+
+    from catan_p2p.client import panels
+
+    app = make_app(give(scenario(), RED, cards(lumber=1, brick=1)), humans=(RED,), bots=(BLUE,))
+    d = drive(app)
+    card = panels.costs_rect(app.layout.board)
+    paper = pygame.Color(236, 226, 196)
+    probe = (card.left + 4, card.centery)
+    app.draw()
+    assert app.screen.get_at(probe) != paper
+    d.key(pygame.K_c)
+    app.draw()
+    assert app.show_costs and app.screen.get_at(probe) == paper
+    d.shot("costs_card")
+    d.key(pygame.K_c)
+    app.draw()
+    assert not app.show_costs and app.screen.get_at(probe) != paper

@@ -598,6 +598,7 @@ class App:
             self.syncer is not None,
             sending,
             local_text=self.local_text(),
+            waiting_on=self._waiting_on(state),
         )
         if self.show_costs:
             hand = state.hands[state.seat(shown)].resources if shown in state.players else None
@@ -639,6 +640,15 @@ class App:
         if player is None and not state.is_over:
             text = self._waiting_text(state)
             draw_text(screen, text, (bar.centerx, bar.top - 14), 14, theme.TEXT, True, "center")
+
+    def _waiting_on(self, state: GameState) -> tuple[str, float | None] | None:
+        """The remote player the game waits on, with when their branch last moved."""
+        if self.syncer is None:
+            return None
+        remote = self.seats.remote_acting(state)
+        if not remote:
+            return None
+        return remote[0], self.syncer.heard.get(remote[0])
 
     def local_text(self) -> str:
         """The footer of a window that plays every seat itself (no network)."""

@@ -294,8 +294,13 @@ def draw_sync(
     networked: bool,
     sending: bool = False,
     local_text: str = "hot-seat: every seat plays in this window",
+    waiting_on: tuple[str, float | None] | None = None,
 ) -> None:
-    """The sync indicator: peers, ahead/behind, time since the last fetch, errors."""
+    """The sync indicator: peers, ahead/behind, time since the last fetch, errors.
+
+    ``waiting_on`` is the remote player the game waits for and when that player's
+    branch last moved; after ``SILENT_AFTER`` seconds the line says they may be offline.
+    """
     pygame.draw.rect(surface, theme.CARD, rect, border_radius=6)
     x, cy = rect.left + 10, rect.centery
     if not networked:
@@ -329,6 +334,17 @@ def draw_sync(
     else:
         fetched = f"fetched {max(0, int(time.time() - status.last_fetch))} s ago"
     text = f"{len(status.peers)} peers · ahead {status.ahead} · behind {status.behind} · {fetched}"
+    if waiting_on is not None and not status.error:
+        player, heard = waiting_on
+        if heard is None:
+            text = f"{player.capitalize()}: no move seen yet · {fetched}"
+        else:
+            quiet = max(0.0, time.time() - heard)
+            text = f"{player.capitalize()} last moved {ago(quiet)} ago · {fetched}"
+            if quiet > SILENT_AFTER:
+                colour, ink = theme.WARN, theme.WARN
+                text = f"{player.capitalize()} silent for {ago(quiet)}: offline? · {fetched}"
+        pygame.draw.circle(surface, colour, (x + 5, cy), 5)
     if status.forks:
         text += f" · FORK: {status.forks[0]}"
     if status.error:
@@ -336,6 +352,19 @@ def draw_sync(
     elif sending:
         text = "sending your action… · " + text
     draw_text(surface, text, (x + 16, cy), 13, ink, anchor="midleft", max_width=rect.width - 30)
+
+
+#: After this many seconds without a move from the player the game waits on, say so.
+SILENT_AFTER = 120.0
+
+
+def ago(seconds: float) -> str:
+    """``12 s``, ``3 min``, ``2 h``: a rough age for the sync line."""
+    if seconds < 90:
+        return f"{int(seconds)} s"
+    if seconds < 5400:
+        return f"{int(seconds // 60)} min"
+    return f"{int(seconds // 3600)} h"
 
 
 #: What the building-costs card lists: the piece, what it is worth, what it costs.

@@ -58,6 +58,7 @@ from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
+from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
 REDRAW_SECONDS = 0.5
@@ -108,6 +109,7 @@ class App:
         syncer: Syncer | None = None,
         offer_replay: bool = True,
         title: str = "catan-p2p",
+        chat: ChatLog | None = None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -135,6 +137,12 @@ class App:
         self.private = len(seats.humans) > 1
         self.revealed: str | None = None
         self.show_costs = False  # the building-costs card (key C)
+        # table talk: the chat log (None: this session keeps none) and the line being typed
+        self.chat = chat if chat is not None else (syncer.chat if syncer is not None else None)
+        self.typing: str | None = None
+        self._chat_messages: list[ChatMessage] = (
+            self.chat.messages() if self.chat is not None and syncer is None else []
+        )
         self.running = True
         self.bar_buttons: list[Button] = []
         self.clock = pygame.time.Clock()
@@ -352,6 +360,8 @@ class App:
         while not self.syncer.failures.empty():
             action, reason = self.syncer.failures.get_nowait()
             self.say(f"{action} was not recorded: {reason}")
+        while not self.syncer.chat_failures.empty():
+            self.say(self.syncer.chat_failures.get_nowait())
 
     def say(self, text: str, error: bool = True) -> None:
         """Show one line in the status box (an illegal click's reason, a hand-over).
@@ -404,6 +414,8 @@ class App:
             self.running = False
         elif event.type == pygame.VIDEORESIZE:
             self.resize(event.size)
+        elif event.type == pygame.TEXTINPUT and self.typing is not None:
+            self.typing = (self.typing + event.text)[:MAX_CHARS]
         elif event.type == pygame.KEYDOWN:
             self.key(event.key, getattr(event, "mod", 0))
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -429,6 +441,9 @@ class App:
         if key == pygame.K_q and mod & pygame.KMOD_CTRL:
             self.running = False
             return
+        if self.typing is not None:
+            self._chat_key(key)
+            return
         if self.dialog is not None:
             self.dialog.key(key)
             self._drop_closed_dialog()
@@ -441,6 +456,10 @@ class App:
             return
         if key == pygame.K_c:
             self.show_costs = not self.show_costs
+            return
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.chat is not None:
+            self.typing = ""
+            pygame.key.start_text_input()
             return
         name = controls.KEYS.get(pygame.key.name(key))
         if name is not None:
@@ -562,6 +581,51 @@ class App:
             return f"waiting for {names} (playing elsewhere)"
         return expecting(state)
 
+    # --- chat --------------------------------------------------------------------------
+
+    def chat_messages(self) -> list[ChatMessage]:
+        """The conversation so far (networked: as the sync thread last read it)."""
+        if self.syncer is not None and self.syncer.chat is not None:
+            return self.syncer.chat_messages
+        return self._chat_messages
+
+    def _chat_key(self, key: int) -> None:
+        if key == pygame.K_ESCAPE:
+            self._stop_typing()
+        elif key == pygame.K_BACKSPACE:
+            self.typing = (self.typing or "")[:-1]
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            text = self.typing or ""
+            self._stop_typing()
+            if text.strip():
+                self.say_in_chat(text)
+
+    def _stop_typing(self) -> None:
+        self.typing = None
+        pygame.key.stop_text_input()
+
+    def say_in_chat(self, text: str) -> bool:
+        """Send ``text`` as the player the window serves now; False (and why) if none."""
+        speaker = self.chat_speaker()
+        if self.chat is None or speaker is None:
+            self.say("chat: take the screen first (the pass screen), then talk")
+            return False
+        if self.syncer is not None:
+            self.syncer.say(speaker, text)
+            return True
+        try:
+            self.chat.send(speaker, text)
+        except CatanError as exc:
+            self.say(str(exc))
+            return False
+        self._chat_messages = self.chat.messages()
+        return True
+
+    def chat_speaker(self) -> str | None:
+        """Who talks from this window now: the human whose hand is shown."""
+        shown = self.shown_player
+        return shown if shown in self.seats.humans else None
+
     # --- drawing -----------------------------------------------------------------------
 
     def highlights(self) -> Highlights:
@@ -589,7 +653,14 @@ class App:
         shown = self.shown_player
         panels.draw_players(screen, lay.players, state, shown)
         panels.draw_hand(screen, lay.hand, state, shown, hidden_for=self.viewer)
-        panels.draw_log(screen, lay.log, self._log, board=state.board)
+        log_rect, chat_rect = lay.log, None
+        if self.chat is not None:
+            log_rect, chat_rect = panels.split_for_chat(lay.log)
+        panels.draw_log(screen, log_rect, self._log, board=state.board)
+        if chat_rect is not None:
+            panels.draw_chat(
+                screen, chat_rect, self.chat_messages(), self.typing, self.chat_speaker()
+            )
         sending = self.syncer is not None and self.syncer.sending
         panels.draw_sync(
             screen,

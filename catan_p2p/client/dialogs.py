@@ -793,6 +793,8 @@ class HelpDialog(Dialog):
         ("T", "trade with the bank"),
         ("O", "offer a trade"),
         ("C", "building costs card"),
+        ("Enter", "chat (Enter sends)"),
+        ("S", "sound on / off"),
         ("Esc", "cancel / close"),
         ("H", "this help"),
         ("Ctrl+Q", "quit (the game is saved)"),

@@ -26,6 +26,7 @@ from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.places import in_words
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
+from catan_p2p.session.chat import ChatMessage
 
 PIP_SPOTS = {
     1: [(0, 0)],
@@ -419,3 +420,51 @@ def draw_costs(
                 x -= 21
         y += 46
     return rect
+
+
+CHAT_HEIGHT = 150
+
+
+def split_for_chat(rect: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
+    """The log's rectangle cut in two: the action log above, the chat below."""
+    chat_h = min(CHAT_HEIGHT, rect.height // 2)
+    log = pygame.Rect(rect.left, rect.top, rect.width, rect.height - chat_h - 6)
+    chat = pygame.Rect(rect.left, log.bottom + 6, rect.width, chat_h)
+    return log, chat
+
+
+def draw_chat(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    messages: Sequence[ChatMessage],
+    typing: str | None,
+    speaker: str | None,
+) -> None:
+    """The last chat lines, and the line being typed (Enter opens it)."""
+    hint = "Enter sends, Esc cancels" if typing is not None else "Enter to talk"
+    top = panel_box(surface, rect, f"Chat · {hint}")
+    line_h = 17
+    input_h = 24
+    rows = max(1, (rect.bottom - top - input_h - 8) // line_h)
+    y = top
+    for m in list(messages)[-rows:]:
+        name = m.player.capitalize()
+        r = draw_text(
+            surface, name + ":", (rect.left + 10, y), 13, theme.player_colour(m.player), True
+        )
+        draw_text(
+            surface, m.text, (r.right + 6, y), 13, theme.TEXT, max_width=rect.right - r.right - 16
+        )
+        y += line_h
+    if not messages and typing is None:
+        draw_text(surface, "no messages yet", (rect.left + 10, y), 13, theme.MUTED)
+    box = pygame.Rect(rect.left + 6, rect.bottom - input_h - 6, rect.width - 12, input_h)
+    if typing is not None:
+        pygame.draw.rect(surface, shade(theme.CARD, 0.6), box, border_radius=5)
+        pygame.draw.rect(surface, theme.HIGHLIGHT, box, width=1, border_radius=5)
+        who = (speaker or "?").capitalize()
+        text = f"{who}: {typing}▏"
+        f = theme.font(13)
+        while f.size(text)[0] > box.width - 12 and len(text) > 4:
+            text = text[: len(who) + 2] + "…" + text[len(who) + 4 :]
+        draw_text(surface, text, (box.left + 6, box.centery), 13, theme.TEXT, anchor="midleft")

@@ -26,6 +26,7 @@ from pathlib import Path
 from catan_p2p.errors import CatanError
 from catan_p2p.rules.actions import Action
 from catan_p2p.session.base import Session, SyncStatus
+from catan_p2p.session.chat import ChatLog, ChatMessage
 
 #: While moves come in, the next fetch follows this soon (seconds) ...
 FASTEST = 0.1
@@ -120,8 +121,12 @@ class Syncer:
         interval: float = SLOWEST,
         fastest: float = FASTEST,
         watch: bool = True,
+        chat: ChatLog | None = None,
     ) -> None:
         self.session = session
+        self.chat = chat
+        self.chat_messages: list[ChatMessage] = chat.messages() if chat is not None else []
+        self._said: queue.Queue[tuple[str, str]] = queue.Queue()
         self.interval = interval
         self.pace = Pace(min(fastest, interval), interval)
         remote = local_remote_dir(getattr(session, "remote", None)) if watch else None
@@ -131,6 +136,7 @@ class Syncer:
         self.heard: dict[str, float] = {}  # player -> time.time() its branch last moved
         self._heads: dict[str, str] = {}
         self.failures: queue.Queue[tuple[Action, str]] = queue.Queue()
+        self.chat_failures: queue.Queue[str] = queue.Queue()
         self._actions: queue.Queue[Action] = queue.Queue()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -157,6 +163,39 @@ class Syncer:
             time.sleep(0.005)
         return not self.sending
 
+    def say(self, player: str, text: str) -> None:
+        """Send a chat line on the sync thread (written here, then pushed)."""
+        self._said.put((player, text))
+        self._wake.set()
+
+    def _talk(self) -> bool:
+        """Write queued chat lines, push them, adopt fetched ones; True if the chat changed."""
+        if self.chat is None:
+            return False
+        wrote = False
+        while True:
+            try:
+                player, text = self._said.get_nowait()
+            except queue.Empty:
+                break
+            try:
+                self.chat.send(player, text)
+                wrote = True
+            except CatanError as exc:
+                self.chat_failures.put(str(exc))
+        try:
+            self.chat.push()
+        except CatanError as exc:
+            self.chat_failures.put(f"chat not shared yet: {exc}")
+        try:
+            moved = self.chat.update()
+            if wrote or moved:
+                self.chat_messages = self.chat.messages()
+        except CatanError as exc:
+            self.chat_failures.put(str(exc))
+            return False
+        return bool(wrote or moved)
+
     def poke(self) -> None:
         """Sync as soon as possible (e.g. to push an action just played)."""
         self._wake.set()
@@ -170,6 +209,8 @@ class Syncer:
         if not self._thread.is_alive() and self._actions.unfinished_tasks:
             self._record_queued()
             self.sync_once()
+        if not self._thread.is_alive() and not self._said.empty():
+            self._talk()
 
     def sync_once(self) -> SyncStatus:
         """One round, with every failure turned into the status's error sentence."""
@@ -252,7 +293,8 @@ class Syncer:
             sent = self._actions.unfinished_tasks > 0
             self._record_queued()
             self.sync_once()
-            changed = self._listen() or sent
+            talked = self._talk()
+            changed = self._listen() or sent or talked
             wait = self.pace.after(changed)
             if self.watcher is None:
                 self._wake.wait(wait)

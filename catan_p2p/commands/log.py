@@ -14,11 +14,19 @@ ANSWER_KINDS = frozenset({"discard", "answer_trade"})
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p log``."""
+    parser.add_argument(
+        "--chat", action="store_true", help="list the players' chat instead of the actions"
+    )
     add_repo(parser)
     add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.chat:
+        from catan_p2p.commands import chat
+
+        args.text = None
+        return chat.run(args)
     session = open_session(args.repo, args.game)
     entries = session.history()
     board = session.state.board

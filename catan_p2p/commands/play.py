@@ -215,6 +215,16 @@ def open_window() -> pygame.Surface | None:
         return None
 
 
+def open_chat(session: Session):  # type: ignore[no-untyped-def]
+    """The chat beside a game kept in Git (None for a game played in memory)."""
+    repo = getattr(session, "repo", None)
+    if repo is None:
+        return None
+    from catan_p2p.session.chat import ChatLog
+
+    return ChatLog(repo.path, session.game_id)
+
+
 def _close(session: Session) -> None:
     close = getattr(session, "close", None)
     if close is not None:
@@ -277,8 +287,9 @@ def run(args: argparse.Namespace) -> int:
     from catan_p2p.client.app import App
     from catan_p2p.client.syncer import Syncer
 
-    syncer = Syncer(game.session).start() if game.networked else None
-    app = App(game.session, game.seats, screen=screen, syncer=syncer)
+    chat = open_chat(game.session)
+    syncer = Syncer(game.session, chat=chat).start() if game.networked else None
+    app = App(game.session, game.seats, screen=screen, syncer=syncer, chat=chat)
     try:
         app.run()
         if app.replay_requested:

@@ -17,7 +17,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from catan_p2p.client import controls, panels, theme  # noqa: E402
+from catan_p2p.client import animate, controls, panels, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
 from catan_p2p.client.dialogs import (  # noqa: E402
     BankTradeDialog,
@@ -38,6 +38,7 @@ from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView, Highlights  # noqa: E402
 from catan_p2p.client.seats import Seats, bot_move  # noqa: E402
+from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
@@ -61,6 +62,7 @@ from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
+ROLL_SECONDS = 0.9  # the dice tumble, then the producing tiles glow
 REDRAW_SECONDS = 0.5
 HINTS = {
     Mode.ROAD: "click a highlighted edge to build a road (Esc cancels)",
@@ -110,6 +112,7 @@ class App:
         offer_replay: bool = True,
         title: str = "catan-p2p",
         chat: ChatLog | None = None,
+        sounds: Sounds | None = None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -140,6 +143,9 @@ class App:
         # table talk: the chat log (None: this session keeps none) and the line being typed
         self.chat = chat if chat is not None else (syncer.chat if syncer is not None else None)
         self.typing: str | None = None
+        self.sounds = sounds if sounds is not None else Sounds()
+        self.roll_anim: tuple[float, tuple[int, int]] | None = None  # (started, dice)
+        self._heard_chat = 0
         self._chat_messages: list[ChatMessage] = (
             self.chat.messages() if self.chat is not None and syncer is None else []
         )
@@ -174,7 +180,12 @@ class App:
         self.drive_bots()
         self._collect_failures()
         self._follow(self.session.state)
+        self._listen_to_chat()
         now = time.monotonic()
+        if self.roll_anim is not None:
+            self._dirty = True  # animate: a frame every tick
+            if now - self.roll_anim[0] > ROLL_SECONDS:
+                self.roll_anim = None
         if events or self._dirty or now - self._drawn_at >= REDRAW_SECONDS:
             self.draw()
             pygame.display.flip()
@@ -204,9 +215,12 @@ class App:
         self._dirty = True
         self._state = state
         self._legal = {}
+        seen = len(self._log)
         self._log = self.session.history()
         if before is not None and self._log and isinstance(self._log[-1].action, RollDice):
             self.say(production_text(before, state, self._log[-1].action), error=False)
+        if before is not None:
+            self._react(before, state, self._log[seen:])
         self.viewer = self.seats.viewer(state, previous)
         if (
             previous is not None
@@ -226,6 +240,27 @@ class App:
             self._ask_to_pass(state)
         else:
             self._open_forced_dialog(state)
+
+    def _react(self, before: GameState, state: GameState, new: list[LogEntry]) -> None:
+        """Sounds and the roll animation for the actions that just arrived."""
+        for entry in new[-3:]:
+            action = entry.action
+            if isinstance(action, RollDice) and action.dice:
+                self.roll_anim = (time.monotonic(), tuple(action.dice))  # type: ignore[assignment]
+                self.sounds.play("roll")
+                if sum(action.dice) == 7:
+                    self.sounds.play("robber")
+            elif action.kind in ("build_road", "build_settlement", "build_city"):
+                self.sounds.play("build")
+            elif action.kind in ("move_robber", "play_knight"):
+                self.sounds.play("robber")
+        mover = state.players[state.current]
+        if (
+            not state.is_over
+            and before.players[before.current] != mover
+            and mover in self.seats.humans
+        ):
+            self.sounds.play("turn")
 
     # --- hot-seat privacy ----------------------------------------------------------------
 
@@ -457,6 +492,10 @@ class App:
         if key == pygame.K_c:
             self.show_costs = not self.show_costs
             return
+        if key == pygame.K_s:
+            muted = self.sounds.toggle()
+            self.say("sound off (S turns it on)" if muted else "sound on", error=False)
+            return
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.chat is not None:
             self.typing = ""
             pygame.key.start_text_input()
@@ -621,6 +660,14 @@ class App:
         self._chat_messages = self.chat.messages()
         return True
 
+    def _listen_to_chat(self) -> None:
+        messages = self.chat_messages()
+        if len(messages) > self._heard_chat:
+            if self._heard_chat and messages[-1].player != self.chat_speaker():
+                self.sounds.play("chat")
+            self._heard_chat = len(messages)
+            self._dirty = True
+
     def chat_speaker(self) -> str | None:
         """Who talks from this window now: the human whose hand is shown."""
         shown = self.shown_player
@@ -642,6 +689,9 @@ class App:
         screen.fill(theme.PANEL)
         self.view.draw(screen, state, self.highlights())
         mark_place(screen, self.view, self._log[-1].action if self._log else None)
+        if self.roll_anim is not None:
+            progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)
+            animate.production(screen, self.view, state, sum(self.roll_anim[1]), progress)
         self._draw_bar(screen, state)
         if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
             self.message = None
@@ -650,6 +700,9 @@ class App:
         if message is None and self.actor() is not None:
             message, is_error = HINTS.get(self.current_mode()), False
         panels.draw_status(screen, lay.status, state, acting, message, is_error)
+        if self.roll_anim is not None:
+            progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)
+            animate.tumbling_dice(screen, lay.status, self.roll_anim[1], progress)
         shown = self.shown_player
         panels.draw_players(screen, lay.players, state, shown)
         panels.draw_hand(screen, lay.hand, state, shown, hidden_for=self.viewer)

@@ -273,6 +273,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--headless", action="store_true", help="no window: bots take every seat and play it out"
     )
+    parser.add_argument(
+        "--mute", action="store_true", help="start with the sound off (S toggles it in the window)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -289,7 +292,16 @@ def run(args: argparse.Namespace) -> int:
 
     chat = open_chat(game.session)
     syncer = Syncer(game.session, chat=chat).start() if game.networked else None
-    app = App(game.session, game.seats, screen=screen, syncer=syncer, chat=chat)
+    from catan_p2p.client.sound import Sounds
+
+    app = App(
+        game.session,
+        game.seats,
+        screen=screen,
+        syncer=syncer,
+        chat=chat,
+        sounds=Sounds(muted=args.mute),
+    )
     try:
         app.run()
         if app.replay_requested:

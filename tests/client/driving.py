@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from pathlib import Path  # noqa: E402
 

@@ -427,7 +427,7 @@ CHAT_HEIGHT = 150
 
 def split_for_chat(rect: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
     """The log's rectangle cut in two: the action log above, the chat below."""
-    chat_h = min(CHAT_HEIGHT, rect.height // 2)
+    chat_h = min(CHAT_HEIGHT, max(96, rect.height * 2 // 5))
     log = pygame.Rect(rect.left, rect.top, rect.width, rect.height - chat_h - 6)
     chat = pygame.Rect(rect.left, log.bottom + 6, rect.width, chat_h)
     return log, chat
@@ -444,7 +444,7 @@ def draw_chat(
     hint = "Enter sends, Esc cancels" if typing is not None else "Enter to talk"
     top = panel_box(surface, rect, f"Chat · {hint}")
     line_h = 17
-    input_h = 24
+    input_h = 24 if typing is not None else 0
     rows = max(1, (rect.bottom - top - input_h - 8) // line_h)
     y = top
     for m in list(messages)[-rows:]:

@@ -270,3 +270,13 @@ def test_log_verify_and_bisect_counts_add_up_and_say_what_they_count(capsys, tmp
     assert acted == actions == main_line + answers
     assert commits == 1 + actions + merges
     assert line == 1 + main_line + merges
+
+
+def test_the_resume_hint_names_the_game_when_the_repository_holds_several(capsys, tmp_path):
+    from catan_p2p.commands.play import pick_flag
+
+    repo = tmp_path / "g"
+    first = new_game(capsys, repo)
+    assert pick_flag(repo, first) == ""
+    run(capsys, "new", "--players", "red,white", "--repo", str(repo), "--game", "second")
+    assert pick_flag(repo, "second") == " --game second"

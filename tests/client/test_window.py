@@ -78,3 +78,19 @@ def test_c_toggles_the_building_costs_card_and_ticks_what_the_hand_pays(drive):
     d.key(pygame.K_c)
     app.draw()
     assert not app.show_costs and app.screen.get_at(probe) != paper
+
+
+def test_the_sync_line_warns_when_the_awaited_peer_is_silent(drive):
+    import time
+
+    from catan_p2p.client import panels, theme
+    from catan_p2p.session.base import SyncStatus
+
+    surface = pygame.Surface((400, 26))
+    rect = surface.get_rect()
+    status = SyncStatus(peers=("blue",), last_fetch=time.time())
+    dot = (rect.left + 15, rect.centery)
+    panels.draw_sync(surface, rect, status, True, waiting_on=("blue", time.time() - 5))
+    assert surface.get_at(dot) == pygame.Color(*theme.GOOD)
+    panels.draw_sync(surface, rect, status, True, waiting_on=("blue", time.time() - 600))
+    assert surface.get_at(dot) == pygame.Color(*theme.WARN), "silent for 10 min: offline?"

@@ -47,6 +47,9 @@ from catan_p2p.rules.state import NOBODY, GameState, Phase
 
 #: Resources a young economy lacks most (brick and ore have only three tiles).
 SCARCITY: tuple[float, ...] = (1.0, 1.15, 0.9, 1.0, 1.15)
+#: A bot offers a player trade at most every this many of its own turns ("now and then"):
+#: each offer waits on every other player's answer, which a networked game pays for.
+OFFER_GAP_TURNS = 2
 MAX_BANK_TRADES = 6  # per turn, so a plan that keeps changing cannot trade forever
 
 
@@ -61,6 +64,7 @@ class GreedyBot:
         self._turn = -1
         self._bank_trades = 0
         self._offered = False
+        self._offer_turn = -(10**6)  # turn of the last offer (none yet)
 
     # --- entry point ----------------------------------------------------------------------
 
@@ -154,10 +158,16 @@ class GreedyBot:
             if trade is not None:
                 self._bank_trades += 1
                 return trade
-        if goal and not self._offered and self.trades:
+        if (
+            goal
+            and self.trades
+            and not self._offered
+            and state.turn - self._offer_turn >= OFFER_GAP_TURNS * len(state.players)
+        ):
             offer = _offer(state, seat, hand, cost, actions)
             if offer is not None:
                 self._offered = True
+                self._offer_turn = state.turn
                 return offer
         return _first(actions, EndTurn) or actions[0]
 

@@ -153,6 +153,18 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
             f"{trip['fetch_changed_ms']['n']})."
         )
         out.append("")
+    if "remote_move_visible" in r:
+        v = r["remote_move_visible"]
+        out += [
+            f"**Remote move visible** (`remote_move_visible_ms`, target 250 ms median): from one "
+            f"peer's push to the other peer's window session holding the move, through a bare "
+            f"remote on local disk, {v['watch']['n']} moves with 0.2-1 s of thought between "
+            f"them: {v['watch']['median']:.0f} ms median (p90 {v['watch']['p90']:.0f}, max "
+            f"{v['watch']['max']:.0f}) watching the remote's ref files; "
+            f"{v['poll']['median']:.0f} ms median (p90 {v['poll']['p90']:.0f}, max "
+            f"{v['poll']['max']:.0f}) polling alone, as for a hosted remote.",
+            "",
+        ]
     e = r["engine"]
     eng = (
         f"**Engine without Git** ({e['games']} games each, {e['bot']}): 2p "

@@ -46,7 +46,11 @@ class Progress:
         filled = 30 * min(self.done, self.total) // self.total
         bar = "#" * filled + "-" * (30 - filled)
         elapsed = time.perf_counter() - self.start
-        self.stream.write(f"\rbench [{bar}] {self.done}/{self.total} {elapsed:6.0f} s  {label:<40}")
+        line = f"bench [{bar}] {self.done}/{self.total} {elapsed:6.0f} s  {label:<40}"
+        if getattr(self.stream, "isatty", lambda: False)():
+            self.stream.write("\r" + line)
+        elif self.done >= self.total:
+            self.stream.write(line.rstrip())
         if self.done >= self.total:
             self.stream.write("\n")
         self.stream.flush()
@@ -218,14 +222,17 @@ def run(
     progress: bool = True,
     max_actions: int = MAX_ACTIONS,
     net_actions: int | None = None,
+    visible_moves: int | None = None,
 ) -> dict:
     """Run every measurement and write results.json, report.md and the plots to ``out``."""
+    if visible_moves is None:
+        visible_moves = 10 if quick else 60
     net_games = QUICK["net_games"] if quick else FULL_NET_GAMES
     if net_actions is None:
         net_actions = min(max_actions, QUICK["net_actions"] if quick else MAX_ACTIONS)
     round_trips = QUICK["round_trips"] if quick else 20
     engine_games = QUICK["engine_games"] if quick else 100
-    steps = 2 * games + 2 * 2 * net_games + 2 + 1
+    steps = 2 * games + 2 * 2 * net_games + 2 + 1 + 1
     bar = Progress(steps, stream=sys.stderr if progress else open(os.devnull, "w"))  # noqa: SIM115
     started = time.time()
     result: dict = {
@@ -325,6 +332,15 @@ def run(
             result[f"round_trip_{transport_name}"] = {k: _summary(v) for k, v in trip.items()}
             bar.step(f"round trip ({transport_name})")
 
+    # How soon a remote move shows in the other player's window (issue 13).
+    bar.step("remote move visible", 0)
+    from benchmarks import remote_visible
+
+    visible = remote_visible.run(visible_moves)
+    result["remote_move_visible"] = visible
+    result["remote_move_visible_ms"] = visible["remote_move_visible_ms"]
+    bar.step("remote move visible")
+
     # The engine alone, beside catanatron when it is installed.
     bar.step("engine without Git", 0)
     result["engine"] = engine.run(
@@ -418,6 +434,12 @@ def summary_text(r: dict, out: Path) -> str:
             f"compute {r[f'compute_ms_per_commit_{n}p']:.2f} ms, "
             f"hot-seat sync {r[f'sync_ms_per_commit_hotseat_{n}p']:.2f} ms, "
             f"remote round {r[f'sync_ms_per_round_remote_{n}p']:.1f} ms"
+        )
+    if "remote_move_visible_ms" in r:
+        poll = r["remote_move_visible"]["poll"]["median"]
+        lines.append(
+            f"  remote move visible: {r['remote_move_visible_ms']:.0f} ms median "
+            f"(watching a local remote), {poll:.0f} ms polling alone"
         )
     lines.append(f"  wrote {out / 'results.json'}, {out / 'report.md'} and plots")
     return "\n".join(lines)

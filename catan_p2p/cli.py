@@ -1,6 +1,7 @@
 """``catan-p2p``: the one entry point. It parses arguments and hands over to commands/.
 
-Each sub-command lives in ``catan_p2p/commands/<name>.py`` as ``run(args) -> int``.
+Each sub-command lives in ``catan_p2p/commands/<name>.py`` as ``add_arguments(parser)``
+(its options, each with help text) and ``run(args) -> int``.
 Errors from the game become one sentence on stderr and a non-zero exit code.
 """
 
@@ -14,165 +15,73 @@ from collections.abc import Sequence
 
 from catan_p2p.errors import CatanError
 
-BOARD_KINDS = ("standard", "random", "balanced")
+#: Every sub-command and its one-line help, in the order ``--help`` lists them. The
+#: command's options live beside its ``run`` in ``catan_p2p/commands/<name>.py``.
+COMMANDS: dict[str, str] = {
+    "play": "play in a window (you against bots by default)",
+    "new": "create a game in a repository of its own",
+    "join": "fetch a game from a remote and take a seat",
+    "bot": "run a bot as a networked peer until the game ends",
+    "sync": "fetch, verify and fast-forward, then push own refs",
+    "chat": "say something to the other players of a game",
+    "log": "the game as a table of actions",
+    "show": "the state at a commit",
+    "verify": "re-check every commit of a game",
+    "replay": "step through a game's history in a window",
+    "bisect": "first commit where a condition holds",
+    "board": "generate, score and draw a board",
+    "simulate": "bots play games; invariants checked after every action",
+    "keys": "seat keys: Git's allowed-signers file of a game, or your own public key",
+    "host": "create a bare remote whose hook guards every game pushed to it",
+    "bench": "storage, diff and latency benchmarks",
+}
 
 
-def _add_repo(p: argparse.ArgumentParser, game: bool = True) -> None:
-    p.add_argument(
-        "--repo", default=".", help="the game's Git repository (default: current directory)"
-    )
-    if game:
-        p.add_argument(
-            "--game", default=None, help="game id (default: the only game in the repository)"
-        )
+def command_module(name: str):  # type: ignore[no-untyped-def]
+    """The module of sub-command ``name``, or None when this build lacks it."""
+    try:
+        return importlib.import_module(f"catan_p2p.commands.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"catan_p2p.commands.{name}":
+            raise
+        return None
 
 
-def _add_key(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--key",
-        default=None,
-        metavar="PATH",
-        help="your ed25519 SSH key to sign with (default: one made for the seat under "
-        "~/.catan_p2p/keys)",
-    )
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``catan-p2p`` parser; with ``only``, just that command's options are loaded.
 
-
-def _add_json(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-
-
-def build_parser() -> argparse.ArgumentParser:
+    Loading one command's module is enough to parse its arguments, so running a
+    command does not import every other one (``play`` and ``replay`` import pygame).
+    """
     parser = argparse.ArgumentParser(
         prog="catan-p2p",
         description="Peer-to-peer Catan whose only infrastructure is Git.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-
-    p = sub.add_parser("play", help="play in a window (you against bots by default)")
-    p.add_argument("--humans", type=int, default=1, help="human seats in this window (hot-seat)")
-    p.add_argument(
-        "--bots", type=int, default=None, help="bot seats (default: 3 minus extra humans)"
-    )
-    p.add_argument("--board", choices=BOARD_KINDS, default="standard")
-    p.add_argument("--radius", type=int, default=2, help="island radius 2..5 (random/balanced)")
-    p.add_argument("--balance", type=float, default=None, help="balanced boards: 0 fair .. 1 wild")
-    p.add_argument("--seed", default=None, help="game seed (default: random)")
-    p.add_argument("--repo", default=None, help="where to save the game (default: a new folder)")
-    p.add_argument("--remote", default=None, help="shared Git remote URL of a networked game")
-    p.add_argument("--game", default=None, help="game id to join on the remote")
-    p.add_argument("--as", dest="as_player", default=None, help="your colour in a networked game")
-    p.add_argument("--resume", default=None, metavar="PATH", help="continue a saved game")
-    p.add_argument("--headless", action="store_true", help="no window: bots take every seat")
-
-    p = sub.add_parser("new", help="create a game in a repository")
-    p.add_argument("--players", required=True, help="comma-separated colours, e.g. red,blue,white")
-    p.add_argument("--board", choices=BOARD_KINDS, default="standard")
-    p.add_argument("--seed", default=None)
-    p.add_argument("--radius", type=int, default=2, help="island radius 2..5 (random/balanced)")
-    p.add_argument("--balance", type=float, default=None, help="balanced boards: 0 fair .. 1 wild")
-    p.add_argument("--victory-points", type=int, default=10, help="points needed to win")
-    p.add_argument("--remote", default=None, help="also push the game to this remote")
-    p.add_argument(
-        "--as", dest="as_player", default=None, help="your seat when sharing on --remote"
-    )
-    _add_key(p)
-    _add_repo(p, game=False)
-    p.add_argument("--game", default=None, help="game id (default: a random one)")
-
-    p = sub.add_parser("join", help="fetch a game from a remote and take a seat")
-    p.add_argument("url")
-    p.add_argument("--game", required=True)
-    p.add_argument("--as", dest="as_player", required=True)
-    p.add_argument("--repo", default=".")
-    _add_key(p)
-
-    p = sub.add_parser("bot", help="run a bot as a networked peer until the game ends")
-    p.add_argument("--as", dest="as_player", required=True)
-    p.add_argument("--strategy", choices=("random", "greedy"), default="greedy")
-    p.add_argument("--seed", default=None)
-    p.add_argument("--poll", type=float, default=0.05, help="seconds between syncs when idle")
-    _add_repo(p)
-
-    p = sub.add_parser("sync", help="fetch, verify and fast-forward, then push own refs")
-    _add_repo(p)
-    _add_json(p)
-
-    p = sub.add_parser("log", help="the game as a table of actions")
-    _add_repo(p)
-    _add_json(p)
-
-    p = sub.add_parser("show", help="the state at a commit")
-    p.add_argument("commit", nargs="?", default=None)
-    p.add_argument("--png", default=None, metavar="FILE")
-    _add_repo(p)
-    _add_json(p)
-
-    p = sub.add_parser("verify", help="re-check every commit of a game")
-    _add_repo(p)
-    _add_json(p)
-
-    p = sub.add_parser("replay", help="step through a game's history in a window")
-    p.add_argument("path", nargs="?", default=None)
-    p.add_argument("--export", default=None, metavar="DIR", help="write PNG frames instead")
-    _add_repo(p)
-
-    p = sub.add_parser("bisect", help="first commit where a condition holds")
-    p.add_argument("--when", required=True, help='e.g. "points(red) >= 8" or "invariant-broken"')
-    p.add_argument("--commit", default=None, help="test one commit (for git bisect run)")
-    _add_repo(p)
-    _add_json(p)
-
-    p = sub.add_parser("board", help="generate, score and draw a board")
-    p.add_argument("--kind", choices=BOARD_KINDS, default="standard")
-    p.add_argument("--balance", type=float, default=None)
-    p.add_argument("--radius", type=int, default=2)
-    p.add_argument("--seed", default="0")
-    p.add_argument("--png", default=None, metavar="FILE")
-    p.add_argument(
-        "--constraints",
-        default=None,
-        metavar="LIST",
-        help="extra rules a balanced board keeps, comma-separated: terrain-apart, red-spread",
-    )
-    _add_json(p)
-
-    p = sub.add_parser("simulate", help="bots play games; invariants checked after every action")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--games", type=int, default=10)
-    p.add_argument("--bots", default="random", help="comma-separated strategies, cycled over seats")
-    p.add_argument("--board", choices=BOARD_KINDS, default="standard")
-    p.add_argument("--radius", type=int, default=2)
-    p.add_argument("--seed", default="0")
-    p.add_argument("--git", action="store_true", help="record every action in Git and verify it")
-    p.add_argument("--repo", default=None)
-    p.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed)")
-    _add_json(p)
-
-    p = sub.add_parser("keys", help="seat keys: Git's allowed-signers file, or your own key")
-    importlib.import_module("catan_p2p.commands.keys").add_arguments(p)
-    _add_repo(p)
-    _add_json(p)
-
-    p = sub.add_parser("host", help="create a bare remote whose hook guards every game")
-    importlib.import_module("catan_p2p.commands.host").add_arguments(p)
-
-    p = sub.add_parser("bench", help="storage, diff and latency benchmarks")
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--games", type=int, default=None)
-    p.add_argument("--out", default="benchmarks/results")
+    for name, help_text in COMMANDS.items():
+        module = command_module(name) if only in (None, name) else None
+        doc = (module.__doc__ or "").strip().replace("``", "`") if module is not None else ""
+        p = sub.add_parser(
+            name,
+            help=help_text,
+            description=doc or help_text,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        add_arguments = getattr(module, "add_arguments", None)
+        if add_arguments is not None:
+            add_arguments(p)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(first if first in COMMANDS else None)
     args = parser.parse_args(argv)
     name = args.command
-    try:
-        module = importlib.import_module(f"catan_p2p.commands.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"catan_p2p.commands.{name}":
-            raise
+    module = command_module(name)
+    if module is None:
         print(f"catan-p2p: the {name} command is not built yet in this version.", file=sys.stderr)
         return 2
     try:
@@ -184,6 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:  # the disk: read-only, full, permissions
+        if os.environ.get("CATAN_P2P_TRACEBACK"):
+            raise
         where = f" ({exc.filename})" if exc.filename else ""
         print(
             f"catan-p2p {name}: cannot write or read a file{where}: {exc.strerror or exc}; "

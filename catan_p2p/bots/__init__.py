@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from catan_p2p.bots.base import Bot
-from catan_p2p.bots.greedy import GreedyBot
+from catan_p2p.bots.greedy import GreedyBot, NoTradeGreedyBot
 from catan_p2p.bots.random_bot import RandomBot, UniformBot
 
 #: Bot strategies by the name used on the command line.
-STRATEGIES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "uniform": UniformBot}
+STRATEGIES: dict[str, type] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "greedy-notrade": NoTradeGreedyBot,
+    "uniform": UniformBot,
+}
 
 
 def make_bot(strategy: str, seed: object = 0) -> Bot:
@@ -24,4 +29,12 @@ def make_bot(strategy: str, seed: object = 0) -> Bot:
     return cls(seed)
 
 
-__all__ = ["STRATEGIES", "Bot", "GreedyBot", "RandomBot", "UniformBot", "make_bot"]
+__all__ = [
+    "STRATEGIES",
+    "Bot",
+    "GreedyBot",
+    "NoTradeGreedyBot",
+    "RandomBot",
+    "UniformBot",
+    "make_bot",
+]

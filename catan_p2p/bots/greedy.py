@@ -47,17 +47,24 @@ from catan_p2p.rules.state import NOBODY, GameState, Phase
 
 #: Resources a young economy lacks most (brick and ore have only three tiles).
 SCARCITY: tuple[float, ...] = (1.0, 1.15, 0.9, 1.0, 1.15)
+#: A bot offers a player trade at most every this many of its own turns ("now and then"):
+#: each offer waits on every other player's answer, which a networked game pays for.
+OFFER_GAP_TURNS = 2
 MAX_BANK_TRADES = 6  # per turn, so a plan that keeps changing cannot trade forever
 
 
 class GreedyBot:
     """A one-step planner: the best build it can reach this turn, or the cards toward it."""
 
+    #: Player trades: offer now and then, answer by what the trade does for the plan.
+    trades = True
+
     def __init__(self, seed: object = 0) -> None:
         self.rng = random.Random(str(seed))
         self._turn = -1
         self._bank_trades = 0
         self._offered = False
+        self._offer_turn = -(10**6)  # turn of the last offer (none yet)
 
     # --- entry point ----------------------------------------------------------------------
 
@@ -151,10 +158,16 @@ class GreedyBot:
             if trade is not None:
                 self._bank_trades += 1
                 return trade
-        if goal and not self._offered:
-            offer = _one_card_offer(hand, cost, actions)
+        if (
+            goal
+            and self.trades
+            and not self._offered
+            and state.turn - self._offer_turn >= OFFER_GAP_TURNS * len(state.players)
+        ):
+            offer = _offer(state, seat, hand, cost, actions)
             if offer is not None:
                 self._offered = True
+                self._offer_turn = state.turn
                 return offer
         return _first(actions, EndTurn) or actions[0]
 
@@ -190,9 +203,18 @@ class GreedyBot:
             return _first(actions, CancelTrade) or actions[0]
         accept = next((a for a in actions if isinstance(a, AnswerTrade) and a.accept), None)
         decline = next((a for a in actions if isinstance(a, AnswerTrade) and not a.accept), None)
-        if accept is not None and _trade_helps(state, seat, offer.give, offer.get):
+        if self.trades and accept is not None and _trade_helps(state, seat, offer.give, offer.get):
             return accept
         return decline or actions[0]
+
+
+class NoTradeGreedyBot(GreedyBot):
+    """The greedy bot without player trades: it never offers and declines every offer.
+
+    The baseline for measuring what trading is worth (``benchmarks/trading.py``).
+    """
+
+    trades = False
 
 
 # --- planning ----------------------------------------------------------------------------
@@ -269,35 +291,78 @@ def _bank_trade(
     return best
 
 
-def _one_card_offer(hand: Counts, cost: Counts, actions: list[Action]) -> Action | None:
-    missing = _missing(hand, cost)
-    if sum(missing) != 1:
-        return None
-    spare = _spare(hand, cost)
-    if not any(spare):
-        return None
-    get = missing.index(1)
-    give = max(range(5), key=lambda i: (spare[i], -i))
-    for a in actions:
-        if isinstance(a, OfferTrade) and a.give[give] == 1 and a.get[get] == 1:
-            return a
+def _offer(
+    state: GameState, seat: int, hand: Counts, cost: Counts, actions: list[Action]
+) -> Action | None:
+    """One spare card for one card a build misses, when that build misses one or two.
+
+    The plan's build is tried first, then the nearest other one; the card given is
+    the one held most beyond that build's cost, and the offer must raise the hand's
+    worth as an answer would judge it (``hand_worth``).
+    """
+    offers = {(a.give, a.get): a for a in actions if isinstance(a, OfferTrade)}
+    costs = [cost] + sorted(
+        (c for c in _COSTS.values() if c != cost), key=lambda c: sum(_missing(hand, c))
+    )
+    for target in costs:
+        missing = _missing(hand, target)
+        if not 1 <= sum(missing) <= 2:
+            continue
+        spare = _spare(hand, target)
+        if not any(spare):
+            continue
+        get = max(range(5), key=lambda i: (missing[i], -SCARCITY[i], -i))
+        give = max(range(5), key=lambda i: (spare[i], -i))
+        one = [0] * 5
+        want = [0] * 5
+        one[give], want[get] = 1, 1
+        offer = offers.get((tuple(one), tuple(want)))
+        if offer is None:
+            continue
+        after = tuple(hand[r] - one[r] + want[r] for r in range(5))
+        if hand_worth(state, seat, after) > hand_worth(state, seat, hand):  # type: ignore[arg-type]
+            return offer
     return None
 
 
+def hand_worth(state: GameState, seat: int, hand: Counts) -> float:
+    """What a hand is worth to the seat's plans: near builds count most, cards a little.
+
+    Each build the seat could still make adds its weight divided by one plus the cards
+    it misses; every card adds a little; cards beyond seven (robber bait) cost a little.
+    """
+    h = state.hands[seat]
+    weights: list[tuple[float, Counts]] = []
+    if h.settlements and h.cities_left > 0:
+        weights.append((3.0, CITY_COST))
+    if h.settlements_left > 0 and _open_spots(state, seat):
+        weights.append((3.0, SETTLEMENT_COST))
+    if any(state.dev_deck):
+        weights.append((1.5, DEV_CARD_COST))
+    if h.roads_left > 0:
+        weights.append((1.0, ROAD_COST))
+    near = max((w / (1 + sum(_missing(hand, c))) for w, c in weights), default=0.0)
+    cards = sum(hand)
+    return near + 0.05 * cards - 0.1 * max(0, cards - 7)
+
+
 def _trade_helps(state: GameState, seat: int, receive: Counts, pay: Counts) -> bool:
-    """Accept when the offer brings a card the plan misses and costs only spare cards."""
+    """Accept when the hand is worth more after the trade, unless it feeds the leader.
+
+    Fair and generous offers that bring a build nearer are taken; an offer from a
+    player two points or less from victory, or leading the table, is refused.
+    """
     offerer = state.current
     if state.public_points(offerer) >= state.victory_points - 2:
         return False  # do not hand the leader their last cards
+    others = [state.public_points(s) for s in range(len(state.players)) if s != offerer]
+    if state.public_points(offerer) > max(others) + 1:
+        return False  # feeds the clear leader
     hand = state.hands[seat].resources
-    goal = _goal(state, seat, hand)
-    if goal is None:
+    if not covers(hand, pay):
         return False
-    cost = goal[1]
-    if not covers(_spare(hand, cost), pay):
-        return False
-    missing = _missing(hand, cost)
-    return any(receive[r] and missing[r] for r in range(5))
+    after = tuple(hand[r] - pay[r] + receive[r] for r in range(5))
+    return hand_worth(state, seat, after) > hand_worth(state, seat, hand) + 0.01  # type: ignore[arg-type]
 
 
 def _plenty_score(hand: Counts, cost: Counts, a: PlayYearOfPlenty) -> float:

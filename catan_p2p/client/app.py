@@ -17,7 +17,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from catan_p2p.client import controls, panels, theme  # noqa: E402
+from catan_p2p.client import animate, controls, panels, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
 from catan_p2p.client.dialogs import (  # noqa: E402
     BankTradeDialog,
@@ -28,6 +28,7 @@ from catan_p2p.client.dialogs import (  # noqa: E402
     MessageDialog,
     MonopolyDialog,
     OfferDialog,
+    PassDialog,
     TradeDialog,
     VictimDialog,
     YearOfPlentyDialog,
@@ -37,6 +38,7 @@ from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView, Highlights  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
+from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
@@ -54,18 +56,21 @@ from catan_p2p.rules.actions import (  # noqa: E402
 from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
 from catan_p2p.rules.engine import expecting  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
+from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
+from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
+ROLL_SECONDS = 0.9  # the dice tumble, then the producing tiles glow
 REDRAW_SECONDS = 0.5
 HINTS = {
     Mode.ROAD: "click a highlighted edge to build a road (Esc cancels)",
     Mode.SETTLEMENT: "click a highlighted corner to build a settlement (Esc cancels)",
     Mode.CITY: "click one of your highlighted settlements to make it a city (Esc cancels)",
     Mode.ROBBER: "click a highlighted tile to move the robber there",
-    Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, H all keys",
+    Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, C costs, H all keys",
 }
 
 
@@ -107,12 +112,14 @@ class App:
         syncer: Syncer | None = None,
         offer_replay: bool = True,
         title: str = "catan-p2p",
+        chat: ChatLog | None = None,
+        sounds: Sounds | None = None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
         if screen is None:
             screen = pygame.display.set_mode(size)
-            pygame.display.set_caption(f"{title} — {session.game_id}")
+        pygame.display.set_caption(f"{title} — {session.game_id}")
         self.screen = screen
         self.session = session
         self.seats = seats
@@ -130,6 +137,20 @@ class App:
         self.message_is_error = True
         self.message_at = 0.0
         self.viewer: str | None = None
+        # hot-seat privacy: with several humans at one screen, a hand is shown only
+        # after its owner confirmed at a "pass to" screen; ``revealed`` is that owner.
+        self.private = len(seats.humans) > 1
+        self.revealed: str | None = None
+        self.show_costs = False  # the building-costs card (key C)
+        # table talk: the chat log (None: this session keeps none) and the line being typed
+        self.chat = chat if chat is not None else (syncer.chat if syncer is not None else None)
+        self.typing: str | None = None
+        self.sounds = sounds if sounds is not None else Sounds()
+        self.roll_anim: tuple[float, tuple[int, int]] | None = None  # (started, dice)
+        self._heard_chat = 0
+        self._chat_messages: list[ChatMessage] = (
+            self.chat.messages() if self.chat is not None and syncer is None else []
+        )
         self.running = True
         self.bar_buttons: list[Button] = []
         self.clock = pygame.time.Clock()
@@ -161,7 +182,12 @@ class App:
         self.drive_bots()
         self._collect_failures()
         self._follow(self.session.state)
+        self._listen_to_chat()
         now = time.monotonic()
+        if self.roll_anim is not None:
+            self._dirty = True  # animate: a frame every tick
+            if now - self.roll_anim[0] > ROLL_SECONDS:
+                self.roll_anim = None
         if events or self._dirty or now - self._drawn_at >= REDRAW_SECONDS:
             self.draw()
             pygame.display.flip()
@@ -191,9 +217,12 @@ class App:
         self._dirty = True
         self._state = state
         self._legal = {}
+        seen = len(self._log)
         self._log = self.session.history()
         if before is not None and self._log and isinstance(self._log[-1].action, RollDice):
             self.say(production_text(before, state, self._log[-1].action), error=False)
+        if before is not None:
+            self._react(before, state, self._log[seen:])
         self.viewer = self.seats.viewer(state, previous)
         if (
             previous is not None
@@ -209,17 +238,92 @@ class App:
                 self.dialog = None
             else:
                 self.dialog.update(state)
-        self._open_forced_dialog(state)
+        if self._must_pass(state):
+            self._ask_to_pass(state)
+        else:
+            self._open_forced_dialog(state)
+
+    def _react(self, before: GameState, state: GameState, new: list[LogEntry]) -> None:
+        """Sounds and the roll animation for the actions that just arrived."""
+        for entry in new[-3:]:
+            action = entry.action
+            if isinstance(action, RollDice) and action.dice:
+                self.roll_anim = (time.monotonic(), tuple(action.dice))  # type: ignore[assignment]
+                self.sounds.play("roll")
+                if sum(action.dice) == 7:
+                    self.sounds.play("robber")
+            elif action.kind in ("build_road", "build_settlement", "build_city"):
+                self.sounds.play("build")
+            elif action.kind in ("move_robber", "play_knight"):
+                self.sounds.play("robber")
+        mover = state.players[state.current]
+        if (
+            not state.is_over
+            and before.players[before.current] != mover
+            and mover in self.seats.humans
+        ):
+            self.sounds.play("turn")
+
+    # --- hot-seat privacy ----------------------------------------------------------------
+
+    def _must_pass(self, state: GameState) -> bool:
+        """True while the window must hide the hand it is about to show (hot-seat)."""
+        return (
+            self.private
+            and not state.is_over
+            and self.viewer is not None
+            and self.viewer != self.revealed
+        )
+
+    @property
+    def shown_player(self) -> str | None:
+        """Whose private cards the window may draw now (None behind a "pass to" screen)."""
+        if self.private and not self.state.is_over and self.viewer != self.revealed:
+            return None
+        return self.viewer
+
+    def _ask_to_pass(self, state: GameState) -> None:
+        """Cover the hand with a "pass to <viewer>" screen until the viewer confirms."""
+        player = self.viewer
+        assert player is not None
+        if isinstance(self.dialog, PassDialog) and self.dialog.player == player:
+            return
+        self._open(PassDialog(player, self._pass_reason(state, player), self._reveal))
+
+    def _pass_reason(self, state: GameState, player: str) -> str:
+        current = state.players[state.current]
+        if state.phase is Phase.DISCARD and player in self.seats.humans_acting(state):
+            return "a seven was rolled: it is your turn to discard"
+        if state.phase is Phase.TRADE and player != current:
+            return f"{current.capitalize()} offers you a trade"
+        if state.phase is Phase.TRADE:
+            return "the answers to your trade offer are in"
+        if player == current and not state.is_over:
+            return "it is your move"
+        return "the window is yours"
+
+    def _reveal(self) -> None:
+        self.revealed = self.viewer
+        self.dialog = None
+        self._dirty = True
+        self._open_forced_dialog(self.state)
 
     def _open_forced_dialog(self, state: GameState) -> None:
-        """Open the dialog the game waits on: discards, trade answers, the final score."""
+        """Open the dialog the game waits on: discards, trade answers, the final score.
+
+        In hot-seat only the revealed player's part is shown: each discarding human
+        and each human answering a trade gets a turn of their own behind a pass screen.
+        """
         humans = self.seats.humans_acting(state)
+        if self.private:
+            humans = [p for p in humans if p == self.revealed]
         if state.phase is Phase.DISCARD and humans:
-            if not isinstance(self.dialog, DiscardDialog):
+            if not isinstance(self.dialog, DiscardDialog) or self.dialog.players != humans:
                 self._open(DiscardDialog(state, humans, self.submit))
         elif state.phase is Phase.TRADE and humans:
-            if not isinstance(self.dialog, TradeDialog):
-                self._open(TradeDialog(state, self.seats.humans, self.submit))
+            answerers = tuple(humans) if self.private else self.seats.humans
+            if not isinstance(self.dialog, TradeDialog) or self.dialog.humans != answerers:
+                self._open(TradeDialog(state, answerers, self.submit))
         elif isinstance(self.dialog, (DiscardDialog, TradeDialog)):
             self.dialog = None
         if state.is_over and not self._game_over_shown:
@@ -244,6 +348,8 @@ class App:
         """The human who may use the board and the action bar now (the player to move)."""
         state = self.state
         current = state.players[state.current]
+        if self.private and current != self.revealed:
+            return None
         if current in self.seats.humans_acting(state) and state.phase is not Phase.TRADE:
             return current
         return None
@@ -291,9 +397,16 @@ class App:
         while not self.syncer.failures.empty():
             action, reason = self.syncer.failures.get_nowait()
             self.say(f"{action} was not recorded: {reason}")
+        while not self.syncer.chat_failures.empty():
+            self.say(self.syncer.chat_failures.get_nowait())
 
     def say(self, text: str, error: bool = True) -> None:
-        """Show one line in the status box (an illegal click's reason, a hand-over)."""
+        """Show one line in the status box (an illegal click's reason, a hand-over).
+
+        Places in ``text`` are named in words, as players name them.
+        """
+        if self._state is not None:
+            text = in_words(self._state.board, text)
         self.message = text
         self.message_is_error = error
         self.message_at = time.monotonic()
@@ -337,6 +450,8 @@ class App:
             self.running = False
         elif event.type == pygame.VIDEORESIZE:
             self.resize(event.size)
+        elif event.type == pygame.TEXTINPUT and self.typing is not None:
+            self.typing = (self.typing + event.text)[:MAX_CHARS]
         elif event.type == pygame.KEYDOWN:
             self.key(event.key, getattr(event, "mod", 0))
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -362,6 +477,9 @@ class App:
         if key == pygame.K_q and mod & pygame.KMOD_CTRL:
             self.running = False
             return
+        if self.typing is not None:
+            self._chat_key(key)
+            return
         if self.dialog is not None:
             self.dialog.key(key)
             self._drop_closed_dialog()
@@ -371,6 +489,17 @@ class App:
             return
         if key in (pygame.K_h, pygame.K_QUESTION, pygame.K_F1):
             self._open(HelpDialog())
+            return
+        if key == pygame.K_c:
+            self.show_costs = not self.show_costs
+            return
+        if key == pygame.K_s:
+            muted = self.sounds.toggle()
+            self.say("sound off (S turns it on)" if muted else "sound on", error=False)
+            return
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.chat is not None:
+            self.typing = ""
+            pygame.key.start_text_input()
             return
         name = controls.KEYS.get(pygame.key.name(key))
         if name is not None:
@@ -492,6 +621,59 @@ class App:
             return f"waiting for {names} (playing elsewhere)"
         return expecting(state)
 
+    # --- chat --------------------------------------------------------------------------
+
+    def chat_messages(self) -> list[ChatMessage]:
+        """The conversation so far (networked: as the sync thread last read it)."""
+        if self.syncer is not None and self.syncer.chat is not None:
+            return self.syncer.chat_messages
+        return self._chat_messages
+
+    def _chat_key(self, key: int) -> None:
+        if key == pygame.K_ESCAPE:
+            self._stop_typing()
+        elif key == pygame.K_BACKSPACE:
+            self.typing = (self.typing or "")[:-1]
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            text = self.typing or ""
+            self._stop_typing()
+            if text.strip():
+                self.say_in_chat(text)
+
+    def _stop_typing(self) -> None:
+        self.typing = None
+        pygame.key.stop_text_input()
+
+    def say_in_chat(self, text: str) -> bool:
+        """Send ``text`` as the player the window serves now; False (and why) if none."""
+        speaker = self.chat_speaker()
+        if self.chat is None or speaker is None:
+            self.say("chat: take the screen first (the pass screen), then talk")
+            return False
+        if self.syncer is not None:
+            self.syncer.say(speaker, text)
+            return True
+        try:
+            self.chat.send(speaker, text)
+        except CatanError as exc:
+            self.say(str(exc))
+            return False
+        self._chat_messages = self.chat.messages()
+        return True
+
+    def _listen_to_chat(self) -> None:
+        messages = self.chat_messages()
+        if len(messages) > self._heard_chat:
+            if self._heard_chat and messages[-1].player != self.chat_speaker():
+                self.sounds.play("chat")
+            self._heard_chat = len(messages)
+            self._dirty = True
+
+    def chat_speaker(self) -> str | None:
+        """Who talks from this window now: the human whose hand is shown."""
+        shown = self.shown_player
+        return shown if shown in self.seats.humans else None
+
     # --- drawing -----------------------------------------------------------------------
 
     def highlights(self) -> Highlights:
@@ -508,6 +690,9 @@ class App:
         screen.fill(theme.PANEL)
         self.view.draw(screen, state, self.highlights())
         mark_place(screen, self.view, self._log[-1].action if self._log else None)
+        if self.roll_anim is not None:
+            progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)
+            animate.production(screen, self.view, state, sum(self.roll_anim[1]), progress)
         self._draw_bar(screen, state)
         if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
             self.message = None
@@ -516,11 +701,33 @@ class App:
         if message is None and self.actor() is not None:
             message, is_error = HINTS.get(self.current_mode()), False
         panels.draw_status(screen, lay.status, state, acting, message, is_error)
-        panels.draw_players(screen, lay.players, state, self.viewer)
-        panels.draw_hand(screen, lay.hand, state, self.viewer)
-        panels.draw_log(screen, lay.log, self._log)
+        if self.roll_anim is not None:
+            progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)
+            animate.tumbling_dice(screen, lay.status, self.roll_anim[1], progress)
+        shown = self.shown_player
+        panels.draw_players(screen, lay.players, state, shown)
+        panels.draw_hand(screen, lay.hand, state, shown, hidden_for=self.viewer)
+        log_rect, chat_rect = lay.log, None
+        if self.chat is not None:
+            log_rect, chat_rect = panels.split_for_chat(lay.log)
+        panels.draw_log(screen, log_rect, self._log, board=state.board)
+        if chat_rect is not None:
+            panels.draw_chat(
+                screen, chat_rect, self.chat_messages(), self.typing, self.chat_speaker()
+            )
         sending = self.syncer is not None and self.syncer.sending
-        panels.draw_sync(screen, lay.sync, self.sync_status, self.syncer is not None, sending)
+        panels.draw_sync(
+            screen,
+            lay.sync,
+            self.sync_status,
+            self.syncer is not None,
+            sending,
+            local_text=self.local_text(),
+            waiting_on=self._waiting_on(state),
+        )
+        if self.show_costs:
+            hand = state.hands[state.seat(shown)].resources if shown in state.players else None
+            panels.draw_costs(screen, lay.board, hand)
         if self.dialog is not None:
             backdrop(screen, lay.board)
             self.dialog.draw(screen, pygame.mouse.get_pos() if pygame.mouse.get_focused() else None)
@@ -558,6 +765,25 @@ class App:
         if player is None and not state.is_over:
             text = self._waiting_text(state)
             draw_text(screen, text, (bar.centerx, bar.top - 14), 14, theme.TEXT, True, "center")
+
+    def _waiting_on(self, state: GameState) -> tuple[str, float | None] | None:
+        """The remote player the game waits on, with when their branch last moved."""
+        if self.syncer is None:
+            return None
+        remote = self.seats.remote_acting(state)
+        if not remote:
+            return None
+        return remote[0], self.syncer.heard.get(remote[0])
+
+    def local_text(self) -> str:
+        """The footer of a window that plays every seat itself (no network)."""
+        humans, bots = len(self.seats.humans), len(self.seats.bots)
+        if humans > 1:
+            extra = f" and {bots} bot{'s' * (bots != 1)}" if bots else ""
+            return f"hot-seat: {humans} players{extra} share this window; hands show after a pass"
+        if humans == 1:
+            return f"{self.seats.humans[0].capitalize()} against {bots} bot{'s' * (bots != 1)}"
+        return "bots only: every seat is played by a bot"
 
     # --- helpers for tests and tools ---------------------------------------------------
 

@@ -120,6 +120,63 @@ def _name(player: str) -> str:
     return player.capitalize()
 
 
+# --- hot-seat hand-over ------------------------------------------------------------------
+
+
+class PassDialog(Dialog):
+    """ "Pass to Blue": the screen a hot-seat window shows before it shows another hand.
+
+    Nothing private of ``player`` is drawn until ``player`` presses the button (or
+    Enter / Space); the app then shows that hand and opens what ``player`` must answer.
+    """
+
+    closable = False
+
+    def __init__(self, player: str, reason: str, on_confirm: Callable[[], None]) -> None:
+        self.player = player
+        self.reason = reason
+        self.on_confirm = on_confirm
+        self.title = f"Pass to {_name(player)}"
+        super().__init__(520, 230)
+
+    def build(self) -> None:
+        self.widgets.append(
+            Button(
+                f"I am {_name(self.player)}: show my hand",
+                pygame.Rect(self.rect.left + 18, self.rect.bottom - 56, self.rect.width - 36, 40),
+                self._confirm,
+                colour=theme.player_colour(self.player),
+                key="Enter",
+            )
+        )
+
+    def _confirm(self) -> None:
+        self.close()
+        self.on_confirm()
+
+    def key(self, key: int) -> bool:
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            self._confirm()
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface, mouse: tuple[int, int] | None) -> None:
+        pygame.draw.rect(
+            surface, theme.player_colour(self.player), self.rect.inflate(12, 12), 6, 16
+        )
+        super().draw(surface, mouse)
+
+    def draw_body(self, surface: pygame.Surface) -> None:
+        name = _name(self.player)
+        lines = (
+            f"{name}, {self.reason}.",
+            "Everyone else, please look away:",
+            f"the next screen shows {name}'s cards.",
+        )
+        for i, line in enumerate(lines):
+            self.text(surface, line, self.rect.top + 56 + 26 * i, size=16)
+
+
 # --- discards after a seven ---------------------------------------------------------------
 
 
@@ -135,7 +192,8 @@ class DiscardDialog(Dialog):
         self.players = list(players)
         self.submit = submit
         self.values: dict[str, list[int]] = {p: [0] * 5 for p in players}
-        super().__init__(700, 80 + self.ROW * max(1, len(players)))
+        self.complaint: str | None = None
+        super().__init__(700, 100 + self.ROW * max(1, len(players)))
 
     def owed(self, player: str) -> int:
         return self.state.discards[self.state.seat(player)]
@@ -174,6 +232,14 @@ class DiscardDialog(Dialog):
 
     def _discard(self, player: str) -> None:
         cards: Counts = tuple(self.values[player])  # type: ignore[assignment]
+        chosen, owed = sum(cards), self.owed(player)
+        if chosen != owed:
+            self.complaint = (
+                f"{_name(player)}: choose {owed} cards to discard with the + buttons "
+                f"({chosen} chosen so far)."
+            )
+            return
+        self.complaint = None
         self.submit(Discard(player, cards))
 
     def stepper(self, player: str, resource: int) -> Stepper:
@@ -189,7 +255,7 @@ class DiscardDialog(Dialog):
         if owing != self.players:
             self.players = owing
             center = self.rect.center
-            self.rect.height = 80 + self.ROW * max(1, len(owing))
+            self.rect.height = 100 + self.ROW * max(1, len(owing))
             self.rect.center = center
             self.widgets = []
             self.build()
@@ -205,6 +271,8 @@ class DiscardDialog(Dialog):
             size=13,
             colour=theme.MUTED,
         )
+        if self.complaint:
+            self.text(surface, self.complaint, self.rect.bottom - 26, size=13, colour=theme.BAD)
         for i, player in enumerate(self.players):
             y = self.rect.top + 74 + i * self.ROW
             chosen = sum(self.values[player])
@@ -724,8 +792,12 @@ class HelpDialog(Dialog):
         ("M", "play monopoly"),
         ("T", "trade with the bank"),
         ("O", "offer a trade"),
+        ("C", "building costs card"),
+        ("Enter", "chat (Enter sends)"),
+        ("S", "sound on / off"),
         ("Esc", "cancel / close"),
         ("H", "this help"),
+        ("Ctrl+Q", "quit (the game is saved)"),
     )
 
     def __init__(self) -> None:
@@ -737,7 +809,7 @@ class HelpDialog(Dialog):
             x = self.rect.left + 18 + (i // rows) * 300
             y = self.rect.top + 54 + 26 * (i % rows)
             draw_text(surface, key, (x, y), 15, theme.HIGHLIGHT, True)
-            draw_text(surface, what, (x + 44, y), 15)
+            draw_text(surface, what, (x + 66, y), 15)
 
 
 class MessageDialog(Dialog):

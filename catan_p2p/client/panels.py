@@ -13,10 +13,20 @@ import pygame
 
 from catan_p2p.client import theme
 from catan_p2p.client.widgets import draw_card, draw_text, panel_box, shade, wrap_text
-from catan_p2p.rules.cards import RESOURCES, DevCard
+from catan_p2p.rules.board import Board
+from catan_p2p.rules.cards import (
+    CITY_COST,
+    DEV_CARD_COST,
+    RESOURCES,
+    ROAD_COST,
+    SETTLEMENT_COST,
+    DevCard,
+)
 from catan_p2p.rules.engine import expecting
+from catan_p2p.rules.places import in_words
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
+from catan_p2p.session.chat import ChatMessage
 
 PIP_SPOTS = {
     1: [(0, 0)],
@@ -173,11 +183,31 @@ def draw_players(
 
 
 def draw_hand(
-    surface: pygame.Surface, rect: pygame.Rect, state: GameState, viewer: str | None
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    state: GameState,
+    viewer: str | None,
+    hidden_for: str | None = None,
 ) -> None:
-    """The viewer's resource cards and development cards (new ones marked)."""
+    """The viewer's resource cards and development cards (new ones marked).
+
+    With no ``viewer`` the panel stays face down; ``hidden_for`` names whose hand waits
+    behind a hot-seat "pass to" screen.
+    """
     if viewer is None or viewer not in state.players:
-        panel_box(surface, rect, "Hand")
+        top = panel_box(surface, rect, "Hand")
+        if hidden_for is not None:
+            w = (rect.width - 20 - 4 * 6) // 5
+            for r in RESOURCES:
+                card = pygame.Rect(rect.left + 10 + r * (w + 6), top, w, 52)
+                draw_card(surface, card, (70, 64, 84), "", "?", dim=True)
+            draw_text(
+                surface,
+                f"hidden until {hidden_for.capitalize()} takes the screen",
+                (rect.left + 10, top + 62),
+                13,
+                theme.MUTED,
+            )
         return
     hand = state.hands[state.seat(viewer)]
     top = panel_box(
@@ -223,8 +253,12 @@ def draw_log(
     entries: Sequence[LogEntry],
     highlight: int | None = None,
     title: str = "Log",
+    board: Board | None = None,
 ) -> list[tuple[pygame.Rect, int]]:
-    """The last actions (or those around ``highlight``); returns each line's rect and index."""
+    """The last actions (or those around ``highlight``); returns each line's rect and index.
+
+    With ``board``, places are named in words ("road between ore 8 and grain 6").
+    """
     top = panel_box(surface, rect, f"{title} ({len(entries)} actions)")
     line_h = 19
     rows = max(1, (rect.bottom - top - 6) // line_h)
@@ -244,7 +278,7 @@ def draw_log(
         draw_text(surface, commit, (line.left + 18, y + 2), 12, theme.MUTED)
         draw_text(
             surface,
-            entry.summary,
+            in_words(board, entry.summary) if board is not None else entry.summary,
             (line.left + 74, y + 1),
             13,
             theme.TEXT,
@@ -260,13 +294,19 @@ def draw_sync(
     status: SyncStatus | None,
     networked: bool,
     sending: bool = False,
+    local_text: str = "hot-seat: every seat plays in this window",
+    waiting_on: tuple[str, float | None] | None = None,
 ) -> None:
-    """The sync indicator: peers, ahead/behind, time since the last fetch, errors."""
+    """The sync indicator: peers, ahead/behind, time since the last fetch, errors.
+
+    ``waiting_on`` is the remote player the game waits for and when that player's
+    branch last moved; after ``SILENT_AFTER`` seconds the line says they may be offline.
+    """
     pygame.draw.rect(surface, theme.CARD, rect, border_radius=6)
     x, cy = rect.left + 10, rect.centery
     if not networked:
         pygame.draw.circle(surface, theme.GOOD, (x + 5, cy), 5)
-        text = "hot-seat: every seat plays in this window"
+        text = local_text
         if status is not None and status.error:
             text = status.error
         draw_text(
@@ -295,6 +335,17 @@ def draw_sync(
     else:
         fetched = f"fetched {max(0, int(time.time() - status.last_fetch))} s ago"
     text = f"{len(status.peers)} peers · ahead {status.ahead} · behind {status.behind} · {fetched}"
+    if waiting_on is not None and not status.error:
+        player, heard = waiting_on
+        if heard is None:
+            text = f"{player.capitalize()}: no move seen yet · {fetched}"
+        else:
+            quiet = max(0.0, time.time() - heard)
+            text = f"{player.capitalize()} last moved {ago(quiet)} ago · {fetched}"
+            if quiet > SILENT_AFTER:
+                colour, ink = theme.WARN, theme.WARN
+                text = f"{player.capitalize()} silent for {ago(quiet)}: offline? · {fetched}"
+        pygame.draw.circle(surface, colour, (x + 5, cy), 5)
     if status.forks:
         text += f" · FORK: {status.forks[0]}"
     if status.error:
@@ -302,3 +353,118 @@ def draw_sync(
     elif sending:
         text = "sending your action… · " + text
     draw_text(surface, text, (x + 16, cy), 13, ink, anchor="midleft", max_width=rect.width - 30)
+
+
+#: After this many seconds without a move from the player the game waits on, say so.
+SILENT_AFTER = 120.0
+
+
+def ago(seconds: float) -> str:
+    """``12 s``, ``3 min``, ``2 h``: a rough age for the sync line."""
+    if seconds < 90:
+        return f"{int(seconds)} s"
+    if seconds < 5400:
+        return f"{int(seconds // 60)} min"
+    return f"{int(seconds // 3600)} h"
+
+
+#: What the building-costs card lists: the piece, what it is worth, what it costs.
+COSTS = (
+    ("Road", "5+ for longest road", ROAD_COST),
+    ("Settlement", "1 point", SETTLEMENT_COST),
+    ("City", "2 points, double yield", CITY_COST),
+    ("Dev card", "knight, progress or 1 point", DEV_CARD_COST),
+)
+
+
+def costs_rect(board: pygame.Rect) -> pygame.Rect:
+    """Where the building-costs card sits: the board's top-left corner."""
+    return pygame.Rect(board.left + 8, board.top + 8, 270, 38 + 46 * len(COSTS))
+
+
+def draw_costs(
+    surface: pygame.Surface, board: pygame.Rect, hand: Sequence[int] | None = None
+) -> pygame.Rect:
+    """The building-costs card; with ``hand``, what the hand can pay is ticked."""
+    rect = costs_rect(board)
+    shadow = rect.move(4, 6)
+    pygame.draw.rect(surface, (0, 0, 0), shadow, border_radius=10)
+    pygame.draw.rect(surface, (236, 226, 196), rect, border_radius=10)
+    pygame.draw.rect(surface, (120, 96, 60), rect, width=2, border_radius=10)
+    ink = (40, 32, 24)
+    draw_text(surface, "Building costs", (rect.left + 12, rect.top + 8), 15, ink, True)
+    draw_text(
+        surface, "C hides", (rect.right - 10, rect.top + 10), 12, (110, 96, 80), False, "topright"
+    )
+    y = rect.top + 34
+    for name, worth, cost in COSTS:
+        affordable = hand is not None and all(h >= c for h, c in zip(hand, cost, strict=True))
+        draw_text(surface, name + (" ✓" if affordable else ""), (rect.left + 12, y), 14, ink, True)
+        draw_text(surface, worth, (rect.left + 12, y + 18), 11, (110, 96, 80))
+        x = rect.right - 10
+        for r in reversed(RESOURCES):
+            for _ in range(cost[r]):
+                chip = pygame.Rect(x - 20, y + 2, 19, 28)
+                pygame.draw.rect(surface, theme.RESOURCE_COLOURS[r], chip, border_radius=4)
+                pygame.draw.rect(surface, shade(theme.RESOURCE_COLOURS[r], 0.6), chip, 1, 4)
+                label = theme.RESOURCE_SHORT[r][:2]
+                draw_text(
+                    surface,
+                    label,
+                    chip.center,
+                    10,
+                    theme.ink_on(theme.RESOURCE_COLOURS[r]),
+                    True,
+                    "center",
+                )
+                x -= 21
+        y += 46
+    return rect
+
+
+CHAT_HEIGHT = 150
+
+
+def split_for_chat(rect: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
+    """The log's rectangle cut in two: the action log above, the chat below."""
+    chat_h = min(CHAT_HEIGHT, max(96, rect.height * 2 // 5))
+    log = pygame.Rect(rect.left, rect.top, rect.width, rect.height - chat_h - 6)
+    chat = pygame.Rect(rect.left, log.bottom + 6, rect.width, chat_h)
+    return log, chat
+
+
+def draw_chat(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    messages: Sequence[ChatMessage],
+    typing: str | None,
+    speaker: str | None,
+) -> None:
+    """The last chat lines, and the line being typed (Enter opens it)."""
+    hint = "Enter sends, Esc cancels" if typing is not None else "Enter to talk"
+    top = panel_box(surface, rect, f"Chat · {hint}")
+    line_h = 17
+    input_h = 24 if typing is not None else 0
+    rows = max(1, (rect.bottom - top - input_h - 8) // line_h)
+    y = top
+    for m in list(messages)[-rows:]:
+        name = m.player.capitalize()
+        r = draw_text(
+            surface, name + ":", (rect.left + 10, y), 13, theme.player_colour(m.player), True
+        )
+        draw_text(
+            surface, m.text, (r.right + 6, y), 13, theme.TEXT, max_width=rect.right - r.right - 16
+        )
+        y += line_h
+    if not messages and typing is None:
+        draw_text(surface, "no messages yet", (rect.left + 10, y), 13, theme.MUTED)
+    box = pygame.Rect(rect.left + 6, rect.bottom - input_h - 6, rect.width - 12, input_h)
+    if typing is not None:
+        pygame.draw.rect(surface, shade(theme.CARD, 0.6), box, border_radius=5)
+        pygame.draw.rect(surface, theme.HIGHLIGHT, box, width=1, border_radius=5)
+        who = (speaker or "?").capitalize()
+        text = f"{who}: {typing}▏"
+        f = theme.font(13)
+        while f.size(text)[0] > box.width - 12 and len(text) > 4:
+            text = text[: len(who) + 2] + "…" + text[len(who) + 4 :]
+        draw_text(surface, text, (box.left + 6, box.centery), 13, theme.TEXT, anchor="midleft")

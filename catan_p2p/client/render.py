@@ -22,6 +22,7 @@ import pygame  # noqa: E402
 import pygame.gfxdraw  # noqa: E402
 
 from catan_p2p.client.theme import PLAYER_COLOURS, font, player_colour
+from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Action, BuildCity, BuildRoad, BuildSettlement, MoveRobber
 from catan_p2p.rules.board import PIPS, Board, Port
 from catan_p2p.rules.cards import Resource, Terrain
@@ -432,7 +433,16 @@ def save_png(
     size: tuple[int, int] = (900, 800),
     highlights: Highlights = NO_HIGHLIGHTS,
 ) -> Path:
-    """Draw the board (with ``state``'s pieces, when given) and write it as a PNG."""
+    """Draw the board (with ``state``'s pieces, when given) and write it as a PNG.
+
+    Raises:
+        UsageError: the folder does not exist or the file cannot be written.
+    """
     out = Path(path)
-    pygame.image.save(render_board(board, size, state, highlights), str(out))
+    if not out.parent.is_dir():
+        raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
+    try:
+        pygame.image.save(render_board(board, size, state, highlights), str(out))
+    except pygame.error as exc:
+        raise UsageError(f"cannot write {out}: {exc}") from None
     return out

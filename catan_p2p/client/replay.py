@@ -25,6 +25,7 @@ from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text, shade  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
 from catan_p2p.rules.engine import apply  # noqa: E402
+from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, new_game  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session  # noqa: E402
 
@@ -254,7 +255,7 @@ class ReplayViewer:
             )
         where = f"action {self.index} of {self.last}"
         if entry is not None:
-            where += f" · {entry.summary}"
+            where += f" · {in_words(state.board, entry.summary)}"
         current = state.players[state.current]
         panels.draw_status(screen, lay.status, state, current, where, message_is_error=False)
         viewer = entry.author if entry is not None else state.players[state.current]
@@ -262,7 +263,9 @@ class ReplayViewer:
         panels.draw_hand(screen, lay.hand, state, viewer)
         log = lay.log.union(lay.sync)
         highlight = self.index - 1 if self.index > 0 else None
-        self._log_lines = panels.draw_log(screen, log, self.entries, highlight, "Replay")
+        self._log_lines = panels.draw_log(
+            screen, log, self.entries, highlight, "Replay", board=self.states[0].board
+        )
         draw_text(
             screen,
             self.banner,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from catan_p2p.bots.base import Bot
 from catan_p2p.rules.engine import actors
-from catan_p2p.rules.state import GameState
+from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.driver import waiting_bots
 
 
@@ -52,11 +52,17 @@ class Seats:
     def viewer(self, state: GameState, previous: str | None) -> str:
         """The human whose hand the window shows: the one who must act, else the last one.
 
-        During discards and trade answers several humans act at once; the window then
-        shows the player whose turn it is when human, else the first acting human.
+        During discards several humans act at once; the window then shows the player
+        whose turn it is when human, else the first acting human. While a trade offer is
+        open, the humans who still have to answer it come before the offerer (who can
+        only close the offer once the answers are in).
         """
         acting = self.humans_acting(state)
         current = state.players[state.current]
+        if state.phase is Phase.TRADE:
+            answering = [p for p in acting if p != current]
+            if answering:
+                return answering[0]
         if acting:
             return current if current in acting else acting[0]
         if current in self.humans:

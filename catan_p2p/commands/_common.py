@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from catan_p2p.errors import CatanError, RemoteError, UsageError
 from catan_p2p.session.git import GitSession
 from catan_p2p.store.refs import game_prefix, parse_ref
 from catan_p2p.sync.repo import GameRepo
@@ -37,3 +43,82 @@ def open_session(
 def print_json(data: Any) -> None:
     json.dump(data, sys.stdout, sort_keys=True)
     sys.stdout.write("\n")
+
+
+def git_toplevel(path: Path) -> Path | None:
+    """The work tree of the Git repository ``path`` lies in (None if it lies in none)."""
+    proc = subprocess.run(
+        ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0 or not proc.stdout.strip():
+        return None
+    return Path(proc.stdout.strip())
+
+
+def games_in(path: Path) -> list[str]:
+    """Ids of the games in the repository at ``path`` (none if it is no repository)."""
+    try:
+        return GameRepo(path).games()
+    except UsageError:
+        return []
+
+
+def default_game_repo(repo: str | None, command: str) -> Path:
+    """Where ``new`` or ``join`` writes when ``--repo`` is not given: the current directory,
+    but only when it is empty or already a game repository, never a project's own clone.
+
+    Raises:
+        UsageError: the current directory belongs to something else.
+    """
+    if repo is not None:
+        return Path(repo).expanduser()
+    cwd = Path.cwd()
+    if games_in(cwd):
+        return cwd
+    top = git_toplevel(cwd)
+    if top is not None:
+        raise UsageError(
+            f"the current directory is inside the Git repository {top}, which holds no game; "
+            f"a game needs a repository of its own: pass --repo PATH to `catan-p2p {command}`"
+        )
+    if any(cwd.iterdir()):
+        raise UsageError(
+            f"the current directory {cwd} is not empty and holds no game; pass --repo PATH "
+            f"to `catan-p2p {command}` (a new folder is created for the game)"
+        )
+    return cwd
+
+
+@contextmanager
+def removed_on_failure(path: Path) -> Iterator[None]:
+    """Undo what a failing command created at ``path``: the folder, or the ``.git`` in it.
+
+    A repository that existed before is never touched, so a failure cannot cost a game.
+    """
+    path = Path(path)
+    existed = path.exists()
+    had_git = existed and ((path / ".git").exists() or (path / "objects").is_dir())
+    try:
+        yield
+    except BaseException:
+        if not existed:
+            shutil.rmtree(path, ignore_errors=True)
+        elif not had_git and (path / ".git").is_dir():
+            shutil.rmtree(path / ".git", ignore_errors=True)
+        raise
+
+
+#: Advice the transport appends to its errors, meant for a window that keeps syncing.
+_RETRY_ADVICE = re.compile(r"(, sync will retry|; run `catan-p2p sync` to retry)$")
+
+
+def without_retry_advice(exc: CatanError, advice: str) -> RemoteError:
+    """``exc``'s sentence with the transport's "will retry" tail replaced by ``advice``.
+
+    The transport words its errors for a background sync that does retry; a command
+    that gives up and exits 1 must say what to do instead.
+    """
+    text = _RETRY_ADVICE.sub("", str(exc)).rstrip(". ")
+    return RemoteError(f"{text}; {advice}")

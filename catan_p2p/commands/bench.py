@@ -14,6 +14,26 @@ from pathlib import Path
 from catan_p2p.errors import UsageError
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p bench``."""
+    parser.add_argument(
+        "--quick", action="store_true", help="one game per player count, a minute or two"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="hot-seat games per player count (default 100, about 20 minutes)",
+    )
+    parser.add_argument(
+        "--out",
+        default="benchmarks/results",
+        metavar="DIR",
+        help="folder for results.json, report.md and the plots (default: benchmarks/results)",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     root = Path(__file__).resolve().parents[2]
     if (root / "benchmarks" / "run.py").exists() and str(root) not in sys.path:

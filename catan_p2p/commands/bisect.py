@@ -10,9 +10,33 @@ from __future__ import annotations
 import argparse
 
 from catan_p2p.commands._common import open_repo, open_session, print_json
+from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.commands.show import resolve
 from catan_p2p.errors import StateFileError
 from catan_p2p.rules.query import evaluate
+
+MAIN_LINE = (
+    "the game's main line (the genesis, each action of the player to move and each merge "
+    "of answers; answers themselves sit on side branches)"
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p bisect``."""
+    parser.add_argument(
+        "--when",
+        required=True,
+        metavar="EXPR",
+        help='the condition, e.g. "points(red) >= 8" or "invariant-broken"',
+    )
+    parser.add_argument(
+        "--commit",
+        default=None,
+        metavar="REV",
+        help="only test this commit: exit 0 if the condition is false, 1 if true (git bisect run)",
+    )
+    add_repo(parser)
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"found": False, "condition": args.when, "tested": len(line)})
         else:
-            print(f"{args.when!r} never holds in the {len(line)} commits of the game.")
+            print(f"{args.when!r} never holds in the {len(line)} commits of {MAIN_LINE}.")
         return 1
     tested = 1
     while lo < hi:  # invariant: the condition holds at hi
@@ -59,5 +83,5 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(f"First commit where {args.when!r} holds: {oid[:10]} (#{hi}) {c.summary}")
-        print(f"({tested} states tested of {len(line)} commits)")
+        print(f"({tested} states tested of the {len(line)} commits of {MAIN_LINE})")
     return 0

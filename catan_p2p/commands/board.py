@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 from catan_p2p.boards import FACTORS, BoardScore, Constraints, make_board, score_board
+from catan_p2p.commands._options import BOARD_KINDS, add_json
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import Terrain
@@ -117,6 +118,34 @@ def _check(args: argparse.Namespace) -> None:
         )
     if args.png is not None and not Path(args.png).parent.is_dir():
         raise UsageError(f"cannot write {args.png}: its folder does not exist")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p board``."""
+    parser.add_argument(
+        "--kind",
+        choices=BOARD_KINDS,
+        default="standard",
+        help="the beginner map, a shuffled one, or a shuffled one scored for fairness",
+    )
+    parser.add_argument(
+        "--balance",
+        type=float,
+        default=None,
+        help="balanced boards: 0 as fair as the search finds .. 1 anything goes",
+    )
+    parser.add_argument("--radius", type=int, default=2, help="island radius 2..5 (default 2)")
+    parser.add_argument(
+        "--seed", default="0", metavar="S", help="the same seed makes the same board (default 0)"
+    )
+    parser.add_argument("--png", default=None, metavar="FILE", help="draw the board to FILE")
+    parser.add_argument(
+        "--constraints",
+        default=None,
+        metavar="LIST",
+        help="extra rules a balanced board keeps, comma-separated: terrain-apart, red-spread",
+    )
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:

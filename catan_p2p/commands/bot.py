@@ -13,6 +13,7 @@ import time
 
 from catan_p2p.bots import make_bot
 from catan_p2p.commands._common import open_session
+from catan_p2p.commands._options import add_repo
 from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.engine import actors
 from catan_p2p.rules.state import Phase
@@ -22,6 +23,28 @@ from catan_p2p.store.refs import player_ref, tracking_ref
 TRADE_WAIT = 3.0  # seconds an offer stays open for remote answers
 IDLE_BACKOFF = 1.5  # while nothing changes, wait this much longer between syncs ...
 IDLE_MAX = 0.25  # ... up to this many seconds, so idle peers leave the CPU to the others
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p bot``."""
+    parser.add_argument(
+        "--as", dest="as_player", required=True, metavar="COLOUR", help="the seat the bot plays"
+    )
+    parser.add_argument(
+        "--strategy",
+        choices=("random", "greedy"),
+        default="greedy",
+        help="random: any legal action; greedy: builds, trades and robs by a score (default)",
+    )
+    parser.add_argument("--seed", default=None, metavar="S", help="the bot's own random seed")
+    parser.add_argument(
+        "--poll",
+        type=float,
+        default=0.05,
+        metavar="SECONDS",
+        help="seconds between syncs when idle",
+    )
+    add_repo(parser)
 
 
 def run(args: argparse.Namespace) -> int:

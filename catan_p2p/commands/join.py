@@ -5,18 +5,72 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from catan_p2p.commands._common import (
+    default_game_repo,
+    games_in,
+    local_seats,
+    open_repo,
+    removed_on_failure,
+    without_retry_advice,
+)
+from catan_p2p.commands._options import add_key
+from catan_p2p.errors import RemoteError, UsageError
 from catan_p2p.session.git import join_game
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p join``."""
+    parser.add_argument(
+        "url", help="the Git remote the game is shared on (a path, ssh or https URL)"
+    )
+    parser.add_argument(
+        "--game", required=True, metavar="ID", help="the game's id, from its creator"
+    )
+    parser.add_argument(
+        "--as", dest="as_player", required=True, metavar="COLOUR", help="the seat you take"
+    )
+    parser.add_argument(
+        "--repo",
+        default=None,
+        metavar="PATH",
+        help="your own repository for the game, created if missing (default: the current "
+        "directory, if it is empty or already holds your seat)",
+    )
+    add_key(parser)
+
+
 def run(args: argparse.Namespace) -> int:
-    key = Path(args.key) if getattr(args, "key", None) else None
-    session = join_game(args.url, Path(args.repo), args.game, args.as_player.lower(), key)
+    player = args.as_player.lower()
+    key = Path(args.key).expanduser() if args.key else None
+    path = default_game_repo(args.repo, "join")
+    seats = seats_here(path, args.game)
+    if seats and player not in seats:
+        raise UsageError(
+            f"{path} already holds {', '.join(seats)}'s seat of game {args.game}; "
+            f"join as {player} into a repository of your own with --repo PATH"
+        )
+    with removed_on_failure(path):
+        try:
+            session = join_game(args.url, path, args.game, player, key)
+        except RemoteError as exc:
+            raise without_retry_advice(
+                exc,
+                "check the URL and that the remote is reachable, then run `catan-p2p join` again",
+            ) from None
     state = session.state
     print(
-        f"Joined game {session.game_id} as {args.as_player.lower()} in {Path(args.repo).resolve()} "
+        f"Joined game {session.game_id} as {player} in {path.resolve()} "
         f"(players: {', '.join(state.players)}; turn {state.turn})"
     )
     if state.lobby_open:
         waiting = [p for p, k in zip(state.players, state.seats, strict=True) if not k]
         print(f"Your seat is claimed; set-up starts once {', '.join(waiting)} join.")
+    print(f"Play with: catan-p2p play --resume {path}")
     return 0
+
+
+def seats_here(path: Path, game: str) -> tuple[str, ...]:
+    """The seats of ``game`` whose branch already lives in the repository at ``path``."""
+    if game not in games_in(path):
+        return ()
+    return local_seats(open_repo(str(path)), game)

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from catan_p2p.commands._common import open_repo, print_json
+from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.errors import UsageError
 from catan_p2p.session.keys import seat_key
 from catan_p2p.sync.audit import seat_keys
@@ -31,6 +32,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="print the public key this machine signs PLAYER's moves with (made on first use)",
     )
     p.add_argument("--key", default=None, metavar="PATH", help="with --mine: an ed25519 key file")
+    add_repo(p)
+    add_json(p)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,7 +6,14 @@ import argparse
 from pathlib import Path
 
 from catan_p2p.boards import make_board
-from catan_p2p.errors import UsageError
+from catan_p2p.commands._common import (
+    default_game_repo,
+    games_in,
+    removed_on_failure,
+    without_retry_advice,
+)
+from catan_p2p.commands._options import add_board, add_key
+from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.rules.board import Board
 from catan_p2p.session.git import GitSession, create_game
 from catan_p2p.session.keys import remember, seat_key
@@ -22,6 +29,43 @@ def board_for(kind: str, seed: str | None, radius: int = 2, balance: float | Non
         raise UsageError(str(exc)) from None
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p new``."""
+    parser.add_argument(
+        "--players",
+        required=True,
+        help="comma-separated colours, one per seat, e.g. red,blue,white",
+    )
+    add_board(parser, "game seed: the same seed deals the same board and dice (default: random)")
+    parser.add_argument(
+        "--victory-points", type=int, default=10, help="points needed to win (default 10)"
+    )
+    parser.add_argument(
+        "--remote", default=None, metavar="URL", help="also share the game on this Git remote"
+    )
+    parser.add_argument(
+        "--as",
+        dest="as_player",
+        default=None,
+        metavar="COLOUR",
+        help="your seat when sharing on --remote (default: the first player)",
+    )
+    parser.add_argument(
+        "--repo",
+        default=None,
+        metavar="PATH",
+        help="the game's own repository, created if missing (default: the current directory, "
+        "if it is empty or already holds games)",
+    )
+    parser.add_argument(
+        "--game",
+        default=None,
+        metavar="ID",
+        help="game id (default: a random one); needed to add a second game to a repository",
+    )
+    add_key(parser)
+
+
 def run(args: argparse.Namespace) -> int:
     players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
     if not 2 <= len(players) <= 4:
@@ -31,35 +75,60 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--victory-points must be 3..30, got {args.victory_points}")
     if args.as_player and args.as_player.lower() not in players:
         raise UsageError(f"--as {args.as_player} is not one of the players ({', '.join(players)})")
-    path = Path(args.repo)
+    twice = sorted({p for p in players if players.count(p) > 1})
+    if twice:
+        raise UsageError(
+            f"--players names {', '.join(twice)} more than once; every seat needs its own colour"
+        )
+    path = default_game_repo(args.repo, "new")
+    existing = games_in(path)
+    if existing and args.game is None:
+        raise UsageError(
+            f"{path} already holds game {', '.join(existing)}; choose another --repo for a new "
+            "game, or pass --game ID to add one beside it (later commands then need --game)"
+        )
     me = (args.as_player or players[0]).lower()
-    key_path = Path(args.key) if getattr(args, "key", None) else None
+    key_path = Path(args.key).expanduser() if args.key else None
     keys = {me: seat_key(me, key_path)} if key_path else None
-    local = (me,) if args.remote else None
-    game = create_game(
-        path,
-        players,
-        board,
-        seed=args.seed,
-        game_id=args.game,
-        victory_points=args.victory_points,
-        local=local,
-        keys=keys,
-    )
-    print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
-    repo = GameRepo(path)
-    if key_path:
-        remember(repo.git_dir, me, key_path)
-    if args.remote:
-        transport.set_remote(repo.git_dir, args.remote)
-        session = GitSession(path, game, (me,), keys=keys)
-        try:
-            session.flush()
-        finally:
-            session.close()
-        print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
-        print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
-        print("Set-up starts once every seat is claimed (your next sync merges the claims).")
-    else:
-        print("Play it hot-seat with: catan-p2p play --resume", path)
+    with removed_on_failure(path):
+        game = create_game(
+            path,
+            players,
+            board,
+            seed=args.seed,
+            game_id=args.game,
+            victory_points=args.victory_points,
+            local=(me,) if args.remote else None,
+            keys=keys,
+        )
+        if key_path:
+            remember(GameRepo(path).git_dir, me, key_path)
+        pick = f" --game {game}" if existing else ""
+        print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
+        if args.remote:
+            _share(path, game, args.remote, me, keys)
+            print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
+            print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
+            print("Set-up starts once every seat is claimed (your next sync merges the claims).")
+            print(f"You play with: catan-p2p play --resume {path}{pick}")
+        else:
+            print(f"Play it hot-seat with: catan-p2p play --resume {path}{pick}")
     return 0
+
+
+def _share(path: Path, game: str, remote: str, me: str, keys: dict | None) -> None:
+    """Push ``me``'s branch and seat claim to ``remote`` (the only seat held here)."""
+    repo = GameRepo(path)
+    transport.set_remote(repo.git_dir, remote)
+    session = GitSession(path, game, (me,), keys=keys)
+    try:
+        session.flush()
+        error = session.sync().error
+    finally:
+        session.close()
+    if error:
+        raise without_retry_advice(
+            CatanError(error),
+            "check the URL (an empty bare repository made with `git init --bare` or "
+            "`catan-p2p host init`) and run `catan-p2p new` again",
+        )

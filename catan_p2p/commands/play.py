@@ -24,8 +24,14 @@ import pygame  # noqa: E402
 from catan_p2p.bots import STRATEGIES, Bot, make_bot  # noqa: E402
 from catan_p2p.client import theme  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
-from catan_p2p.commands.new import board_for
-from catan_p2p.errors import UsageError  # noqa: E402
+from catan_p2p.commands._common import (  # noqa: E402
+    games_in,
+    removed_on_failure,
+    without_retry_advice,
+)
+from catan_p2p.commands._options import add_board  # noqa: E402
+from catan_p2p.commands.new import board_for  # noqa: E402
+from catan_p2p.errors import RemoteError, UsageError  # noqa: E402
 from catan_p2p.rules.state import GameState  # noqa: E402
 from catan_p2p.session.base import MemorySession, Session  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
@@ -52,6 +58,12 @@ class Game:
     seats: Seats
     repo: Path | None
     networked: bool = False
+    game_flag: str = ""  # " --game ID" when the repository holds several games
+
+
+def pick_flag(repo: Path, game_id: str) -> str:
+    """`` --game ID`` when ``repo`` holds several games (a command must then name one)."""
+    return f" --game {game_id}" if len(games_in(repo)) > 1 else ""
 
 
 def games_home() -> Path:
@@ -112,7 +124,13 @@ def new_game(args: argparse.Namespace) -> Game:
         return Game(session, Seats(human_seats, bots), None)
     game_id = args.game or "g" + secrets.token_hex(4)
     repo = Path(args.repo) if args.repo else games_home() / "games" / game_id
-    create_game(repo, list(players), board, seed, game_id)
+    if games_in(repo):
+        raise UsageError(
+            f"{repo} already holds a game; continue it with `catan-p2p play --resume {repo}`, "
+            "or pass another --repo for a new one"
+        )
+    with removed_on_failure(repo):
+        create_game(repo, list(players), board, seed, game_id)
     session = GitSession.open(repo, game_id)
     _save_seats(session.repo.git_dir, game_id, human_seats, {p: BOT_STRATEGY for p in bot_seats})
     return Game(session, Seats(human_seats, bots), repo)
@@ -136,7 +154,8 @@ def resume_game(args: argparse.Namespace) -> Game:
     session = GitSession.open(repo, game_id, (*humans, *strategies))
     networked = session.remote is not None
     bots = {p: make_bot(s, f"{game_id}/{p}") for p, s in strategies.items()}
-    return Game(session, Seats(humans, bots), repo, networked=networked)
+    flag = pick_flag(repo, game_id)
+    return Game(session, Seats(humans, bots), repo, networked=networked, game_flag=flag)
 
 
 def join_remote(args: argparse.Namespace) -> Game:
@@ -151,9 +170,21 @@ def join_remote(args: argparse.Namespace) -> Game:
     repo = (
         Path(args.repo) if args.repo else games_home() / "games" / f"{args.game}-{args.as_player}"
     )
-    session = join_game(args.remote, repo, args.game, args.as_player)
-    _save_seats(session.repo.git_dir, session.game_id, (args.as_player,), {})
-    return Game(session, Seats((args.as_player,)), repo, networked=True)
+    with removed_on_failure(repo):
+        try:
+            session = join_game(args.remote, repo, args.game, args.as_player)
+        except RemoteError as exc:
+            raise without_retry_advice(
+                exc, "check the URL and that the remote is reachable, then try again"
+            ) from None
+        _save_seats(session.repo.git_dir, session.game_id, (args.as_player,), {})
+    return Game(
+        session,
+        Seats((args.as_player,)),
+        repo,
+        networked=True,
+        game_flag=pick_flag(repo, session.game_id),
+    )
 
 
 def start(args: argparse.Namespace) -> Game:
@@ -186,10 +217,67 @@ def open_window() -> pygame.Surface | None:
         return None
 
 
+def open_chat(session: Session):  # type: ignore[no-untyped-def]
+    """The chat beside a game kept in Git (None for a game played in memory)."""
+    repo = getattr(session, "repo", None)
+    if repo is None:
+        return None
+    from catan_p2p.session.chat import ChatLog
+
+    return ChatLog(repo.path, session.game_id)
+
+
 def _close(session: Session) -> None:
     close = getattr(session, "close", None)
     if close is not None:
         close()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p play``."""
+    parser.add_argument(
+        "--humans",
+        type=int,
+        default=1,
+        help="human seats sharing this window (hot-seat; default 1)",
+    )
+    parser.add_argument(
+        "--bots", type=int, default=None, help="bot seats (default: fill up to 4 seats)"
+    )
+    add_board(parser, "game seed: the same seed deals the same board and dice (default: random)")
+    parser.add_argument(
+        "--repo",
+        default=None,
+        metavar="PATH",
+        help="where to save the game (default: a new folder in ~/.catan_p2p/games)",
+    )
+    parser.add_argument(
+        "--remote",
+        default=None,
+        metavar="URL",
+        help="play a networked game shared on this Git remote (with --game and --as); "
+        "the window fetches quickly while moves come in and backs off to one fetch every "
+        "few seconds while nothing happens",
+    )
+    parser.add_argument(
+        "--game", default=None, metavar="ID", help="the game's id (networked, or with --resume)"
+    )
+    parser.add_argument(
+        "--as",
+        dest="as_player",
+        default=None,
+        metavar="COLOUR",
+        help="your seat in a networked game",
+    )
+    parser.add_argument(
+        "--resume", default=None, metavar="PATH", help="continue the game saved in this repository"
+    )
+    parser.add_argument(
+        "--headless", action="store_true", help="no window: bots take every seat and play it out"
+    )
+    parser.add_argument(
+        "--mute", action="store_true", help="start with the sound off (S toggles it in the window)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -204,8 +292,18 @@ def run(args: argparse.Namespace) -> int:
     from catan_p2p.client.app import App
     from catan_p2p.client.syncer import Syncer
 
-    syncer = Syncer(game.session).start() if game.networked else None
-    app = App(game.session, game.seats, screen=screen, syncer=syncer)
+    chat = open_chat(game.session)
+    syncer = Syncer(game.session, chat=chat).start() if game.networked else None
+    from catan_p2p.client.sound import Sounds
+
+    app = App(
+        game.session,
+        game.seats,
+        screen=screen,
+        syncer=syncer,
+        chat=chat,
+        sounds=Sounds(muted=args.mute),
+    )
     try:
         app.run()
         if app.replay_requested:
@@ -218,7 +316,10 @@ def run(args: argparse.Namespace) -> int:
         _close(game.session)
         pygame.display.quit()
     if game.repo is not None:
-        print(f"Game saved in {game.repo}; continue it with: catan-p2p play --resume {game.repo}")
+        print(
+            f"Game saved in {game.repo}; continue it with: "
+            f"catan-p2p play --resume {game.repo}{game.game_flag}"
+        )
     return 0
 
 
@@ -237,11 +338,12 @@ def play_headless(args: argparse.Namespace) -> int:
     driver = Driver(session, game.seats.bots)
     started = time.perf_counter()
     last_report = 0.0
+    live = sys.stderr.isatty()
 
     def progress(_action: object, state: GameState) -> None:
         nonlocal last_report
         now = time.perf_counter()
-        if now - last_report > 0.5:
+        if live and now - last_report > 0.5:
             last_report = now
             print(
                 f"\rturn {state.turn}, {driver.actions} actions",
@@ -255,7 +357,8 @@ def play_headless(args: argparse.Namespace) -> int:
     actions = driver.actions
     if not state.is_over and actions < MAX_ACTIONS:
         raise UsageError("the game waits on a seat no bot plays; resume it in a window")
-    print(f"\rturn {state.turn}, {actions} actions", file=sys.stderr)
+    head = "\r" if live else ""
+    print(f"{head}turn {state.turn}, {actions} actions", file=sys.stderr)
     seconds = time.perf_counter() - started
     png = _final_png(session, game.repo)
     _close(session)

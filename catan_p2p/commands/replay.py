@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -17,6 +16,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from catan_p2p.client.replay import ReplayViewer, export_frames, replay_states  # noqa: E402
+from catan_p2p.commands._options import add_repo  # noqa: E402
+from catan_p2p.commands._progress import ProgressBar  # noqa: E402
 from catan_p2p.errors import UsageError  # noqa: E402
 
 NO_DISPLAY = (
@@ -25,17 +26,24 @@ NO_DISPLAY = (
 )
 
 
-def _progress(done: int, total: int, started: list[float]) -> None:
-    now = time.perf_counter()
-    if done < total and now - started[1] < 0.1:
-        return
-    started[1] = now
-    width = 30
-    filled = width * done // max(1, total)
-    rate = done / max(now - started[0], 1e-9)
-    bar = "#" * filled + "-" * (width - filled)
-    end = "\n" if done >= total else ""
-    print(f"\rframes [{bar}] {done}/{total} {rate:.0f}/s", end=end, file=sys.stderr, flush=True)
+def _frames_progress(bars: list[ProgressBar], done: int, total: int) -> None:
+    if not bars:
+        bars.append(ProgressBar(total, "frames"))
+    bars[0].update(done)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p replay``."""
+    parser.add_argument(
+        "path", nargs="?", default=None, help="the game's repository (default: --repo)"
+    )
+    parser.add_argument(
+        "--export",
+        default=None,
+        metavar="DIR",
+        help="write one PNG per action (and a GIF with Pillow) to DIR instead of a window",
+    )
+    add_repo(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,9 +58,9 @@ def run(args: argparse.Namespace) -> int:
     states, entries = replay_states(session)
     if args.export:
         pygame.font.init()
-        started = [time.perf_counter(), 0.0]
+        bars: list[ProgressBar] = []
         result = export_frames(
-            states, entries, Path(args.export), progress=lambda d, t: _progress(d, t, started)
+            states, entries, Path(args.export), progress=lambda d, t: _frames_progress(bars, d, t)
         )
         gif = f" and {result['gif']} ({result['gif_frames']} frames)" if result["gif"] else ""
         print(f"Wrote {result['frames']} frames to {result['dir']}{gif}.")

@@ -6,6 +6,7 @@ import argparse
 import subprocess
 
 from catan_p2p.commands._common import open_repo, print_json
+from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.cards import RESOURCES, format_counts
 from catan_p2p.rules.engine import expecting
@@ -55,6 +56,21 @@ def describe(state: GameState) -> str:
             + (f"; {', '.join(awards)}" if awards else "")
         )
     return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p show``."""
+    parser.add_argument(
+        "commit",
+        nargs="?",
+        default=None,
+        help="any commit Git understands: an id from `catan-p2p log`, a branch (default: the game's head)",
+    )
+    parser.add_argument(
+        "--png", default=None, metavar="FILE", help="also draw the board at that commit to FILE"
+    )
+    add_repo(parser)
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:

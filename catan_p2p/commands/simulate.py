@@ -17,36 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from catan_p2p.bots import STRATEGIES, make_bot
+from catan_p2p.commands._options import BOARD_KINDS, add_json
+from catan_p2p.commands._progress import ProgressBar
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.board import STANDARD_BOARD, Board
 from catan_p2p.sim import GameResult, play_game, play_session_game
 
 COLOURS = ("red", "blue", "white", "orange")
-
-
-class ProgressBar:
-    """A one-line progress bar on a text stream (stderr), redrawn at most ten times a second."""
-
-    def __init__(self, total: int, label: str, stream=sys.stderr, width: int = 30) -> None:  # type: ignore[no-untyped-def]
-        self.total = total
-        self.label = label
-        self.stream = stream
-        self.width = width
-        self.start = time.perf_counter()
-        self._drawn = 0.0
-
-    def update(self, done: int) -> None:
-        now = time.perf_counter()
-        if done < self.total and now - self._drawn < 0.1:
-            return
-        self._drawn = now
-        filled = self.width * done // max(1, self.total)
-        rate = done / max(now - self.start, 1e-9)
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{self.total} {rate:.1f}/s")
-        if done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
 
 
 def parse_bots(text: str, players: int) -> list[str]:
@@ -84,6 +61,40 @@ def check_args(args: argparse.Namespace) -> None:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.git and importlib.util.find_spec("catan_p2p.session.git") is None:
         raise UsageError("--git is not available yet in this version; run simulate without --git")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p simulate``."""
+    parser.add_argument("--players", type=int, default=4, help="seats per game, 2..4 (default 4)")
+    parser.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    parser.add_argument(
+        "--bots",
+        default="random",
+        metavar="LIST",
+        help="comma-separated strategies, cycled over the seats, e.g. greedy,random; "
+        "greedy-notrade is greedy without player trades",
+    )
+    parser.add_argument(
+        "--board",
+        choices=BOARD_KINDS,
+        default="standard",
+        help="the island of every game (default: standard)",
+    )
+    parser.add_argument("--radius", type=int, default=2, help="island radius 2..5 (default 2)")
+    parser.add_argument(
+        "--seed", default="0", metavar="S", help="the same seed plays the same games (default 0)"
+    )
+    parser.add_argument(
+        "--git", action="store_true", help="record every action in Git and verify it"
+    )
+    parser.add_argument(
+        "--repo",
+        default=None,
+        metavar="PATH",
+        help="with --git: where to keep the repositories (default: a temporary folder)",
+    )
+    parser.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed)")
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:

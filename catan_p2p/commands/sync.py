@@ -5,13 +5,30 @@ from __future__ import annotations
 import argparse
 import sys
 
-from catan_p2p.commands._common import open_session, print_json
+from catan_p2p.commands._common import open_session, print_json, without_retry_advice
+from catan_p2p.commands._options import add_json, add_repo
+from catan_p2p.errors import CatanError
 from catan_p2p.rules.engine import expecting
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p sync``."""
+    add_repo(parser)
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     session = open_session(args.repo, args.game)
     status = session.sync()
+    error = status.error
+    if error is not None:
+        error = str(
+            without_retry_advice(
+                CatanError(error),
+                "nothing is lost: your moves stay in this repository until a sync reaches "
+                "the remote",
+            )
+        )
     state = session.state
     if args.json:
         print_json(
@@ -20,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
                 "head": session.head,
                 "turn": state.turn,
                 "expecting": expecting(state),
-                "error": status.error,
+                "error": error,
                 "forks": list(status.forks),
                 "rejected": session.rejected,
             }
@@ -33,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"rejected {oid[:10]}: {reason}", file=sys.stderr)
         for fork in status.forks:
             print(fork, file=sys.stderr)
-        if status.error:
-            print(f"sync error: {status.error}", file=sys.stderr)
+        if error:
+            print(f"sync error: {error}", file=sys.stderr)
     session.close()
     return 1 if status.error or status.forks or session.rejected else 0

@@ -27,6 +27,27 @@ __all__ = [
 TIMEOUT = 30
 
 
+# --- chat (issue 13) -------------------------------------------------------------------
+# Each player's chat is an append-only ref beside the game, outside its refs/heads/catan
+# namespace so no game code mistakes it for a player's log or an answer. The game's one
+# fetch carries it; session/chat.py writes, pushes and reads it.
+
+CHAT_PREFIX = "refs/catan-chat"
+
+
+def chat_prefix(game: str) -> str:
+    """``refs/catan-chat/<game>``: where the players' chat refs of ``game`` live."""
+    return f"{CHAT_PREFIX}/{game_prefix(game).rsplit('/', 1)[1]}"
+
+
+def chat_tracking_prefix(game: str) -> str:
+    """Where fetched chat refs of ``game`` land: ``refs/remotes/origin/catan-chat/<game>``."""
+    return chat_prefix(game).replace("refs/", f"refs/remotes/{REMOTE}/", 1)
+
+
+# ----------------------------------------------------------------------------------------
+
+
 def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(
@@ -65,6 +86,7 @@ def remote_url(git_dir: Path) -> str | None:
 def fetch(git_dir: Path, game: str) -> None:
     """One fetch of every ref of ``game``; stale tracking refs (deleted branches) are pruned."""
     spec = f"+{game_prefix(game)}/*:{tracking_prefix(game)}/*"
+    chat = f"+{chat_prefix(game)}/*:{chat_tracking_prefix(game)}/*"  # chat travels along
     # No FETCH_HEAD rewrite, no automatic gc/maintenance child, no forced-update scan:
     # a third less time per fetch, and the game packs its repository itself.
     proc = _git(
@@ -79,6 +101,7 @@ def fetch(git_dir: Path, game: str) -> None:
         "--no-show-forced-updates",
         REMOTE,
         spec,
+        chat,
     )
     if proc.returncode != 0:
         raise RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_advice(proc)}")

@@ -49,6 +49,8 @@ def test_quick_bench_writes_every_issue_key_a_report_and_plots(tmp_path: Path):
     report = (out / "report.md").read_text()
     assert "Targets (4 players)" in report and "paper" in report
     assert "machine" in result and result["engine"]["games"] >= 1
+    assert saved["remote_move_visible_ms"] > 0
+    assert saved["remote_move_visible"]["watch"]["n"] == 10
     for plot in ("storage_vs_commits", "diff_histogram", "latency_per_commit", "players_2_vs_4"):
         assert (out / f"{plot}.png").stat().st_size > 1000
 

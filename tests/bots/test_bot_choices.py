@@ -101,3 +101,37 @@ def test_greedy_never_puts_the_robber_on_its_own_buildings_when_it_can_avoid_it(
     owners = {state.vertex_owner[v] for v in graph.tile_vertices[tile]}
     assert state.seat("red") not in owners
     assert choice.victim == "blue"  # the only opponent: rob it when it has cards
+
+
+def test_greedy_accepts_a_generous_offer_that_brings_a_build_nearer() -> None:
+    state = quick_setup(fresh(2), seed=3)
+    state = set_hand(state, "blue", cards(lumber=1, wool=2))
+    # red gives brick and grain for one wool: blue's settlement comes two cards nearer
+    state = _offer(state, {"brick": 1, "grain": 1}, {"wool": 1})
+    assert GreedyBot(0).decide(state, legal_actions(state, "blue")) == AnswerTrade("blue", True)
+
+
+def test_greedy_refuses_to_feed_a_player_close_to_victory() -> None:
+    state = quick_setup(fresh(2), seed=3)
+    state = set_hand(state, "blue", cards(lumber=1, wool=2))
+    state = _offer(state, {"brick": 1, "grain": 1}, {"wool": 1})
+    state = state._replace(victory_points=4)  # red's 2 points are 2 from victory
+    assert GreedyBot(0).decide(state, legal_actions(state, "blue")) == AnswerTrade("blue", False)
+
+
+def test_the_non_trading_greedy_declines_even_a_generous_offer() -> None:
+    from catan_p2p.bots import NoTradeGreedyBot
+
+    state = quick_setup(fresh(2), seed=3)
+    state = set_hand(state, "blue", cards(lumber=1, wool=2))
+    state = _offer(state, {"brick": 1, "grain": 1}, {"wool": 1})
+    choice = NoTradeGreedyBot(0).decide(state, legal_actions(state, "blue"))
+    assert choice == AnswerTrade("blue", False)
+
+
+def test_greedy_offers_a_spare_card_for_the_one_its_plan_misses() -> None:
+    state = quick_setup(fresh(2), seed=3)
+    state = at_turn(set_hand(state, "red", cards(lumber=1, wool=1, grain=1)), "red", Phase.MAIN)
+    choice = GreedyBot(0).decide(state, legal_actions(state, "red"))
+    assert isinstance(choice, OfferTrade)  # a development card misses only ore
+    assert sum(choice.give) == 1 and sum(choice.get) == 1 and choice.get != choice.give

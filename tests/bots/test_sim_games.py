@@ -55,7 +55,7 @@ def test_play_game_needs_one_bot_per_player() -> None:
 
 
 def test_unknown_strategy_is_refused_with_the_known_ones() -> None:
-    with pytest.raises(ValueError, match="greedy, random"):
+    with pytest.raises(ValueError, match="greedy, greedy-notrade, random"):
         make_bot("clever")
 
 

@@ -186,7 +186,7 @@ def test_disabled_button_says_why(drive):
 # --- the robber -------------------------------------------------------------------------
 
 
-def test_seven_discards_every_human_at_once_then_robber_steals(drive):
+def test_seven_discards_each_human_in_turn_behind_a_pass_screen_then_robber_steals(drive):
     state = scenario(3)
     state = give(state, RED, cards(lumber=3, brick=3, wool=3))  # 9: discards 4
     state = give(state, BLUE, cards(grain=4, ore=4))  # 8: discards 4
@@ -196,16 +196,21 @@ def test_seven_discards_every_human_at_once_then_robber_steals(drive):
     app.submit(RollDice(RED, (3, 4)))  # what the Roll button does, with the dice fixed
     d.settle()
     dialog = app.dialog
-    assert isinstance(dialog, DiscardDialog) and dialog.players == [RED, BLUE]
+    assert isinstance(dialog, DiscardDialog) and dialog.players == [RED], "one hand at a time"
+    d.press("Discard (Red)")
+    assert "choose 4 cards" in (dialog.complaint or ""), "an empty discard says what to do"
     for r in (LUMBER, LUMBER, BRICK, WOOL):
         d.click(dialog.stepper(RED, r).plus.rect.center)
+    d.shot("1_discard_dialog")
+    d.press("Discard (Red)")
+    assert d.passes[-1] == BLUE, "blue gets the screen only after a pass screen"
+    dialog = app.dialog
+    assert isinstance(dialog, DiscardDialog) and dialog.players == [BLUE]
     for r in (GRAIN, GRAIN, ORE, ORE):
         d.click(dialog.stepper(BLUE, r).plus.rect.center)
-    d.shot("1_discard_dialog")
     d.press("Discard (Blue)")
-    assert app.state.phase is Phase.DISCARD and app.dialog.players == [RED]
-    d.press("Discard (Red)")
     assert app.state.phase is Phase.MOVE_ROBBER and app.dialog is None
+    assert d.passes[-1] == RED
     assert WEST in app.highlights().tiles
     d.shot("2_robber_targets")
     d.tile(WEST)  # blue and white both border it
@@ -214,12 +219,12 @@ def test_seven_discards_every_human_at_once_then_robber_steals(drive):
     d.press("Rob Blue (4 cards)")
     history = app.session.history()
     assert [f"{e.author}:{e.action.kind}" for e in history[1:]] == [
-        "blue:discard",
         "red:discard",
+        "blue:discard",
         "red:move_robber",
     ]
-    assert history[1].action.cards == cards(grain=2, ore=2)
-    assert history[2].action.cards == cards(lumber=2, brick=1, wool=1)
+    assert history[2].action.cards == cards(grain=2, ore=2)
+    assert history[1].action.cards == cards(lumber=2, brick=1, wool=1)
     robbery = history[-1].action
     assert robbery.victim == BLUE and robbery.stolen in (GRAIN, ORE)
     assert app.state.hands[0].card_count == 6 and app.state.hands[1].card_count == 3

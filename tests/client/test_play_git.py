@@ -7,7 +7,6 @@ real background sync thread against a shared remote (a repository path as the UR
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 import time
 from subprocess import DEVNULL, Popen, run
@@ -104,7 +103,9 @@ def test_networked_window_syncs_in_the_background_and_reports_a_lost_remote(tmp_
         assert syncer.status is not None and syncer.status.last_fetch is not None
         d.shot("networked_red")
 
-        shutil.rmtree(host)
+        host.rename(
+            tmp_path / "host-gone"
+        )  # the remote is lost (atomically: no half-deleted repository)
         _wait(d, lambda: syncer.status is not None and syncer.status.error is not None)
         d.shot("lost_remote")
         assert app.running and app.state.phase is Phase.SETUP_SETTLEMENT

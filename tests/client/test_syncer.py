@@ -49,3 +49,76 @@ def test_a_failing_sync_becomes_the_status_error_and_the_thread_keeps_going():
         assert syncer.status is not None and "unreachable" in (syncer.status.error or "")
     finally:
         syncer.stop()
+
+
+# --- pace and the watch on a local remote ---------------------------------------------
+
+
+def test_the_pace_quickens_on_a_move_and_backs_off_to_the_slowest_while_quiet():
+    from catan_p2p.client.syncer import Pace
+
+    pace = Pace(fastest=0.1, slowest=4.0, growth=1.5)
+    waits = [pace.after(False) for _ in range(20)]
+    assert waits == sorted(waits) and waits[-1] == 4.0, "quiet: one fetch every few seconds"
+    assert pace.after(True) == 0.1
+
+
+def test_only_a_path_on_this_machine_is_watched(tmp_path):
+    import subprocess
+
+    from catan_p2p.client.syncer import local_remote_dir
+
+    bare = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    assert local_remote_dir(str(bare)) == bare
+    assert local_remote_dir(f"file://{bare}") == bare
+    assert local_remote_dir("https://example.org/catan.git") is None
+    assert local_remote_dir("git@example.org:catan.git") is None
+    assert local_remote_dir("git://127.0.0.1/remote.git") is None
+    assert local_remote_dir(str(tmp_path / "missing.git")) is None
+
+
+def test_a_move_pushed_to_a_local_remote_shows_long_before_the_slow_poll(tmp_path):
+    import subprocess
+
+    from catan_p2p.rules.board import STANDARD_BOARD
+    from catan_p2p.session.git import create_game, join_game
+
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    host = tmp_path / "host"
+    game = create_game(host, ["red", "blue"], STANDARD_BOARD, seed="watch", game_id="w")
+    subprocess.run(
+        [
+            "git",
+            "-C",
+            str(host),
+            "push",
+            "-q",
+            str(remote),
+            "refs/heads/catan/*:refs/heads/catan/*",
+        ],
+        check=True,
+    )
+    red = join_game(str(remote), tmp_path / "red", game, "red")
+    blue = join_game(str(remote), tmp_path / "blue", game, "blue")
+    syncer = Syncer(blue, interval=30.0).start()  # a poll alone would take up to 30 s
+    try:
+        deadline = time.monotonic() + 10.0
+        while syncer.rounds < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for _ in range(3):  # let the pace slow down: nothing happens
+            time.sleep(0.2)
+        red.submit(red.legal_actions("red")[0])  # recorded and pushed
+        pushed = time.monotonic()
+        while len(blue.history()) < 1:
+            assert time.monotonic() - pushed < 5.0, "the watch on the remote's refs missed it"
+            time.sleep(0.01)
+        deadline = time.monotonic() + 5.0
+        while "red" not in syncer.heard and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert abs(syncer.heard["red"] - time.time()) < 5.0
+    finally:
+        syncer.stop()
+        red.close()
+        blue.close()

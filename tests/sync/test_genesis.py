@@ -188,7 +188,8 @@ def test_join_refuses_a_rigged_genesis_and_adopts_nothing(tmp_path, hook):
     joined = cli("join", str(remote), "--game", "g", "--as", "blue", "--repo", str(tmp_path / "b"))
     assert joined.returncode == 1
     assert oid[:10] in joined.stderr and "Traceback" not in joined.stderr
-    assert git("for-each-ref", "refs/heads", cwd=tmp_path / "b") == ""
+    # Nothing adopted, nothing left behind: the repository join made is gone again.
+    assert not (tmp_path / "b").exists() or git("for-each-ref", cwd=tmp_path / "b") == ""
 
 
 def test_join_does_not_adopt_a_planted_copy_of_its_own_branch(tmp_path):

@@ -1,0 +1,128 @@
+"""How soon a remote move shows in the other player's window: ``remote_move_visible_ms``.
+
+Two clones of one game share a bare remote on local disk. Red plays in this thread
+(each ``submit`` records the move and pushes it); Blue's session is synced by the
+window's own background ``Syncer``, exactly as ``catan-p2p play --remote`` runs it.
+For each of Red's moves the clock runs from the end of Red's push to the moment
+Blue's session holds Red's new head. Between moves Red "thinks" for a random while,
+so Blue's syncer has backed off as it would at a real table.
+
+Measured twice: with the watch on the remote's ref files (a remote that is a path,
+the default) and with polling alone (how a hosted remote is synced).
+
+    python -m benchmarks.remote_visible [--moves N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from catan_p2p.bots import make_bot
+from catan_p2p.client.syncer import Syncer
+from catan_p2p.rules.board import STANDARD_BOARD
+from catan_p2p.rules.engine import actors
+from catan_p2p.session.git import create_game, join_game
+
+
+def _bare(path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+    return path
+
+
+def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visible") -> list[float]:
+    """Milliseconds from Red's push to Blue's session holding it, one per Red move."""
+    remote = _bare(work / "remote.git")
+    host = work / "host"
+    game = create_game(host, ["red", "blue"], STANDARD_BOARD, seed=seed, game_id="v")
+    subprocess.run(
+        [
+            "git",
+            "-C",
+            str(host),
+            "push",
+            "-q",
+            str(remote),
+            "refs/heads/catan/*:refs/heads/catan/*",
+        ],
+        check=True,
+    )
+    red = join_game(str(remote), work / "red", game, "red")
+    blue = join_game(str(remote), work / "blue", game, "blue")
+    bots = {p: make_bot("random", f"{seed}/{p}") for p in ("red", "blue")}
+    think = random.Random(seed)
+    syncer = Syncer(blue, watch=watch).start()
+    out: list[float] = []
+    try:
+        steps = 0
+        while len(out) < moves and not red.state.is_over and steps < 20 * moves:
+            steps += 1
+            state = red.state
+            waiting = actors(state)
+            if "red" in waiting:
+                time.sleep(think.uniform(0.2, 1.0))
+                action = bots["red"].decide(state, red.legal_actions("red"))
+                red.submit(action)  # recorded and pushed when this returns
+                pushed = time.perf_counter()
+                head = red.head
+                deadline = pushed + 30.0
+                while blue.head != head:
+                    if time.perf_counter() > deadline:
+                        raise RuntimeError("blue never saw red's move")
+                    time.sleep(0.001)
+                out.append((time.perf_counter() - pushed) * 1000)
+            elif "blue" in waiting:
+                bstate = blue.state
+                if "blue" not in actors(bstate):
+                    time.sleep(0.01)
+                    continue
+                syncer.submit(bots["blue"].decide(bstate, blue.legal_actions("blue")))
+                syncer.wait_sent(30.0)
+                deadline = time.perf_counter() + 30.0
+                while red.head != blue.head and time.perf_counter() < deadline:
+                    red.sync()
+            else:
+                red.sync()
+    finally:
+        syncer.stop()
+        red.close()
+        blue.close()
+    return out
+
+
+def summary(xs: list[float]) -> dict:
+    return {
+        "median": round(statistics.median(xs), 1),
+        "mean": round(statistics.fmean(xs), 1),
+        "p90": round(sorted(xs)[int(0.9 * (len(xs) - 1))], 1),
+        "max": round(max(xs), 1),
+        "n": len(xs),
+    }
+
+
+def run(moves: int = 30) -> dict:
+    """Both figures, as ``catan-p2p bench`` records them."""
+    result = {}
+    for name, watch in (("watch", True), ("poll", False)):
+        with tempfile.TemporaryDirectory(prefix="catan-visible-") as tmp:
+            result[name] = summary(measure(Path(tmp), moves, watch))
+    result["remote_move_visible_ms"] = result["watch"]["median"]
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.remote_visible")
+    parser.add_argument("--moves", type=int, default=30, help="red moves timed per mode")
+    args = parser.parse_args(argv)
+    print(json.dumps(run(args.moves), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,70 @@
+"""Options several commands share (``--repo``, ``--game``, ``--json``, board kinds).
+
+Each command declares its own options in ``add_arguments(parser)`` beside its
+``run(args)``; these helpers keep the shared ones worded alike. Light imports only:
+``catan-p2p --help`` builds every command's parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+BOARD_KINDS = ("standard", "random", "balanced")
+
+
+def add_repo(parser: argparse.ArgumentParser, game: bool = True, default: str | None = ".") -> None:
+    """``--repo PATH`` (and ``--game ID`` unless ``game`` is False)."""
+    where = "the current directory" if default == "." else "see the command's help"
+    parser.add_argument(
+        "--repo",
+        default=default,
+        metavar="PATH",
+        help=f"the game's Git repository (default: {where})",
+    )
+    if game:
+        add_game(parser)
+
+
+def add_game(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game",
+        default=None,
+        metavar="ID",
+        help="game id (default: the only game in the repository)",
+    )
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+
+
+def add_board(parser: argparse.ArgumentParser, seed_help: str) -> None:
+    """``--board``, ``--radius``, ``--balance`` and ``--seed`` of a new game."""
+    parser.add_argument(
+        "--board",
+        choices=BOARD_KINDS,
+        default="standard",
+        help="the island: the beginner map, a shuffled one, or a shuffled one scored for fairness "
+        "(default: standard)",
+    )
+    parser.add_argument(
+        "--radius", type=int, default=2, help="island radius 2..5, random/balanced boards only"
+    )
+    parser.add_argument(
+        "--balance",
+        type=float,
+        default=None,
+        help="balanced boards: 0 as fair as the search finds .. 1 anything goes",
+    )
+    parser.add_argument("--seed", default=None, metavar="S", help=seed_help)
+
+
+def add_key(parser: argparse.ArgumentParser) -> None:
+    """``--key PATH``: the ed25519 SSH key a seat is claimed and played with."""
+    parser.add_argument(
+        "--key",
+        default=None,
+        metavar="PATH",
+        help="your ed25519 SSH key (unencrypted) to claim the seat and sign moves with "
+        "(default: one made for the colour under ~/.catan_p2p/keys, or $CATAN_P2P_HOME/keys)",
+    )

@@ -1,0 +1,184 @@
+"""Redraw the screenshots in ``docs/screens/`` from real games (a maintainer script).
+
+Each picture is the real window (``App``) or replay viewer drawn off-screen over a
+game recorded in Git and played by greedy bots up to the moment shown; only the seats
+and the moment are chosen here. Run from the repository root:
+
+    SDL_VIDEODRIVER=dummy python tools/screens.py [--out docs/screens]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from catan_p2p.bots import make_bot  # noqa: E402
+from catan_p2p.client.app import App  # noqa: E402
+from catan_p2p.client.dialogs import PassDialog  # noqa: E402
+from catan_p2p.client.replay import ReplayViewer, replay_states  # noqa: E402
+from catan_p2p.client.seats import Seats  # noqa: E402
+from catan_p2p.client.sound import Sounds  # noqa: E402
+from catan_p2p.rules.actions import OfferTrade  # noqa: E402
+from catan_p2p.rules.board import STANDARD_BOARD  # noqa: E402
+from catan_p2p.rules.engine import actors  # noqa: E402
+from catan_p2p.rules.state import GameState, Phase  # noqa: E402
+from catan_p2p.session.chat import ChatLog  # noqa: E402
+from catan_p2p.session.git import GitSession, create_game  # noqa: E402
+from catan_p2p.sim import next_actor  # noqa: E402
+
+SIZE = (1280, 800)
+PLAYERS = ["red", "blue", "white", "orange"]
+
+
+def game(work: Path, name: str, seed: str, players: list[str] = PLAYERS) -> GitSession:
+    repo = work / name
+    create_game(repo, players, STANDARD_BOARD, seed=seed, game_id=name)
+    return GitSession.open(repo, name)
+
+
+def play_until(
+    session: GitSession,
+    done: Callable[[GameState], bool],
+    limit: int = 3000,
+    strategy: str = "greedy",
+) -> None:
+    """Bots play every seat until ``done(state)``."""
+    bots = {p: make_bot(strategy, f"screens/{p}") for p in session.state.players}
+    for _ in range(limit):
+        state = session.state
+        if done(state) or state.is_over:
+            return
+        player = next_actor(state)
+        session.submit(bots[player].decide(state, session.legal_actions(player)))
+    raise RuntimeError("the moment to draw never came")
+
+
+def window(session: GitSession, humans: tuple[str, ...], chat: ChatLog | None = None) -> App:
+    others = [p for p in session.state.players if p not in humans]
+    bots = {p: make_bot("greedy", f"screens/{p}") for p in others}
+    app = App(
+        session,
+        Seats(humans, bots),
+        screen=pygame.display.set_mode(SIZE),
+        bot_delay=3600,  # bots wait: the picture shows this moment
+        chat=chat,
+        sounds=Sounds(muted=True),
+        offer_replay=True,
+    )
+    app.tick()
+    return app
+
+
+def confirm_pass(app: App) -> None:
+    while isinstance(app.dialog, PassDialog):
+        app.dialog._confirm()
+        app.tick()
+
+
+def save(app_or_viewer, path: Path) -> None:  # type: ignore[no-untyped-def]
+    app_or_viewer.draw()
+    pygame.image.save(app_or_viewer.screen, str(path))
+    print(f"wrote {path}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tools/screens.py", description=__doc__)
+    parser.add_argument("--out", default="docs/screens", help="where the PNG files go")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.display.init()
+    pygame.font.init()
+    with tempfile.TemporaryDirectory(prefix="catan-screens-") as tmp:
+        work = Path(tmp)
+
+        # The play window: Red against three bots, mid-game, with table talk.
+        s = game(work, "play", "screens-play")
+
+        def red_just_built(st: GameState) -> bool:
+            if st.turn < 12 or st.current != 0 or st.phase is not Phase.MAIN:
+                return False
+            return s.history()[-1].action.kind.startswith("build")
+
+        play_until(s, red_just_built)
+        chat = ChatLog(s.repo.path, "play")
+        chat.send("blue", "anyone have ore? I give wool")
+        chat.send("white", "nobody builds next to my 6 please")
+        chat.send("red", "good game so far")
+        app = window(s, ("red",), chat)
+        save(app, out / "play.png")
+        app.show_costs = True
+        save(app, out / "costs.png")
+        app.show_costs = False
+        app.typing = "I trade 2 brick for 1 ore"
+        save(app, out / "chat.png")
+        app.typing = None
+
+        # Hot-seat: the pass screen, then a discard after a seven.
+        for attempt in range(20):  # a game where two hands must be halved
+            s = game(work, f"discard{attempt}", f"screens-discard-{attempt}", PLAYERS[:3])
+            play_until(
+                s,
+                lambda st: st.phase is Phase.DISCARD and sum(1 for n in st.discards if n) >= 2,
+                strategy="random",  # random bots hoard cards
+            )
+            if not s.state.is_over:
+                break
+        app = window(s, ("red", "blue", "white"))
+        assert isinstance(app.dialog, PassDialog), app.dialog
+        save(app, out / "pass.png")
+        confirm_pass(app)
+        save(app, out / "discard.png")
+
+        # Hot-seat trade: Red offers, Blue answers behind its own pass screen.
+        s = game(work, "trade", "screens-trade", PLAYERS[:3])
+
+        def can_offer(st: GameState) -> bool:
+            if st.phase is not Phase.MAIN or st.current != 0 or st.turn < 6:
+                return False
+            red, blue = st.hands[0].resources, st.hands[1].resources
+            return any(red) and any(blue)
+
+        play_until(s, can_offer)
+        red, blue = s.state.hands[0].resources, s.state.hands[1].resources
+        give = max(range(5), key=lambda r: red[r])
+        get = max((r for r in range(5) if r != give), key=lambda r: blue[r])
+        one, want = [0] * 5, [0] * 5
+        one[give], want[get] = 1, 1
+        s.submit(OfferTrade("red", tuple(one), tuple(want)))  # type: ignore[arg-type]
+        app = window(s, ("red", "blue"))
+        confirm_pass(app)
+        if "white" in actors(s.state):
+            app.bot_delay = 0
+            app.drive_bots()
+            app.tick()
+        save(app, out / "trade.png")
+
+        # Replay of a finished game, part-way through.
+        s = game(work, "replay", "screens-replay")
+        play_until(s, lambda st: st.is_over)
+        states, entries = replay_states(s)
+        viewer = ReplayViewer(states, entries, screen=pygame.display.set_mode(SIZE))
+        builds = [
+            i + 1
+            for i, e in enumerate(entries)
+            if i > len(entries) // 3 and e.action.kind in ("build_settlement", "build_city")
+        ]
+        viewer.goto(builds[0] + 3 if builds else len(states) // 2)
+        save(viewer, out / "replay.png")
+    pygame.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

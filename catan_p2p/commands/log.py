@@ -7,9 +7,7 @@ import argparse
 from catan_p2p.commands._common import open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.rules.places import in_words
-
-#: Actions a player commits on a short side branch while another player's step is open.
-ANSWER_KINDS = frozenset({"discard", "answer_trade"})
+from catan_p2p.sync.concurrent import is_answer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
 
 def count_note(entries: list) -> str:  # type: ignore[type-arg]
     """What the table counts, so it can be set beside ``verify`` and ``bisect``."""
-    answers = sum(1 for e in entries if e.action.kind in ANSWER_KINDS)
+    answers = sum(1 for e in entries if is_answer(e.action))
     return (
         f"{len(entries)} actions: {len(entries) - answers} on the game's main line and "
-        f"{answers} answers (discards, trade answers) made on side branches; the genesis "
+        f"{answers} answers (seat claims, discards, trade answers) made on side branches; the genesis "
         "commit and the merges that collect answers are commits, not actions"
     )

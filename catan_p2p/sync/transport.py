@@ -115,7 +115,7 @@ def _advice(proc: subprocess.CompletedProcess) -> str:
     """What to do about a failed fetch: a local disk problem is not a network one."""
     if any(word in (proc.stderr or "") for word in _LOCAL_DISK):
         return "the game's own repository cannot be written; free space or fix its permissions"
-    return "check that it is reachable; sync will retry"
+    return "check that it is reachable, sync will retry"
 
 
 def push(git_dir: Path, updates: list[str], deletes: list[str] = ()) -> None:  # type: ignore[assignment]

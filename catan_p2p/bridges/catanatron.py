@@ -169,9 +169,7 @@ def geometry(board: Board) -> Geometry:
     port_nodes: dict[str | None, set[int]] = defaultdict(set)
     for v, code in enumerate(graph.vertex_port):
         if code != NO_PORT:
-            port_nodes[None if code == GENERIC_PORT else CAT_RESOURCES[code]].add(
-                node_of_vertex[v]
-            )
+            port_nodes[None if code == GENERIC_PORT else CAT_RESOURCES[code]].add(node_of_vertex[v])
     catan_map.port_nodes = port_nodes
     coordinate_of_tile = tuple(cube(t) for t in graph.tiles)
     return Geometry(
@@ -220,7 +218,9 @@ def to_catanatron(
         UsageError: a trade offer is open, or the board is not of radius 2.
     """
     if state.phase is Phase.TRADE:
-        raise UsageError("catanatron has no player trade: a position with an open offer has no twin")
+        raise UsageError(
+            "catanatron has no player trade: a position with an open offer has no twin"
+        )
     geo = geometry(state.board)
     graph = state.board.graph
     colors = colors_of(state)
@@ -286,8 +286,10 @@ def to_catanatron(
         for r in RESOURCES:
             ps[f"{k}_{CAT_RESOURCES[r]}_IN_HAND"] = hand.resources[r]
         devs = (hidden_dev_cards or {}).get(seat)
-        held = devs if devs is not None else tuple(
-            a + b for a, b in zip(hand.dev_cards, hand.new_dev_cards, strict=True)
+        held = (
+            devs
+            if devs is not None
+            else tuple(a + b for a, b in zip(hand.dev_cards, hand.new_dev_cards, strict=True))
         )
         for c in DEV_CARDS:
             ps[f"{k}_{CAT_DEV_CARDS[c]}_IN_HAND"] = held[c]
@@ -298,9 +300,7 @@ def to_catanatron(
         ps[f"{k}_HAS_ROAD"] = state.longest_road == seat
         ps[f"{k}_HAS_ARMY"] = state.largest_army == seat
         ps[f"{k}_HAS_ROLLED"] = seat == state.current and state.dice is not None
-        ps[f"{k}_HAS_PLAYED_DEVELOPMENT_CARD_IN_TURN"] = (
-            seat == state.current and state.dev_played
-        )
+        ps[f"{k}_HAS_PLAYED_DEVELOPMENT_CARD_IN_TURN"] = seat == state.current and state.dev_played
         public = state.public_points(seat)
         ps[f"{k}_VICTORY_POINTS"] = public
         ps[f"{k}_ACTUAL_VICTORY_POINTS"] = public + held[DevCard.VICTORY_POINT]
@@ -402,7 +402,9 @@ def action_to_catanatron(state: GameState, action: Action) -> CAction | None:
         node = geo.node_of_vertex[graph.vertex_index[action.vertex]]
         return CAction(color, ActionType.BUILD_CITY, node)
     if isinstance(action, BuildRoad):
-        return CAction(color, ActionType.BUILD_ROAD, geo.edge_of_edge[graph.edge_index[action.edge]])
+        return CAction(
+            color, ActionType.BUILD_ROAD, geo.edge_of_edge[graph.edge_index[action.edge]]
+        )
     if isinstance(action, RollDice):
         return CAction(color, ActionType.ROLL, None if action.dice is None else tuple(action.dice))
     if isinstance(action, Discard):
@@ -435,7 +437,9 @@ def action_to_catanatron(state: GameState, action: Action) -> CAction | None:
     if isinstance(action, MaritimeTrade):
         give = int(action.give)
         rate = state.rate(state.seat(action.player), give)
-        value = [CAT_RESOURCES[give]] * rate + [None] * (4 - rate) + [CAT_RESOURCES[int(action.get)]]
+        value = (
+            [CAT_RESOURCES[give]] * rate + [None] * (4 - rate) + [CAT_RESOURCES[int(action.get)]]
+        )
         return CAction(color, ActionType.MARITIME_TRADE, tuple(value))
     return None  # player trade offers and answers, ending road building early
 

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from catan_p2p.bots import make_bot
 from catan_p2p.bridges.catanatron import (
     action_key,
     action_to_catanatron,
@@ -27,8 +28,7 @@ from catan_p2p.bridges.catanatron import (
     summary,
     to_catanatron,
 )
-from catan_p2p.bots import make_bot
-from catan_p2p.rules.actions import Action, Discard, MoveRobber, RollDice
+from catan_p2p.rules.actions import Action, MoveRobber, RollDice
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import actors, legal_actions, step
@@ -133,17 +133,33 @@ def _win_off_turn(d: Difference) -> bool:
 
 
 ALLOWED: tuple[tuple[str, str, Callable[[Difference], bool]], ...] = (
-    ("bought-this-turn", "a development card may not be played on the turn it was bought "
-     "(victory point cards excepted)", _bought_this_turn),
-    ("card-before-roll", "any one development card may be played before the roll, not only "
-     "the knight", _before_roll),
-    ("road-building-cost", "road building gives two free roads: it needs no lumber and brick "
-     "in hand", _road_building_needs_cost),
+    (
+        "bought-this-turn",
+        "a development card may not be played on the turn it was bought "
+        "(victory point cards excepted)",
+        _bought_this_turn,
+    ),
+    (
+        "card-before-roll",
+        "any one development card may be played before the roll, not only the knight",
+        _before_roll,
+    ),
+    (
+        "road-building-cost",
+        "road building gives two free roads: it needs no lumber and brick in hand",
+        _road_building_needs_cost,
+    ),
     ("one-card-plenty", "year of plenty takes two cards from the bank", _one_card_plenty),
-    ("lone-shortage", "bank shortage: a lone player owed a short resource gets what is left",
-     _lone_shortage),
-    ("longest-road-cut", "longest road after a cut: at least 5 roads, ties set aside or kept "
-     "by the holder", _longest_road_cut),
+    (
+        "lone-shortage",
+        "bank shortage: a lone player owed a short resource gets what is left",
+        _lone_shortage,
+    ),
+    (
+        "longest-road-cut",
+        "longest road after a cut: at least 5 roads, ties set aside or kept by the holder",
+        _longest_road_cut,
+    ),
     ("win-off-turn", "a player wins only on their own turn", _win_off_turn),
 )
 
@@ -183,8 +199,6 @@ def compare_step(state: GameState, resolved: Action, after: GameState) -> list[D
     if c is None:
         return []
     game = to_catanatron(state, actor=resolved.player if state.phase is Phase.DISCARD else None)
-    if isinstance(resolved, Discard) and state.phase is Phase.DISCARD:
-        pass
     game.execute(c, validate_action=False)
     theirs, ours = summary(game), our_summary(after)
     out: list[Difference] = []
@@ -195,40 +209,44 @@ def compare_step(state: GameState, resolved: Action, after: GameState) -> list[D
     cat_winner = game.winning_color()
     our_winner = None if after.winner == NOBODY else colors_of(after)[after.winner]
     if cat_winner != our_winner and not (our_winner is None and cat_winner is not None):
-        out.append(Difference("state", ("winner",), state, resolved,
-                              f"winner: ours {our_winner}, catanatron {cat_winner}"))
+        out.append(
+            Difference(
+                "state",
+                ("winner",),
+                state,
+                resolved,
+                f"winner: ours {our_winner}, catanatron {cat_winner}",
+            )
+        )
     elif cat_winner is not None and our_winner is None:
         seat = [c.value for c in colors_of(after)].index(cat_winner.value)
         tag = "off-turn" if seat != after.current else "on-turn"
-        out.append(Difference("state", ("winner",), state, resolved,
-                              f"winner ({tag}): catanatron says {cat_winner.value}, ours none"))
+        out.append(
+            Difference(
+                "state",
+                ("winner",),
+                state,
+                resolved,
+                f"winner ({tag}): catanatron says {cat_winner.value}, ours none",
+            )
+        )
     return out
 
 
 def _explain(state, resolved, after, key, ours, theirs) -> str:  # type: ignore[no-untyped-def]
     text = f"{key}: ours {ours}, catanatron {theirs}"
     if isinstance(resolved, RollDice) and resolved.dice and sum(resolved.dice) != 7:
-        total = sum(resolved.dice)
-        if _lone_short(state, total):
+        if _lone_short(state, sum(resolved.dice)):
             return "shortage " + text
-    if (
-        isinstance(ours, dict)
-        and ours.get("longest_road") != theirs.get("longest_road")
-    ) or key == "longest_road":
-        return "road-cut " + text if _cut(state, after) else text
-    if isinstance(ours, dict) and ours.get("points") != theirs.get("points"):
-        if ours.get("longest_road") != theirs.get("longest_road") and _cut(state, after):
+    if _cut(state, after) and isinstance(ours, dict):
+        if ours.get("longest_road") != theirs.get("longest_road"):
             return "road-cut " + text
     return text
 
 
 def _cut(state: GameState, after: GameState) -> bool:
-    """True when the step built a settlement on a vertex an opponent's road passes."""
-    return (
-        state.longest_road != after.longest_road
-        and sum(len(h.settlements) for h in after.hands)
-        > sum(len(h.settlements) for h in state.hands)
-    )
+    """True when the step (a settlement) shortened an opponent's longest road."""
+    return any(b.road_length < a.road_length for a, b in zip(state.hands, after.hands, strict=True))
 
 
 def _lone_short(state: GameState, number: int) -> bool:
@@ -286,7 +304,6 @@ def referee_game(
     n = 0
     while state.phase is not Phase.GAME_OVER and n < max_actions:
         for d in compare_position(state):
-            report.positions += 0
             name = classify(d)
             if name:
                 report.allowed[name] += 1
@@ -340,5 +357,13 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["ALLOWED", "Difference", "Report", "classify", "compare_position", "compare_step",
-           "referee_game", "MoveRobber"]
+__all__ = [
+    "ALLOWED",
+    "Difference",
+    "Report",
+    "classify",
+    "compare_position",
+    "compare_step",
+    "referee_game",
+    "MoveRobber",
+]

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from catan_p2p.bots import ALL_STRATEGIES
 from catan_p2p.errors import CatanError
 
 BOARD_KINDS = ("standard", "random", "balanced")
@@ -77,7 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bot", help="run a bot as a networked peer until the game ends")
     p.add_argument("--as", dest="as_player", required=True)
-    p.add_argument("--strategy", choices=("random", "greedy"), default="greedy")
+    p.add_argument("--strategy", choices=ALL_STRATEGIES, default="greedy")
+    p.add_argument(
+        "--think", type=float, default=None, metavar="SECONDS", help="strong bot: time per decision"
+    )
     p.add_argument("--seed", default=None)
     p.add_argument("--poll", type=float, default=0.05, help="seconds between syncs when idle")
     _add_repo(p)
@@ -135,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--git", action="store_true", help="record every action in Git and verify it")
     p.add_argument("--repo", default=None)
     p.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed)")
+    p.add_argument(
+        "--think", type=float, default=None, metavar="SECONDS", help="strong bot: time per decision"
+    )
     _add_json(p)
 
     p = sub.add_parser("bench", help="storage, diff and latency benchmarks")

@@ -1,4 +1,9 @@
-"""Bots: players that choose actions from ``rules.legal_actions`` (random, uniform, greedy)."""
+"""Bots: players that choose actions from ``rules.legal_actions``.
+
+random, uniform and greedy are instant; strong searches for up to ``think`` seconds a
+decision; ``catanatron:weighted|value|alphabeta`` are catanatron's players (optional
+package) through ``catan_p2p.bridges``.
+"""
 
 from __future__ import annotations
 
@@ -10,18 +15,55 @@ from catan_p2p.bots.random_bot import RandomBot, UniformBot
 STRATEGIES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "uniform": UniformBot}
 
 
-def make_bot(strategy: str, seed: object = 0) -> Bot:
+#: Strategies that take time (or an optional package), so they are named apart from
+#: ``STRATEGIES``; ``make_bot`` knows them all.
+SEARCH_STRATEGIES: tuple[str, ...] = ("strong",)
+CATANATRON_STRATEGIES: tuple[str, ...] = (
+    "catanatron:weighted",
+    "catanatron:value",
+    "catanatron:alphabeta",
+)
+ALL_STRATEGIES: tuple[str, ...] = (*STRATEGIES, *SEARCH_STRATEGIES, *CATANATRON_STRATEGIES)
+
+
+def make_bot(strategy: str, seed: object = 0, think: float | None = None) -> Bot:
     """A new bot of ``strategy`` with its own generator seeded by ``seed``.
 
+    Args:
+        strategy: one of ``ALL_STRATEGIES``.
+        seed: seeds the bot's own generator.
+        think: seconds per decision of the strong bot (None: its default).
+
     Raises:
-        ValueError: the strategy is unknown (the message lists the known ones).
+        ValueError: the strategy is unknown (the message lists the known ones), or a
+            catanatron strategy without catanatron installed.
     """
+    if strategy == "strong":
+        from catan_p2p.bots.strong import DEFAULT_THINK, StrongBot
+
+        return StrongBot(seed, DEFAULT_THINK if think is None else think)
+    if strategy in CATANATRON_STRATEGIES:
+        try:
+            from catan_p2p.bridges.catanatron_players import CatanatronBot
+        except ImportError:
+            raise ValueError(
+                f"{strategy} needs catanatron: pip install 'catan_p2p[bench]'"
+            ) from None
+        return CatanatronBot(strategy.split(":", 1)[1], seed)
     try:
         cls = STRATEGIES[strategy]
     except KeyError:
-        known = ", ".join(sorted(STRATEGIES))
+        known = ", ".join(ALL_STRATEGIES)
         raise ValueError(f"unknown bot strategy {strategy!r}; choose from {known}") from None
     return cls(seed)
 
 
-__all__ = ["STRATEGIES", "Bot", "GreedyBot", "RandomBot", "UniformBot", "make_bot"]
+__all__ = [
+    "ALL_STRATEGIES",
+    "STRATEGIES",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "UniformBot",
+    "make_bot",
+]

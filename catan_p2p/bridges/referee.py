@@ -126,6 +126,12 @@ def _longest_road_cut(d: Difference) -> bool:
     return d.side == "state" and "road-cut" in d.detail
 
 
+def _road_into_building(d: Difference) -> bool:
+    """catanatron's longest road leaves out a road that ends at an opponent's building;
+    the rules count it (a building breaks a road only where the road passes through)."""
+    return d.side == "state" and "road-into-building" in d.detail
+
+
 def _win_off_turn(d: Difference) -> bool:
     """catanatron declares a winner whenever anyone reaches 10 points; the rules only
     on that player's own turn."""
@@ -159,6 +165,11 @@ ALLOWED: tuple[tuple[str, str, Callable[[Difference], bool]], ...] = (
         "longest-road-cut",
         "longest road after a cut: at least 5 roads, ties set aside or kept by the holder",
         _longest_road_cut,
+    ),
+    (
+        "road-into-building",
+        "longest road counts a road up to an opponent's building",
+        _road_into_building,
     ),
     ("win-off-turn", "a player wins only on their own turn", _win_off_turn),
 )
@@ -202,9 +213,18 @@ def compare_step(state: GameState, resolved: Action, after: GameState) -> list[D
     game.execute(c, validate_action=False)
     theirs, ours = summary(game), our_summary(after)
     out: list[Difference] = []
+    colors = colors_of(after)
+    into = any(
+        game.state.board.road_lengths.get(colors[seat], 0) != hand.road_length
+        and _road_into_building(after, seat)
+        for seat, hand in enumerate(after.hands)
+    )
     for key in ours:
         if ours[key] != theirs[key]:
             detail = _explain(state, resolved, after, key, ours[key], theirs[key])
+            if into and isinstance(ours[key], dict):
+                if ours[key]["longest_road"] != theirs[key]["longest_road"]:
+                    detail = "road-into-building " + detail
             out.append(Difference("state", (key,), state, resolved, detail))
     cat_winner = game.winning_color()
     our_winner = None if after.winner == NOBODY else colors_of(after)[after.winner]
@@ -221,6 +241,8 @@ def compare_step(state: GameState, resolved: Action, after: GameState) -> list[D
     elif cat_winner is not None and our_winner is None:
         seat = [c.value for c in colors_of(after)].index(cat_winner.value)
         tag = "off-turn" if seat != after.current else "on-turn"
+        if _cut(state, after):
+            tag = "road-cut, " + tag  # the points differ because the award does
         out.append(
             Difference(
                 "state",
@@ -242,6 +264,17 @@ def _explain(state, resolved, after, key, ours, theirs) -> str:  # type: ignore[
         if ours.get("longest_road") != theirs.get("longest_road"):
             return "road-cut " + text
     return text
+
+
+def _road_into_building(state: GameState, seat: int) -> bool:
+    """True when one of the seat's roads ends at an opponent's building."""
+    graph = state.board.graph
+    owner = state.vertex_owner
+    return any(
+        owner[v] not in (NOBODY, seat)
+        for e in state.hands[seat].roads
+        for v in graph.edge_vertices[e]
+    )
 
 
 def _cut(state: GameState, after: GameState) -> bool:

@@ -28,7 +28,9 @@ def run(args: argparse.Namespace) -> int:
     if player not in session.players:
         raise UsageError(f"{player!r} is not a player of game {session.game_id}")
     bot = make_bot(
-        args.strategy, args.seed if args.seed is not None else f"{session.game_id}/{player}"
+        args.strategy,
+        args.seed if args.seed is not None else f"{session.game_id}/{player}",
+        getattr(args, "think", None),
     )
     offer_opened: float | None = None
     last_error = None

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from catan_p2p.bots import STRATEGIES, make_bot
+from catan_p2p.bots import ALL_STRATEGIES, make_bot
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.board import STANDARD_BOARD, Board
 from catan_p2p.sim import GameResult, play_game, play_session_game
@@ -55,8 +55,8 @@ def parse_bots(text: str, players: int) -> list[str]:
     if not names:
         raise UsageError("--bots needs at least one strategy, e.g. --bots random,greedy")
     for n in names:
-        if n not in STRATEGIES:
-            known = ", ".join(sorted(STRATEGIES))
+        if n not in ALL_STRATEGIES:
+            known = ", ".join(ALL_STRATEGIES)
             raise UsageError(f"unknown bot {n!r} in --bots; choose from {known}")
     return [names[i % len(names)] for i in range(players)]
 
@@ -102,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     for g in range(args.games):
         game_seed = f"{seed}/{g}"
-        bots = [make_bot(s, f"{game_seed}/{i}") for i, s in enumerate(strategies)]
+        think = getattr(args, "think", None)
+        bots = [make_bot(s, f"{game_seed}/{i}", think) for i, s in enumerate(strategies)]
         board = boards(game_seed)
         if play is None:
             results.append(play_game(players, bots, game_seed, board, not args.no_check))

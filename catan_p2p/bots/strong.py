@@ -182,11 +182,11 @@ def score(state: GameState, seat: int) -> float:
     s += W_CARD * min(n, 7)
     if n > 7:
         s += W_OVER_SEVEN * (n - 7)
-    best = 0.0
+    best = second = 0.0
     for i, cost in enumerate(_BUILDS):
         if i == 0 and (not hand.settlements or hand.cities_left <= 0):
             continue
-        if i == 1 and (now == 0 or hand.settlements_left <= 0):
+        if i == 1 and ((now == 0 and near == 0) or hand.settlements_left <= 0):
             continue
         if i == 2 and not any(state.dev_deck):
             continue
@@ -199,9 +199,13 @@ def score(state: GameState, seat: int) -> float:
                 have += res[r] if res[r] < c else c
         frac = have / sum(cost)
         v = W_BUILD[i] * frac * frac
+        if i == 1 and now == 0:
+            v *= 0.6  # the spot is still a road away
         if v > best:
-            best = v
-    s += best
+            best, second = v, best
+        elif v > second:
+            second = v
+    s += best + 0.3 * second
     dev = hand.dev_cards
     new = hand.new_dev_cards
     s += W_DEV * (dev[0] + dev[2] + dev[3] + dev[4] + new[0] + new[2] + new[3] + new[4])
@@ -534,8 +538,7 @@ class StrongBot:
                     if gain < 1.0:
                         continue
                     if not any(
-                        state.hands[o].resources[get] >= 1
-                        and _would_accept(state, o, tuple(w), tuple(g), seat)
+                        _would_accept(state, o, tuple(g), tuple(w), seat)
                         for o in range(len(state.players))
                         if o != seat
                     ):
@@ -593,8 +596,7 @@ def _would_accept(state: GameState, seat: int, receive: Counts, pay: Counts, off
     base = state._replace(trade=None, phase=Phase.MAIN) if state.phase is Phase.TRADE else state
     after = _swap(_swap(base, seat, pay, receive), offerer, receive, pay)
     mine = score(after, seat) - score(base, seat)
-    theirs = score(after, offerer) - score(base, offerer)
-    return mine > 0.5 and mine > 0.5 * theirs
+    return mine > 0.5 and value(after, seat) - value(base, seat) > 0.3
 
 
 def _best_open(state: GameState, pips: tuple[int, ...]) -> float:

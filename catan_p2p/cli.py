@@ -55,6 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="as_player", default=None, help="your colour in a networked game")
     p.add_argument("--resume", default=None, metavar="PATH", help="continue a saved game")
     p.add_argument("--headless", action="store_true", help="no window: bots take every seat")
+    p.add_argument(
+        "--opponents",
+        default="greedy",
+        metavar="LEVEL",
+        choices=("easy", "greedy", "strong", *ALL_STRATEGIES),
+        help="bot seats: easy, greedy or strong (or a strategy such as catanatron:alphabeta)",
+    )
 
     p = sub.add_parser("new", help="create a game in a repository")
     p.add_argument("--players", required=True, help="comma-separated colours, e.g. red,blue,white")

@@ -23,7 +23,7 @@ import pygame  # noqa: E402
 
 from catan_p2p.bots import STRATEGIES, Bot, make_bot  # noqa: E402
 from catan_p2p.client import theme  # noqa: E402
-from catan_p2p.client.seats import Seats, bot_move  # noqa: E402
+from catan_p2p.client.seats import Seats, bot_move, strategy_for  # noqa: E402
 from catan_p2p.commands.new import board_for
 from catan_p2p.errors import UsageError  # noqa: E402
 from catan_p2p.session.base import MemorySession, Session  # noqa: E402
@@ -101,7 +101,8 @@ def new_game(args: argparse.Namespace) -> Game:
     human_seats, bot_seats = players[:humans], players[humans:]
     seed = args.seed or secrets.token_hex(4)
     board = board_for(args.board, seed, args.radius, args.balance)
-    bots = _bots(bot_seats, BOT_STRATEGY, seed)
+    strategy = strategy_for(getattr(args, "opponents", None) or BOT_STRATEGY)
+    bots = _bots(bot_seats, strategy, seed)
     if GitSession is None:
         print("catan-p2p play: Git sessions are not available; this game is not saved.")
         from catan_p2p.rules.state import new_game as fresh_game
@@ -112,7 +113,7 @@ def new_game(args: argparse.Namespace) -> Game:
     repo = Path(args.repo) if args.repo else games_home() / "games" / game_id
     create_game(repo, list(players), board, seed, game_id)
     session = GitSession.open(repo, game_id)
-    _save_seats(session.repo.git_dir, game_id, human_seats, {p: BOT_STRATEGY for p in bot_seats})
+    _save_seats(session.repo.git_dir, game_id, human_seats, {p: strategy for p in bot_seats})
     return Game(session, Seats(human_seats, bots), repo)
 
 

@@ -53,7 +53,7 @@ def make_bot(strategy: str, seed: object = 0, think: float | None = None) -> Bot
     try:
         cls = STRATEGIES[strategy]
     except KeyError:
-        known = ", ".join(ALL_STRATEGIES)
+        known = ", ".join(sorted(ALL_STRATEGIES))
         raise ValueError(f"unknown bot strategy {strategy!r}; choose from {known}") from None
     return cls(seed)
 

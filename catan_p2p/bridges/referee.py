@@ -308,7 +308,17 @@ class Report:
     positions: int = 0
     steps: int = 0
     allowed: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, str] = field(default_factory=dict)  # first case of each allowed kind
     findings: list[tuple[str, Difference]] = field(default_factory=list)
+
+    def note(self, game: str, d: Difference) -> None:
+        """Count an allowed difference, or keep it as a finding."""
+        name = classify(d)
+        if name is None:
+            self.findings.append((game, d))
+            return
+        self.allowed[name] += 1
+        self.examples.setdefault(name, f"[{game}] {d.describe()}")
 
     def to_json(self) -> dict:
         return {
@@ -316,6 +326,7 @@ class Report:
             "positions": self.positions,
             "steps": self.steps,
             "allowed": dict(self.allowed),
+            "examples": dict(self.examples),
             "findings": [
                 {"game": g, "side": d.side, "what": d.describe()} for g, d in self.findings
             ],
@@ -337,21 +348,13 @@ def referee_game(
     n = 0
     while state.phase is not Phase.GAME_OVER and n < max_actions:
         for d in compare_position(state):
-            name = classify(d)
-            if name:
-                report.allowed[name] += 1
-            else:
-                report.findings.append((seed, d))
+            report.note(seed, d)
         report.positions += 1
         player = next_actor(state)
         action = bots[player].decide(state, legal_actions(state, player))
         after, resolved = step(state, action, derive_chance(seed, str(n)))
         for d in compare_step(state, resolved, after):
-            name = classify(d)
-            if name:
-                report.allowed[name] += 1
-            else:
-                report.findings.append((seed, d))
+            report.note(seed, d)
         report.steps += 1
         state = after
         n += 1
@@ -375,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"{report.games} games, {report.positions} positions, {report.steps} steps")
         for name, n in sorted(report.allowed.items()):
-            print(f"  allowed {name}: {n}")
+            print(f"  allowed {name}: {n}, e.g. {report.examples[name]}")
         seen: Counter[str] = Counter()
         for g, d in report.findings:
             kind = d.describe().split("(")[0]

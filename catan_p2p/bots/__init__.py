@@ -35,8 +35,8 @@ def make_bot(strategy: str, seed: object = 0, think: float | None = None) -> Bot
         think: seconds per decision of the strong bot (None: its default).
 
     Raises:
-        ValueError: the strategy is unknown (the message lists the known ones), or a
-            catanatron strategy without catanatron installed.
+        ValueError: the strategy is unknown (the message lists the known ones).
+        UsageError: a catanatron strategy without catanatron installed.
     """
     if strategy == "strong":
         from catan_p2p.bots.strong import DEFAULT_THINK, StrongBot
@@ -46,8 +46,11 @@ def make_bot(strategy: str, seed: object = 0, think: float | None = None) -> Bot
         try:
             from catan_p2p.bridges.catanatron_players import CatanatronBot
         except ImportError:
-            raise ValueError(
-                f"{strategy} needs catanatron: pip install 'catan_p2p[bench]'"
+            from catan_p2p.errors import UsageError
+
+            raise UsageError(
+                f"{strategy} needs catanatron, which is not installed: "
+                "pip install 'catan_p2p[bench]' (or pip install catanatron==3.2.1)"
             ) from None
         return CatanatronBot(strategy.split(":", 1)[1], seed)
     try:

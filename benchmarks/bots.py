@@ -287,10 +287,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.games, args.focus, args.games_4p, args.think, args.timing_games = 1, 2, 1, 0.02, 0
         args.out = "-" if args.out == str(DEFAULT_OUT) else args.out
+        bots = ("random", "greedy", "strong", "catanatron:alphabeta")
     try:
         import catanatron  # noqa: F401
     except ImportError:
-        bots = tuple(b for b in BOTS if not b.startswith("catanatron:"))
+        bots = tuple(b for b in bots if not b.startswith("catanatron:"))
         print("catanatron is not installed: its players are left out", file=sys.stderr)
     todo = jobs(args.games, args.focus, args.games_4p, args.think, bots)
     todo_timing = timing_jobs(args.timing_games)

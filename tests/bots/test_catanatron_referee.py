@@ -85,6 +85,24 @@ def test_translated_position_offers_the_same_main_phase_actions() -> None:
     assert compare_position(state) == []
 
 
+#: catanatron 3.2.1's deviations from the official rules that the referee allows, each with
+#: the rule concerned. Player trade is not compared at all: catanatron 3.2.1 has none.
+KNOWN_DEVIATIONS = {
+    "bought-this-turn": "a development card may not be played on the turn it was bought",
+    "card-before-roll": "any development card may be played before the roll",
+    "road-building-cost": "road building's two roads are free",
+    "one-card-plenty": "year of plenty takes two cards",
+    "lone-shortage": "bank shortage: a lone player owed a short resource gets what is left",
+    "longest-road-cut": "longest road after a cut: 5 or more, ties set aside or kept",
+    "road-into-building": "longest road counts a road up to an opponent's building",
+    "win-off-turn": "a player wins only on their own turn",
+}
+
+
+def test_the_allowed_differences_are_catanatrons_known_deviations() -> None:
+    assert {name for name, _, _ in ALLOWED} == set(KNOWN_DEVIATIONS)
+
+
 def test_an_unexplained_difference_is_a_finding() -> None:
     state = quick_setup(fresh(2))
     made_up = Difference("theirs", ("RED", "BUILD_CITY", 7), state)

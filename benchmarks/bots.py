@@ -110,8 +110,20 @@ def play(job: Job) -> Outcome:
     )
 
 
-def jobs(games: int, focus: int, games_4p: int, think: float, bots: tuple[str, ...]) -> list[Job]:
-    """Every game of the round robin, interleaved so a cut-short run is still balanced."""
+def jobs(
+    games: int,
+    focus: int,
+    games_4p: int,
+    think: float,
+    bots: tuple[str, ...],
+    seed: str = "",
+    only: tuple[str, ...] = (),
+) -> list[Job]:
+    """Every game of the round robin, interleaved so a cut-short run is still balanced.
+
+    ``seed`` prefixes every game's seed (runs with different prefixes play different
+    games and can be combined); ``only`` keeps the matches named.
+    """
     per_match: list[list[Job]] = []
     for a, b in combinations(bots, 2):
         if b == "strong":
@@ -120,7 +132,7 @@ def jobs(games: int, focus: int, games_4p: int, think: float, bots: tuple[str, .
         name = f"{a} vs {b} (2p)"
         per_match.append(
             [
-                Job(name, (a, b) if g % 2 == 0 else (b, a), g % 2, f"{name}/{g}", think)
+                Job(name, (a, b) if g % 2 == 0 else (b, a), g % 2, f"{seed}{name}/{g}", think)
                 for g in range(n)
             ]
         )
@@ -132,8 +144,12 @@ def jobs(games: int, focus: int, games_4p: int, think: float, bots: tuple[str, .
         for g in range(games_4p):
             seats = [opponent] * 4
             seats[g % 4] = "strong"
-            match.append(Job(name, tuple(seats), g % 4, f"{name}/{g}", think))
+            match.append(Job(name, tuple(seats), g % 4, f"{seed}{name}/{g}", think))
         per_match.append(match)
+    if only:
+        per_match = [m for m in per_match if m and m[0].match in only]
+    if not per_match:
+        return []
     out: list[Job] = []
     longest = max(len(m) for m in per_match)
     for i in range(longest):
@@ -210,6 +226,51 @@ def summarise(outcomes: list[Outcome], timing: list[Outcome], think: float, seco
     }
 
 
+def combine(results: list[dict]) -> dict:
+    """Several runs of the same code with different seeds as one result.
+
+    Match counts add up; decision times are those of the first run that has them.
+    """
+    out = json.loads(json.dumps(results[0]))
+    for other in results[1:]:
+        for name, m in other["matches"].items():
+            mine = out["matches"].get(name)
+            if mine is None:
+                out["matches"][name] = json.loads(json.dumps(m))
+                continue
+            turns = mine["mean_turns"] * mine["games"] + m["mean_turns"] * m["games"]
+            for k in ("games", "wins", "unfinished"):
+                mine[k] += m[k]
+            mine["mean_turns"] = round(turns / mine["games"], 1)
+        out["seconds"] = round(out["seconds"] + other["seconds"], 1)
+        out["runs"] = out.get("runs", 1) + 1
+    for m in out["matches"].values():
+        lo, hi = wilson(m["wins"], m["games"])
+        m["share"] = round(m["wins"] / m["games"], 4)
+        m["ci95"] = [round(lo, 4), round(hi, 4)]
+    out["matches"] = dict(sorted(out["matches"].items()))
+    out["games"] = sum(m["games"] for m in out["matches"].values())
+    for key, name in (
+        ("strong_vs_alphabeta_2p", "strong vs catanatron:alphabeta (2p)"),
+        ("strong_vs_alphabeta_4p", "strong vs 3 catanatron:alphabeta (4p)"),
+        ("strong_vs_greedy_2p", "strong vs greedy (2p)"),
+    ):
+        m = out["matches"].get(name)
+        out[key] = None if m is None else m["share"]
+    return out
+
+
+def write(result: dict, out: Path) -> None:
+    """bots.json, bots.md and bots.png in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "bots.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    (out / "bots.md").write_text(report_markdown(result))
+    try:
+        plot(result, out / "bots.png")
+    except ImportError:
+        print("matplotlib is not installed: no plot", file=sys.stderr)
+
+
 def report_markdown(result: dict) -> str:
     lines = [
         "# Bot round robin",
@@ -281,8 +342,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--minutes", type=float, default=None, help="stop starting games after")
     parser.add_argument("--out", default=str(DEFAULT_OUT), help="directory, or - for none")
+    parser.add_argument("--seed", default="", help="prefix of every game's seed")
+    parser.add_argument("--only", action="append", default=[], help="play only this match")
+    parser.add_argument(
+        "--combine", nargs="+", default=None, metavar="JSON", help="merge earlier runs, play none"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.combine:
+        result = combine([json.loads(Path(f).read_text()) for f in args.combine])
+        if args.out != "-":
+            write(result, Path(args.out))
+        print(json.dumps(result, sort_keys=True) if args.json else report_markdown(result))
+        return 0
     bots = BOTS
     if args.quick:
         args.games, args.focus, args.games_4p, args.think, args.timing_games = 1, 2, 1, 0.02, 0
@@ -293,7 +365,9 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         bots = tuple(b for b in bots if not b.startswith("catanatron:"))
         print("catanatron is not installed: its players are left out", file=sys.stderr)
-    todo = jobs(args.games, args.focus, args.games_4p, args.think, bots)
+    todo = jobs(
+        args.games, args.focus, args.games_4p, args.think, bots, args.seed, tuple(args.only)
+    )
     todo_timing = timing_jobs(args.timing_games)
     start = time.perf_counter()
     stop_at = None if args.minutes is None else start + 60 * args.minutes
@@ -335,14 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     result = summarise(outcomes, timing, args.think, time.perf_counter() - start)
     result["quick"] = args.quick
     if args.out != "-":
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "bots.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-        (out / "bots.md").write_text(report_markdown(result))
-        try:
-            plot(result, out / "bots.png")
-        except ImportError:
-            print("matplotlib is not installed: no plot", file=sys.stderr)
+        write(result, Path(args.out))
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:

@@ -299,7 +299,12 @@ def report_markdown(result: dict) -> str:
         "catanatron players: "
         + ", ".join(f"{k}: {v}" for k, v in result.get("catanatron_players", {}).items()),
         "",
-        f"Machine: {result['machine']}; {result['seconds']} s wall.",
+        f"Machine: {result['machine']}; {result['seconds']} s of play"
+        + (
+            f" over {result['runs']} runs with different seeds, combined (they ran side by side)."
+            if result.get("runs", 1) > 1
+            else " (wall)."
+        ),
     ]
     return "\n".join(lines) + "\n"
 

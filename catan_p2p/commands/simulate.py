@@ -56,7 +56,7 @@ def parse_bots(text: str, players: int) -> list[str]:
         raise UsageError("--bots needs at least one strategy, e.g. --bots random,greedy")
     for n in names:
         if n not in ALL_STRATEGIES:
-            known = ", ".join(ALL_STRATEGIES)
+            known = ", ".join(sorted(ALL_STRATEGIES))
             raise UsageError(f"unknown bot {n!r} in --bots; choose from {known}")
     return [names[i % len(names)] for i in range(players)]
 

@@ -15,6 +15,15 @@ from catan_p2p.rules.engine import actors
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.driver import waiting_bots
 
+#: Opponent levels offered for bot seats, and the bot strategy each plays. Any other
+#: strategy name (e.g. ``catanatron:alphabeta``) may be picked directly.
+DIFFICULTIES: dict[str, str] = {"easy": "random", "greedy": "greedy", "strong": "strong"}
+
+
+def strategy_for(level: str) -> str:
+    """The bot strategy of a difficulty level (a strategy name is passed through)."""
+    return DIFFICULTIES.get(level, level)
+
 
 @dataclass
 class Seats:

@@ -68,3 +68,14 @@ def add_key(parser: argparse.ArgumentParser) -> None:
         help="your ed25519 SSH key (unencrypted) to claim the seat and sign moves with "
         "(default: one made for the colour under ~/.catan_p2p/keys, or $CATAN_P2P_HOME/keys)",
     )
+
+
+def add_think(parser: argparse.ArgumentParser) -> None:
+    """``--think SECONDS``: the strong bot's time per decision."""
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the strong bot's time per decision (default 1 s)",
+    )

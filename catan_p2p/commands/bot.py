@@ -11,9 +11,9 @@ import argparse
 import sys
 import time
 
-from catan_p2p.bots import make_bot
+from catan_p2p.bots import ALL_STRATEGIES, make_bot
 from catan_p2p.commands._common import open_session
-from catan_p2p.commands._options import add_repo
+from catan_p2p.commands._options import add_repo, add_think
 from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.engine import actors
 from catan_p2p.rules.state import Phase
@@ -32,10 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--strategy",
-        choices=("random", "greedy"),
+        choices=ALL_STRATEGIES,
         default="greedy",
-        help="random: any legal action; greedy: builds, trades and robs by a score (default)",
+        help="random: any legal action; greedy: builds, trades and robs by a score (default); "
+        "strong: searches ahead; catanatron:alphabeta|value|weighted: catanatron's players",
     )
+    add_think(parser)
     parser.add_argument("--seed", default=None, metavar="S", help="the bot's own random seed")
     parser.add_argument(
         "--poll",
@@ -53,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
     if player not in session.players:
         raise UsageError(f"{player!r} is not a player of game {session.game_id}")
     bot = make_bot(
-        args.strategy, args.seed if args.seed is not None else f"{session.game_id}/{player}"
+        args.strategy,
+        args.seed if args.seed is not None else f"{session.game_id}/{player}",
+        getattr(args, "think", None),
     )
     driver = Driver(session, {player: bot}, trade_wait=TRADE_WAIT)
     last_error = None

@@ -21,9 +21,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from catan_p2p.bots import STRATEGIES, Bot, make_bot  # noqa: E402
+from catan_p2p.bots import ALL_STRATEGIES, STRATEGIES, Bot, make_bot  # noqa: E402
 from catan_p2p.client import theme  # noqa: E402
-from catan_p2p.client.seats import Seats  # noqa: E402
+from catan_p2p.client.seats import Seats, strategy_for  # noqa: E402
 from catan_p2p.commands._common import (  # noqa: E402
     games_in,
     removed_on_failure,
@@ -115,7 +115,8 @@ def new_game(args: argparse.Namespace) -> Game:
     human_seats, bot_seats = players[:humans], players[humans:]
     seed = args.seed or secrets.token_hex(4)
     board = board_for(args.board, seed, args.radius, args.balance)
-    bots = _bots(bot_seats, BOT_STRATEGY, seed)
+    strategy = strategy_for(getattr(args, "opponents", None) or BOT_STRATEGY)
+    bots = _bots(bot_seats, strategy, seed)
     if GitSession is None:
         print("catan-p2p play: Git sessions are not available; this game is not saved.")
         from catan_p2p.rules.state import new_game as fresh_game
@@ -132,7 +133,7 @@ def new_game(args: argparse.Namespace) -> Game:
     with removed_on_failure(repo):
         create_game(repo, list(players), board, seed, game_id)
     session = GitSession.open(repo, game_id)
-    _save_seats(session.repo.git_dir, game_id, human_seats, {p: BOT_STRATEGY for p in bot_seats})
+    _save_seats(session.repo.git_dir, game_id, human_seats, {p: strategy for p in bot_seats})
     return Game(session, Seats(human_seats, bots), repo)
 
 
@@ -271,6 +272,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--resume", default=None, metavar="PATH", help="continue the game saved in this repository"
+    )
+    parser.add_argument(
+        "--opponents",
+        default="greedy",
+        metavar="LEVEL",
+        choices=("easy", "greedy", "strong", *ALL_STRATEGIES),
+        help="the bot seats: easy, greedy or strong (or a strategy such as "
+        "catanatron:alphabeta); default greedy",
     )
     parser.add_argument(
         "--headless", action="store_true", help="no window: bots take every seat and play it out"

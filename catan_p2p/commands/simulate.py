@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from catan_p2p.bots import STRATEGIES, make_bot
-from catan_p2p.commands._options import BOARD_KINDS, add_json
+from catan_p2p.bots import ALL_STRATEGIES, make_bot
+from catan_p2p.commands._options import BOARD_KINDS, add_json, add_think
 from catan_p2p.commands._progress import ProgressBar
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.board import STANDARD_BOARD, Board
@@ -32,8 +32,8 @@ def parse_bots(text: str, players: int) -> list[str]:
     if not names:
         raise UsageError("--bots needs at least one strategy, e.g. --bots random,greedy")
     for n in names:
-        if n not in STRATEGIES:
-            known = ", ".join(sorted(STRATEGIES))
+        if n not in ALL_STRATEGIES:
+            known = ", ".join(sorted(ALL_STRATEGIES))
             raise UsageError(f"unknown bot {n!r} in --bots; choose from {known}")
     return [names[i % len(names)] for i in range(players)]
 
@@ -94,6 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --git: where to keep the repositories (default: a temporary folder)",
     )
     parser.add_argument("--no-check", action="store_true", help="skip invariant checks (for speed)")
+    add_think(parser)
     add_json(parser)
 
 
@@ -113,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     for g in range(args.games):
         game_seed = f"{seed}/{g}"
-        bots = [make_bot(s, f"{game_seed}/{i}") for i, s in enumerate(strategies)]
+        think = getattr(args, "think", None)
+        bots = [make_bot(s, f"{game_seed}/{i}", think) for i, s in enumerate(strategies)]
         board = boards(game_seed)
         if play is None:
             results.append(play_game(players, bots, game_seed, board, not args.no_check))

@@ -225,7 +225,11 @@ def open_chat(session: Session):  # type: ignore[no-untyped-def]
         return None
     from catan_p2p.session.chat import ChatLog
 
-    return ChatLog(repo.path, session.game_id)
+    return ChatLog(
+        repo.path,
+        session.game_id,
+        lambda: dict(zip(session.players, session.state.seats or (), strict=False)),
+    )
 
 
 def _close(session: Session) -> None:

@@ -7,23 +7,28 @@ the game. Others' chat arrives with the game's fetch (into
 ``refs/remotes/origin/catan-chat/<game>/``) and is adopted only as a fast-forward, so
 a message once seen cannot be taken back. Only the own refs are pushed.
 
-Chat commits are not signed yet: any peer that can push to the remote can write on
-another player's chat ref there; peers keep what they saw (fast-forward only). Once
-seats have keys, a chat commit should be signed with its seat's key like a move.
+Every message is signed with its player's seat key, like a move, and shown only when
+that key signed it: anyone who can push to a remote can append to another player's chat
+ref there, but what they write is never shown as that player's (at worst it blocks that
+player's next message from reaching the remote).
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from catan_p2p.errors import CatanError, UsageError
+from catan_p2p.session.keys import seat_key
 from catan_p2p.store.refs import check_name
 from catan_p2p.sync import transport
+from catan_p2p.sync.audit import seat_keys
+from catan_p2p.sync.protocol import player_email
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.signing import check_signature
 
 #: The longest message, in characters (one line in the window).
 MAX_CHARS = 200
@@ -57,8 +62,15 @@ def clean_text(text: str) -> str:
 class ChatLog:
     """The chat of ``game`` in the repository at ``path``."""
 
-    def __init__(self, path: Path, game: str) -> None:
+    def __init__(
+        self, path: Path, game: str, seats: Callable[[], dict[str, str]] | None = None
+    ) -> None:
+        """The chat of ``game``; ``seats`` gives the verified seat keys (player -> key).
+
+        Without ``seats`` they are read by verifying the game (``sync.audit.seat_keys``).
+        """
         self.repo = GameRepo(Path(path))
+        self._seats = seats
         self.game = check_name("game id", game)
         self.prefix = transport.chat_prefix(game)
         self.tracking = transport.chat_tracking_prefix(game)
@@ -88,25 +100,15 @@ class ChatLog:
         ref = self.ref(player)
         parent = self.repo.refs.get(ref)
         tree = self._git("mktree", stdin="")
-        stamp = f"{int(time.time())} +0000"
-        email = f"{player}@catan-p2p"
-        env = {
-            **os.environ,
-            "GIT_AUTHOR_NAME": player,
-            "GIT_AUTHOR_EMAIL": email,
-            "GIT_AUTHOR_DATE": stamp,
-            "GIT_COMMITTER_NAME": player,
-            "GIT_COMMITTER_EMAIL": email,
-            "GIT_COMMITTER_DATE": stamp,
-        }
-        args = ["commit-tree", tree, "-m", line]
-        if parent is not None:
-            args[2:2] = ["-p", parent]
-        oid = self._git(*args, env=env)
+        when = int(time.time())
+        key = seat_key(player, git_dir=self.repo.git_dir)
+        oid = self.repo.write_commit(
+            tree, [parent] if parent else [], player, line + "\n", key, when
+        )
         self.repo.refs.set(ref, oid, parent)
         self._unpushed.add(player)
         self._cache = None
-        return ChatMessage(oid, player, float(stamp.split()[0]), line)
+        return ChatMessage(oid, player, float(when), line)
 
     def push(self) -> None:
         """Share the own chat refs written since the last push (nothing without a remote)."""
@@ -143,10 +145,31 @@ class ChatLog:
         )
         return proc.returncode == 0
 
+    def seat_keys(self) -> dict[str, str]:
+        if self._seats is not None:
+            return self._seats()
+        try:
+            return seat_keys(self.repo, self.game)
+        except CatanError:
+            return {}
+
+    def _signed(self, oid: str, player: str, key: str) -> bool:
+        """True when commit ``oid`` is a canonical chat line signed by ``player``'s key."""
+        c = self.repo.commit(oid)
+        return (
+            bool(key)
+            and c.canonical
+            and c.author == player
+            and c.email == player_email(player)
+            and c.signature is not None
+            and check_signature(key, c.signed_data, c.signature) is None
+        )
+
     def messages(self) -> list[ChatMessage]:
-        """Every message of the game, oldest first."""
+        """Every message of the game signed by its player's seat key, oldest first."""
         heads = self.repo.refs.list(self.prefix)
-        key = tuple(sorted(heads.items()))
+        seats = self.seat_keys()
+        key = (tuple(sorted(heads.items())), tuple(sorted(seats.items())))
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         out: list[tuple] = []  # type: ignore[type-arg]
@@ -158,8 +181,8 @@ class ChatLog:
                 if not record:
                     continue
                 commit, author, at, text = record.split("\x00", 3)
-                if author != player:
-                    continue  # a commit on someone else's chat ref is not theirs
+                if author != player or not self._signed(commit, player, seats.get(player, "")):
+                    continue  # not signed by this seat's key: not theirs
                 out.append(
                     (float(at), player, index, ChatMessage(commit, player, float(at), text.strip()))
                 )  # type: ignore[arg-type]

@@ -158,3 +158,28 @@ def test_chat_and_log_chat_from_the_terminal(tmp_path, capsys):
     assert main(["log", "--chat", "--repo", str(repo)]) == 0
     out = capsys.readouterr().out
     assert "blue" in out and "hi all" in out
+
+
+def test_a_message_written_on_another_players_chat_ref_is_not_shown_as_theirs(tmp_path):
+    """Anyone who can push may append to Blue's chat ref; only Blue's key makes it Blue's."""
+    from catan_p2p.session.chat import ChatLog
+    from catan_p2p.session.git import create_game
+    from catan_p2p.store.objects import commit_data
+    from catan_p2p.sync.protocol import player_email
+    from catan_p2p.sync.signing import SeatKey
+
+    path = tmp_path / "g"
+    create_game(path, ["red", "blue"], seed="chat", game_id="c")
+    chat = ChatLog(path, "c")
+    chat.send("blue", "hello from blue")
+    parent = chat.repo.refs.get(chat.ref("blue"))
+    empty = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+    chat.repo.store.write(b"tree", b"")
+    for key in (None, SeatKey.generate()):  # unsigned, and signed by a stranger's key
+        fields = (empty, [parent], "blue", player_email("blue"), 1_800_000_000, "I resign\n")
+        data = commit_data(*fields, key.sign(commit_data(*fields)) if key else None)
+        forged = chat.repo.store.write(b"commit", data)
+        chat.repo.refs.set(chat.ref("blue"), forged, parent)
+        parent = forged
+    texts = [(m.player, m.text) for m in ChatLog(path, "c").messages()]
+    assert texts == [("blue", "hello from blue")]

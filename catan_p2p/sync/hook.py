@@ -77,6 +77,7 @@ def _check(
             return f"{ref}: {new[:10]} starts from another genesis than {other}"
     genesis_state, info = repo.open_genesis(genesis)
     verifier = Verifier(repo, info, genesis, genesis_state)
+    _trust_accepted(repo, game, genesis, verifier)
     if kind is not None:
         action, _ = verifier.verify_answer(new, opening or "", kind)
         if action.player != player:
@@ -103,6 +104,21 @@ def _check(
                 "game (equivocation) are refused"
             )
     return None
+
+
+def _trust_accepted(repo: GameRepo, game: str, genesis: str, verifier: Verifier) -> None:
+    """Start from the player logs this remote holds: the hook verified each when it came.
+
+    Only the commits a push adds are verified then, not the whole game again (a remote
+    that ran without the hook before should be checked once with `catan-p2p verify`).
+    """
+    for ref, oid in repo.refs.list(game_prefix(game)).items():
+        if parse_ref(ref, game)[1] is None and oid != genesis:
+            try:
+                if repo.genesis_of(oid) == genesis:
+                    verifier.trust(oid, repo.state_of(oid)[0])
+            except CatanError:
+                continue  # unreadable: verify through it instead
 
 
 def main() -> int:

@@ -1,0 +1,347 @@
+"""One bare repository served over each transport Git speaks, on 127.0.0.1.
+
+``serve(kind, bare)`` is a context manager yielding a ``Served`` (the URL to give
+``catan-p2p new --remote`` / ``join``, and the environment Git needs to reach it). It
+starts the server, waits until it listens, and stops it on exit, also when the body
+raised. Kinds:
+
+- ``bare``: the path itself (Git runs ``receive-pack`` locally);
+- ``daemon``: ``git daemon --enable=receive-pack``, ``git://127.0.0.1:PORT/...``;
+- ``ssh``: an ``sshd`` of our own with a throw-away host key, allowing a throw-away
+  client key for the current user; ``ssh://USER@127.0.0.1/PATH`` with
+  ``GIT_SSH_COMMAND`` naming the key and port;
+- ``http``: ``git http-backend`` behind this file's small HTTP server (run as a script,
+  a process of its own), ``http://127.0.0.1:PORT/NAME``, pushes enabled.
+
+Every kind serves the same bare repository, so a guard hook installed in it by
+``catan-p2p host init`` runs whichever way a push arrives. Used by
+``tests/sync/test_transports.py`` and ``benchmarks/transports.py``. Standard library only,
+so that running this file as a script needs nothing on ``sys.path``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote
+
+KINDS = ("bare", "daemon", "ssh", "http")
+START_TIMEOUT = 15.0  # seconds a server may take to listen
+
+
+class ServerUnavailable(RuntimeError):
+    """A server this machine cannot run (e.g. no ``sshd``); the message says what is missing."""
+
+
+@dataclass(frozen=True)
+class Served:
+    """A served bare repository: its URL and the environment a Git client needs for it."""
+
+    kind: str
+    url: str
+    path: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_listening(port: int, proc: subprocess.Popen, what: str) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode} before listening")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not listen on 127.0.0.1:{port} within {START_TIMEOUT} s")
+
+
+@contextmanager
+def _process(args: list[str], what: str, log: Path) -> Iterator[subprocess.Popen]:
+    """A server process, stopped (terminate, then kill) however the body ends."""
+    with log.open("ab") as out:
+        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _log_tail(log: Path) -> str:
+    try:
+        return log.read_text(errors="replace")[-1500:]
+    except OSError:
+        return ""
+
+
+@contextmanager
+def serve(kind: str, bare: Path, workdir: Path | None = None) -> Iterator[Served]:
+    """Serve the bare repository ``bare`` over ``kind`` (one of ``KINDS``) until exit.
+
+    Raises:
+        ServerUnavailable: ``ssh`` without ``sshd``/``ssh``/``ssh-keygen`` installed.
+        RuntimeError: a server that did not start (its log is in the message).
+    """
+    bare = Path(bare).resolve()
+    with ExitStack() as stack:
+        if workdir is None:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="serve-")))
+        workdir = Path(workdir)
+        workdir.mkdir(parents=True, exist_ok=True)
+        if kind == "bare":
+            yield Served(kind, str(bare), bare)
+        elif kind == "daemon":
+            yield stack.enter_context(_daemon(bare, workdir))
+        elif kind == "ssh":
+            yield stack.enter_context(_ssh(bare, workdir))
+        elif kind == "http":
+            yield stack.enter_context(_http(bare, workdir))
+        else:
+            raise ValueError(f"unknown transport {kind!r}; expected one of {', '.join(KINDS)}")
+
+
+@contextmanager
+def _daemon(bare: Path, workdir: Path) -> Iterator[Served]:
+    port = free_port()
+    log = workdir / "git-daemon.log"
+    args = [
+        "git",
+        "daemon",
+        "--export-all",
+        "--enable=receive-pack",
+        "--reuseaddr",
+        f"--base-path={bare.parent}",
+        "--listen=127.0.0.1",
+        f"--port={port}",
+        str(bare.parent),
+    ]
+    with _process(args, "git daemon", log) as proc:
+        try:
+            _wait_listening(port, proc, "git daemon")
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}\n{_log_tail(log)}") from None
+        yield Served("daemon", f"git://127.0.0.1:{port}/{bare.name}", bare)
+
+
+# --- ssh ---------------------------------------------------------------------------------
+
+
+def sshd_path() -> str | None:
+    """The ``sshd`` binary, which Debian keeps in /usr/sbin (often not on a user's PATH)."""
+    return shutil.which("sshd") or shutil.which("sshd", path="/usr/sbin:/usr/local/sbin:/sbin")
+
+
+SSHD_CONFIG = """\
+Port {port}
+ListenAddress 127.0.0.1
+HostKey {host_key}
+PidFile {pid}
+AuthorizedKeysFile {authorized}
+AllowUsers {user}
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+StrictModes no
+UsePAM {pam}
+UseDNS no
+LogLevel ERROR
+"""
+
+
+def _keygen(path: Path) -> None:
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "catan-p2p-test", "-f", str(path)],
+        check=True,
+        capture_output=True,
+    )
+
+
+@contextmanager
+def _ssh(bare: Path, workdir: Path) -> Iterator[Served]:
+    sshd = sshd_path()
+    missing = [name for name, found in (("sshd", sshd), ("ssh", shutil.which("ssh"))) if not found]
+    if not shutil.which("ssh-keygen"):
+        missing.append("ssh-keygen")
+    if missing:
+        raise ServerUnavailable(
+            f"{', '.join(missing)} not installed (apt-get install openssh-server openssh-client)"
+        )
+    assert sshd is not None
+    keys = workdir / "ssh"
+    keys.mkdir(exist_ok=True)
+    host_key, client_key = keys / "host_ed25519", keys / "client_ed25519"
+    for key in (host_key, client_key):
+        if not key.exists():
+            _keygen(key)
+    authorized = keys / "authorized_keys"
+    shutil.copyfile(client_key.with_suffix(".pub"), authorized)
+    user = getpass.getuser()
+    root = os.geteuid() == 0
+    if root:
+        # sshd running as root insists on its privilege-separation folder (made by the
+        # service script, absent in containers that never started the service).
+        Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)
+    port = free_port()
+    config = keys / "sshd_config"
+    config.write_text(
+        SSHD_CONFIG.format(
+            port=port,
+            host_key=host_key,
+            pid=keys / "sshd.pid",
+            authorized=authorized,
+            user=user,
+            # As root, PAM's account check lets a key in although root's password is
+            # locked; an unprivileged sshd cannot use PAM, and does not need it.
+            pam="yes" if root else "no",
+        )
+    )
+    log = keys / "sshd.log"
+    with _process([sshd, "-D", "-e", "-f", str(config)], "sshd", log) as proc:
+        try:
+            _wait_listening(port, proc, "sshd")
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}\n{_log_tail(log)}") from None
+        command = (
+            "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes "
+            f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {client_key} -p {port}"
+        )
+        yield Served("ssh", f"ssh://{user}@127.0.0.1{bare}", bare, {"GIT_SSH_COMMAND": command})
+
+
+# --- smart HTTP ----------------------------------------------------------------------------
+
+
+class GitHTTPHandler(BaseHTTPRequestHandler):
+    """Runs ``git http-backend`` as a CGI program for every request (GET and POST)."""
+
+    root: Path  # set on the subclass made by ``make_http_server``
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:  # noqa: N802 (the name http.server dispatches to)
+        self._backend()
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._backend()
+
+    def _body(self) -> bytes:
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            chunks = []
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass  # trailers
+                    return b"".join(chunks)
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()  # the CRLF after each chunk
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def _backend(self) -> None:
+        path, _, query = self.path.partition("?")
+        body = self._body()
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "GIT_PROJECT_ROOT": str(self.root),
+            "GIT_HTTP_EXPORT_ALL": "1",
+            # Pushes are refused anonymously unless http.receivepack is set.
+            "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "http.receivepack",
+            "GIT_CONFIG_VALUE_0": "true",
+            "REQUEST_METHOD": self.command,
+            "PATH_INFO": unquote(path),
+            "QUERY_STRING": query,
+            "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+            "CONTENT_LENGTH": str(len(body)),
+            "REMOTE_ADDR": self.client_address[0],
+            "SERVER_PROTOCOL": self.request_version,
+        }
+        for header, var in (
+            ("Content-Encoding", "HTTP_CONTENT_ENCODING"),
+            ("Git-Protocol", "GIT_PROTOCOL"),
+        ):
+            if self.headers.get(header):
+                env[var] = self.headers[header]
+        out = subprocess.run(
+            ["git", "http-backend"], input=body, env=env, capture_output=True
+        ).stdout
+        head, sep, payload = out.partition(b"\r\n\r\n")
+        if not sep:
+            head, sep, payload = out.partition(b"\n\n")
+        status, headers = 200, []
+        for line in head.decode("latin-1").splitlines():
+            name, _, value = line.partition(":")
+            if name.lower() == "status":
+                status = int(value.split()[0])
+            elif name:
+                headers.append((name, value.strip()))
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (http.server's name)
+        pass  # one line per request would drown the test logs
+
+
+def make_http_server(root: Path, port: int = 0) -> ThreadingHTTPServer:
+    handler = type("Handler", (GitHTTPHandler,), {"root": Path(root)})
+    return ThreadingHTTPServer(("127.0.0.1", port), handler)
+
+
+@contextmanager
+def _http(bare: Path, workdir: Path) -> Iterator[Served]:
+    port = free_port()
+    log = workdir / "git-http.log"
+    args = [sys.executable, str(Path(__file__).resolve()), str(bare.parent), str(port)]
+    with _process(args, "the git http server", log) as proc:
+        try:
+            _wait_listening(port, proc, "the git http server")
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}\n{_log_tail(log)}") from None
+        yield Served("http", f"http://127.0.0.1:{port}/{bare.name}", bare)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="serve the Git repositories in ROOT over HTTP")
+    parser.add_argument("root", type=Path)
+    parser.add_argument("port", type=int)
+    args = parser.parse_args(argv)
+    server = make_http_server(args.root, args.port)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

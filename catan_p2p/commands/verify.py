@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"Game {game}: all {report.commits} commits verified on {len(report.branches)} "
             f"branches (the genesis, {report.commits - 1 - merges} actions and {merges} merges "
-            "that collect discards and trade answers)."
+            "that collect seat claims, discards and trade answers)."
         )
     else:
         if report.problem:

@@ -100,6 +100,17 @@ def init_repo(path: Path, bare: bool = False) -> Path:
     return git_dir
 
 
+def _pack_bytes(folder: Path) -> int:
+    """Bytes of the packs in ``folder``; a pack removed meanwhile (another repack) counts 0."""
+    total = 0
+    for pack in folder.glob("pack-*.pack") if folder.is_dir() else ():
+        try:
+            total += pack.stat().st_size
+        except FileNotFoundError:
+            continue
+    return total
+
+
 class GameRepo:
     """Objects and refs of a repository, plus the commit and state caches of its games.
 
@@ -295,9 +306,8 @@ class GameRepo:
             return
         _keep_newest_set(self._finished, 64)
         self._finished.add(last)
-        packs = self.git_dir / "objects" / "pack"
-        size = sum(p.stat().st_size for p in packs.glob("pack-*.pack")) if packs.is_dir() else 0
-        self.pack(whole=size <= WHOLE_PACK_BYTES)
+        self.wait_for_maintenance()  # a background roll-up deletes the packs it merged
+        self.pack(whole=_pack_bytes(self.git_dir / "objects" / "pack") <= WHOLE_PACK_BYTES)
         _release_free_memory()
 
     def pack(self, aggressive: bool = False, whole: bool = True) -> None:

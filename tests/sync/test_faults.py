@@ -92,3 +92,18 @@ def test_a_crash_between_writing_objects_and_moving_the_ref_loses_nothing(tmp_pa
     assert reopened.repo.depth(reopened.head) == reopened.repo.depth(head) + 1
     assert peer.head == head
     git("fsck", cwd=tmp_path / "red")
+
+
+def test_a_pack_removed_while_the_game_end_sizes_the_packs_is_skipped(tmp_path: Path):
+    """A background roll-up may delete a pack between listing and stat: not an error.
+
+    (This once failed whole games at their last commit, flakily, under load.)
+    """
+    from catan_p2p.sync.repo import _pack_bytes
+
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    (folder / "pack-a.pack").write_bytes(b"x" * 10)
+    (folder / "pack-gone.pack").symlink_to(folder / "deleted")  # listed, but stat fails
+    assert _pack_bytes(folder) == 10
+    assert _pack_bytes(tmp_path / "missing") == 0

@@ -9,10 +9,18 @@ import pytest
 
 @pytest.fixture(autouse=True, scope="session")
 def _keys_home(tmp_path_factory):
-    """Seat keys made by the tests live in a temporary CATAN_P2P_HOME, never in ~."""
+    """Seat keys used by the tests live in a temporary CATAN_P2P_HOME, never in ~."""
+    import hashlib
     import os
 
+    from catan_p2p.sync.signing import SeatKey
+
     home = tmp_path_factory.mktemp("catan_home")
+    # Fixed keys for the usual colours: the dice come from chains derived from the seat
+    # keys, so fixed keys make every test game the same from run to run.
+    for name in ("red", "blue", "white", "orange", "green", "black"):
+        seed = hashlib.sha256(f"catan-p2p test key {name}".encode()).digest()
+        SeatKey.from_seed(seed).save(home / "keys" / name)
     old = os.environ.get("CATAN_P2P_HOME")
     os.environ["CATAN_P2P_HOME"] = str(home)
     yield home

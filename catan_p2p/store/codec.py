@@ -349,16 +349,19 @@ class StateWriter:
             ("turn.json", (False, self._valued(turn_key, lambda: turn_data(state)))),
         )
         if state.seats:
-            seats = self._valued(
-                ("seats", players, state.seats),
-                lambda: {p: k for p, k in zip(players, state.seats, strict=True) if k},
+            root = (
+                *root,
+                ("chain.json", (False, self._per_player("chain", players, state.reveals))),
+                ("seats.json", (False, self._per_player("seats", players, state.seats))),
             )
-            chain = self._valued(
-                ("chain", players, state.reveals),
-                lambda: {p: r for p, r in zip(players, state.reveals, strict=True) if r},
-            )
-            root = (*root, ("chain.json", (False, chain)), ("seats.json", (False, seats)))
         return self._tree(root)
+
+    def _per_player(self, kind: str, players: tuple[str, ...], values: tuple[str, ...]) -> str:
+        """Blob of a ``player -> text`` file, listing the players whose value is set."""
+        return self._valued(
+            (kind, players, values),
+            lambda: {p: v for p, v in zip(players, values, strict=True) if v},
+        )
 
     def _settlements_blob(self, state: GameState, make: Any, city_sets: tuple) -> str:
         # Settlements change with the vertex owners and with cities (an upgrade).
@@ -544,30 +547,23 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         free_roads=turn.free_roads,
         winner=player_of("turn.json", turn.winner),
         victory_points=game.victory_points,
-        seats=_seats(files, players, where),
-        reveals=_reveals(files, players, where),
+        seats=_per_player(files, "seats.json", schema.SeatsFile, players, where),
+        reveals=_per_player(files, "chain.json", schema.ChainFile, players, where),
     )
     return state, GameInfo(game.game, game.seed)
 
 
-def _reveals(files: dict[str, bytes], players: tuple[str, ...], where: str) -> tuple[str, ...]:
-    if "chain.json" not in files:
+def _per_player(
+    files: dict[str, bytes], path: str, model: Any, players: tuple[str, ...], where: str
+) -> tuple[str, ...]:
+    """A ``player -> text`` file (``seats.json``, ``chain.json``) in seat order, "" if unset."""
+    if path not in files:
         return ()
-    last = _validate(schema.ChainFile, "chain.json", files["chain.json"], where).root
-    odd = set(last) - set(players)
+    found = _validate(model, path, files[path], where).root
+    odd = set(found) - set(players)
     if odd:
-        raise StateFileError(f"chain.json in {where} names {sorted(odd)}, who are not players")
-    return tuple(last.get(p, "") for p in players)
-
-
-def _seats(files: dict[str, bytes], players: tuple[str, ...], where: str) -> tuple[str, ...]:
-    if "seats.json" not in files:
-        return ()
-    keys = _validate(schema.SeatsFile, "seats.json", files["seats.json"], where).root
-    odd = set(keys) - set(players)
-    if odd:
-        raise StateFileError(f"seats.json in {where} names {sorted(odd)}, who are not players")
-    return tuple(keys.get(p, "") for p in players)
+        raise StateFileError(f"{path} in {where} names {sorted(odd)}, who are not players")
+    return tuple(found.get(p, "") for p in players)
 
 
 #: Names a state tree may hold, per folder ("*.json": any player's file).

@@ -40,10 +40,15 @@ class Action:
         return f"{self.player.capitalize()}: {self.describe()}"
 
     def to_json(self) -> dict[str, Any]:
-        """One JSON-ready object; ``Action.from_json`` is its inverse."""
+        """One JSON-ready object; ``Action.from_json`` is its inverse.
+
+        A field left at its default of None is left out (no outcome yet, no proof).
+        """
         data: dict[str, Any] = {"type": self.kind}
         for f in fields(self):
             value = getattr(self, f.name)
+            if value is None and f.default is None:
+                continue
             data[f.name] = _encode(str(f.type), value)
         return data
 
@@ -104,7 +109,7 @@ def _encode(kind: str, value: Any) -> Any:
         return Resource(value).label
     if base == "DevCard":
         return DevCard(value).label
-    if base == "tuple[int, int]":
+    if base in ("tuple[int, int]", "tuple[str, ...]"):
         return list(value)
     return value
 
@@ -141,6 +146,10 @@ def _decode(name: str, kind: str, value: Any) -> Any:
         return Resource.parse(value)
     if base == "DevCard":
         return DevCard.parse(value)
+    if base == "tuple[str, ...]":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise TypeError(f"{name} must be a list of strings")
+        return tuple(value)
     if base == "tuple[int, int]":
         a, b = value
         if not (isinstance(a, int) and isinstance(b, int)):
@@ -155,10 +164,15 @@ def _decode(name: str, kind: str, value: Any) -> Any:
 @_register
 @dataclass(frozen=True, slots=True)
 class BuildSettlement(Action):
-    """Place a settlement (free in the setup rounds)."""
+    """Place a settlement (free in the setup rounds).
+
+    In a game with seat keys a seat's first set-up settlement also carries its shuffle
+    of the development cards (``deck``, see ``rules.deck``), filled in by its peer.
+    """
 
     kind: ClassVar[str] = "build_settlement"
     vertex: VertexId
+    deck: tuple[str, ...] | None = None
 
     def describe(self) -> str:
         return f"build settlement {format_place(self.vertex)}"
@@ -197,12 +211,15 @@ class RollDice(Action):
     """Roll the two dice; ``dice`` is filled in by chance.
 
     In a game with seat keys ``reveal`` is the roller's next dice-chain element (hex),
-    which the roll's outcome is derived from (``rules.chance.roll_of``).
+    which the roll's outcome is derived from (``rules.chance.roll_of``), and ``shares``
+    the roller's decryption shares of the development cards other seats drew since its
+    last roll (``"position:proof"``, see ``rules.deck``).
     """
 
     kind: ClassVar[str] = "roll_dice"
     dice: tuple[int, int] | None = None
     reveal: str | None = None
+    shares: tuple[str, ...] | None = None
 
     def describe(self) -> str:
         if self.dice is None:
@@ -210,7 +227,7 @@ class RollDice(Action):
         return f"roll {self.dice[0]}+{self.dice[1]}={sum(self.dice)}"
 
     def unresolved(self) -> Action:
-        return RollDice(self.player, None, self.reveal)
+        return RollDice(self.player, None, self.reveal, self.shares)
 
 
 @_register
@@ -283,6 +300,7 @@ class PlayKnight(Action):
     """Play a knight: the robber moves next."""
 
     kind: ClassVar[str] = "play_knight"
+    card: str | None = None  # with seat keys: which card, and the proof ("position:proof")
 
 
 @_register
@@ -291,6 +309,7 @@ class PlayRoadBuilding(Action):
     """Play road building: up to two free roads follow."""
 
     kind: ClassVar[str] = "play_road_building"
+    card: str | None = None  # with seat keys: which card, and the proof ("position:proof")
 
 
 @_register
@@ -301,6 +320,7 @@ class PlayYearOfPlenty(Action):
     kind: ClassVar[str] = "play_year_of_plenty"
     first: Resource
     second: Resource
+    card: str | None = None  # with seat keys: which card, and the proof ("position:proof")
 
     def describe(self) -> str:
         first, second = Resource(self.first).label, Resource(self.second).label
@@ -314,6 +334,7 @@ class PlayMonopoly(Action):
 
     kind: ClassVar[str] = "play_monopoly"
     resource: Resource
+    card: str | None = None  # with seat keys: which card, and the proof ("position:proof")
 
     def describe(self) -> str:
         return f"play monopoly on {Resource(self.resource).label}"
@@ -391,14 +412,42 @@ class CancelTrade(Action):
 @_register
 @dataclass(frozen=True, slots=True)
 class ClaimSeat(Action):
-    """Take a seat by publishing the key that signs its moves and its dice-chain anchor."""
+    """Take a seat by publishing the key that signs its moves, its dice-chain anchor and
+    its deck key with the proof that it knows the key's secret (``rules.deck``)."""
 
     kind: ClassVar[str] = "claim_seat"
     key: str
     dice: str
+    deck: str
+    proof: str
 
     def describe(self) -> str:
         return "take a seat"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class ClaimVictory(Action):
+    """Show enough hidden victory point cards to win (``"position:proof"`` each)."""
+
+    kind: ClassVar[str] = "claim_victory"
+    cards: tuple[str, ...]
+
+    def describe(self) -> str:
+        n = len(self.cards)
+        return f"show {n} victory point card{'s' if n != 1 else ''} and win"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class RevealDeck(Action):
+    """After the game: reveal the seat's deck secret, so every shuffle and card is checked."""
+
+    kind: ClassVar[str] = "reveal_deck"
+    secret: str
+
+    def describe(self) -> str:
+        return "reveal the deck secret"
 
 
 ActionT: TypeAlias = Action

@@ -15,6 +15,7 @@ from itertools import combinations_with_replacement
 from types import SimpleNamespace
 
 from catan_p2p.errors import IllegalAction, UsageError
+from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
     Action,
     AnswerTrade,
@@ -24,6 +25,7 @@ from catan_p2p.rules.actions import (
     BuyDevCard,
     CancelTrade,
     ClaimSeat,
+    ClaimVictory,
     ConfirmTrade,
     Discard,
     EndRoadBuilding,
@@ -35,6 +37,7 @@ from catan_p2p.rules.actions import (
     PlayMonopoly,
     PlayRoadBuilding,
     PlayYearOfPlenty,
+    RevealDeck,
     RollDice,
 )
 from catan_p2p.rules.board import NO_PORT, BoardGraph
@@ -265,6 +268,7 @@ def _build_settlement(
     hand = state.hands[seat]
     if hand.settlements_left <= 0:
         raise IllegalAction(f"pieces: {_name(state, seat)} has no settlements left")
+    state = _take_shuffle(state, seat, a.deck)
     resources, bank = hand.resources, state.bank
     if state.phase is Phase.MAIN:
         if not any(state.edge_owner[e] == seat for e in graph.vertex_edges[v]):
@@ -436,6 +440,7 @@ def _roll_dice(
 ) -> tuple[GameState, Action]:
     _need_phase(state, "roll the dice", Phase.ROLL)
     _need_turn(state, seat, "roll the dice")
+    state = _take_shares(state, seat, a.shares)
     if state.reveals:  # a game with seat keys: the dice come from the players' chains
         state = _take_reveal(state, seat, a.reveal, "rolling")
         beacon = state.reveals[(seat - 1) % len(state.players)]
@@ -445,12 +450,12 @@ def _roll_dice(
                 f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
                 f"not {a.dice[0]}+{a.dice[1]}"
             )
-        a = RollDice(a.player, derived, a.reveal)
+        a = RollDice(a.player, derived, a.reveal, a.shares)
     dice = a.dice if a.dice is not None else _need_chance(chance, "rolling").roll()
     if len(dice) != 2 or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise IllegalAction(f"dice: {dice} is not a roll of two six-sided dice")
     dice = tuple(dice)
-    a = RollDice(a.player, dice, a.reveal)  # type: ignore[arg-type]
+    a = RollDice(a.player, dice, a.reveal, a.shares)  # type: ignore[arg-type]
     total = dice[0] + dice[1]
     if total != 7:
         state = state._replace(dice=dice, phase=Phase.MAIN)
@@ -569,6 +574,8 @@ def _buy_dev_card(
 ) -> tuple[GameState, Action]:
     _need_phase(state, "buy a development card", Phase.MAIN)
     _need_turn(state, seat, "buy a development card")
+    if state.deck is not None:
+        return _draw_hidden(state, seat, a)
     deck = state.dev_deck
     if not any(deck):
         raise IllegalAction("development cards: the deck is empty")
@@ -587,13 +594,26 @@ def _buy_dev_card(
     return _check_victory(state), BuyDevCard(a.player, DevCard(card))
 
 
-def _take_dev_card(state: GameState, seat: int, card: DevCard) -> GameState:
-    """Common checks and bookkeeping of playing a development card."""
+def _take_dev_card(
+    state: GameState, seat: int, card: DevCard, proof: str | None = None
+) -> GameState:
+    """Common checks and bookkeeping of playing a development card.
+
+    With a hidden deck the card is named by ``proof`` (``"position:proof"``), which
+    shows its type to everyone; without one it comes from the hand's counts.
+    """
     what = f"play {card.label}"
     _need_turn(state, seat, what)
     _need_phase(state, what, Phase.ROLL, Phase.MAIN)
     if state.dev_played:
         raise IllegalAction("development cards: only one development card may be played per turn")
+    if state.deck is not None:
+        state = _show_card(state, seat, card, proof, what)
+        hand = state.hands[seat]
+        hand = hand._replace(played=add(hand.played, one(card)))
+        return state._replace(hands=_with(state.hands, seat, hand), dev_played=True)
+    if proof is not None:
+        raise IllegalAction("development cards: this game has no hidden deck; play without a proof")
     hand = state.hands[seat]
     if hand.dev_cards[card] <= 0:
         if hand.new_dev_cards[card] > 0:
@@ -611,7 +631,7 @@ def _take_dev_card(state: GameState, seat: int, card: DevCard) -> GameState:
 def _play_knight(
     state: GameState, seat: int, a: PlayKnight, chance: Chance | None
 ) -> tuple[GameState, Action]:
-    state = _take_dev_card(state, seat, DevCard.KNIGHT)
+    state = _take_dev_card(state, seat, DevCard.KNIGHT, a.card)
     knights = state.hands[seat].knights
     holder = state.largest_army
     if knights >= LARGEST_ARMY_MIN and (holder == NOBODY or knights > state.hands[holder].knights):
@@ -650,7 +670,7 @@ def _play_road_building(
         raise IllegalAction(f"road building: {_name(state, seat)} has no road pieces left")
     if seat == state.current and not _road_edges(state, seat):
         raise IllegalAction(f"road building: {_name(state, seat)} has nowhere to build a road")
-    state = _take_dev_card(state, seat, DevCard.ROAD_BUILDING)
+    state = _take_dev_card(state, seat, DevCard.ROAD_BUILDING, a.card)
     return state._replace(phase=Phase.ROAD_BUILDING, free_roads=min(2, hand.roads_left)), a
 
 
@@ -668,7 +688,7 @@ def _play_year_of_plenty(
     take = add(one(int(a.first)), one(int(a.second)))
     if not covers(state.bank, take):
         raise IllegalAction(f"year of plenty: the bank cannot give {format_counts(take)}")
-    state = _take_dev_card(state, seat, DevCard.YEAR_OF_PLENTY)
+    state = _take_dev_card(state, seat, DevCard.YEAR_OF_PLENTY, a.card)
     hand = state.hands[seat]
     hand = hand._replace(resources=add(hand.resources, take))
     state = state._replace(hands=_with(state.hands, seat, hand), bank=sub(state.bank, take))
@@ -678,7 +698,7 @@ def _play_year_of_plenty(
 def _play_monopoly(
     state: GameState, seat: int, a: PlayMonopoly, chance: Chance | None
 ) -> tuple[GameState, Action]:
-    state = _take_dev_card(state, seat, DevCard.MONOPOLY)
+    state = _take_dev_card(state, seat, DevCard.MONOPOLY, a.card)
     r = int(a.resource)
     hands = list(state.hands)
     taken = 0
@@ -818,9 +838,246 @@ def _claim_seat(
         raise IllegalAction("seats: that key already holds another seat")
     if len(a.dice) != 64 or any(ch not in "0123456789abcdef" for ch in a.dice):
         raise IllegalAction("seats: a seat claim anchors a dice chain (64 hex digits)")
+    deck = state.deck
+    if deck is not None:
+        try:
+            cards_deck.check_key(a.deck, a.proof)
+        except ValueError as exc:
+            raise IllegalAction(
+                f"seats: a seat claim publishes a deck key with the proof that its claimer "
+                f"knows it ({exc})"
+            ) from None
+        if a.deck in deck.keys:
+            raise IllegalAction("seats: that deck key already holds another seat")
+        deck = deck._replace(keys=_with(deck.keys, seat, a.deck))
     return state._replace(
-        seats=_with(state.seats, seat, a.key), reveals=_with(state.reveals, seat, a.dice)
+        seats=_with(state.seats, seat, a.key),
+        reveals=_with(state.reveals, seat, a.dice),
+        deck=deck,
     ), a
+
+
+# --- the hidden deck of a game with seat keys (rules.deck) ---------------------------------
+
+
+def _deck_left(state: GameState) -> int:
+    return state.deck.left if state.deck is not None else sum(state.dev_deck)
+
+
+def _take_shuffle(state: GameState, seat: int, cards: tuple[str, ...] | None) -> GameState:
+    """A seat's first set-up settlement carries its shuffle; nothing else does."""
+    deck = state.deck
+    due = (
+        deck is not None
+        and state.phase is Phase.SETUP_SETTLEMENT
+        and state.setup_step < len(state.players)
+    )
+    if not due:
+        if cards is not None:
+            raise IllegalAction("deck: only a seat's first set-up settlement shuffles the deck")
+        return state
+    assert deck is not None
+    if cards is None:
+        raise IllegalAction(
+            f"deck: {_name(state, seat)}'s first settlement carries its shuffle of the "
+            "development cards"
+        )
+    try:
+        cards_deck.check_pass(cards)
+    except ValueError as exc:
+        raise IllegalAction(f"deck: {_name(state, seat)}'s shuffle is malformed ({exc})") from None
+    return state._replace(deck=deck._replace(passes=(*deck.passes, tuple(cards))))
+
+
+def _card_proof(text: object, what: str) -> tuple[int, str]:
+    """``"position:proof"`` split; ``IllegalAction`` when malformed."""
+    pos, _, proof = str(text).partition(":")
+    if not pos.isdigit() or str(int(pos)) != pos or len(proof) != cards_deck.PROOF_HEX:
+        raise IllegalAction(f"development cards: {what} names a card as position:proof")
+    return int(pos), proof
+
+
+def _checked_share(state: GameState, seat: int, pos: int, proof: str, what: str) -> str:
+    deck = state.deck
+    assert deck is not None
+    try:
+        return cards_deck.check_share(proof, deck.cards[pos], deck.keys[seat])
+    except ValueError as exc:
+        raise IllegalAction(
+            f"development cards: {_name(state, seat)}'s share of card {pos} in {what} is not "
+            f"made with its deck key ({exc})"
+        ) from None
+
+
+def _take_shares(state: GameState, seat: int, given: tuple[str, ...] | None) -> GameState:
+    """The roller opens, with its share, every card other seats drew since its last roll."""
+    deck = state.deck
+    if deck is None:
+        if given is not None:
+            raise IllegalAction("development cards: this game has no hidden deck to share")
+        return state
+    owed = deck.owed_shares(seat)
+    if len(given or ()) != len(owed):
+        raise IllegalAction(
+            f"development cards: {_name(state, seat)}'s roll carries its share of every card "
+            f"drawn since its last roll ({len(owed)}, positions {owed})"
+        )
+    opened, shared = list(deck.opened), list(deck.shared)
+    for pos, text in zip(owed, given or (), strict=True):
+        at, proof = _card_proof(text, "a roll")
+        if at != pos:
+            raise IllegalAction(
+                f"development cards: the roll's shares go in position order ({owed}), not {at}"
+            )
+        opened[pos] = cards_deck.remove_share(
+            opened[pos], _checked_share(state, seat, pos, proof, "a roll")
+        )
+        shared[pos] |= 1 << seat
+    return state._replace(deck=deck._replace(opened=tuple(opened), shared=tuple(shared)))
+
+
+def _draw_hidden(state: GameState, seat: int, a: BuyDevCard) -> tuple[GameState, Action]:
+    """Pay and take the top card face down: nobody, the buyer included, can read it yet."""
+    deck = state.deck
+    assert deck is not None
+    if a.card is not None:
+        raise IllegalAction("development cards: the card is drawn face down; buy without naming it")
+    if not deck.left:
+        raise IllegalAction("development cards: the deck is empty")
+    resources, bank = _pay(state, seat, DEV_CARD_COST, "a development card")
+    pos = len(deck.holders)
+    deck = deck._replace(
+        holders=(*deck.holders, seat),
+        bought=(*deck.bought, state.turn),
+        opened=(*deck.opened, cards_deck.initial_opened(deck.cards[pos])),
+        shared=(*deck.shared, 1 << seat),
+        shown=(*deck.shown, -1),
+    )
+    hand = state.hands[seat]._replace(resources=resources)
+    return state._replace(hands=_with(state.hands, seat, hand), bank=bank, deck=deck), BuyDevCard(
+        a.player
+    )
+
+
+def _show_card(
+    state: GameState, seat: int, card: DevCard, proof: str | None, what: str
+) -> GameState:
+    """Turn one of the seat's hidden cards face up, proving it is a ``card``."""
+    deck = state.deck
+    assert deck is not None
+    if proof is None:
+        raise IllegalAction(
+            f"development cards: to {what}, {_name(state, seat)} shows which card it is"
+        )
+    pos, share_proof = _card_proof(proof, what)
+    if pos >= len(deck.holders) or deck.holders[pos] != seat or deck.shown[pos] >= 0:
+        raise IllegalAction(
+            f"development cards: card {pos} is not one of {_name(state, seat)}'s hidden cards"
+        )
+    if card is not DevCard.VICTORY_POINT and deck.bought[pos] == state.turn:
+        raise IllegalAction(
+            f"development cards: a {card.label} bought this turn cannot be played "
+            "until the next turn"
+        )
+    if deck.shared[pos] != deck.complete(len(state.players)):
+        raise IllegalAction(
+            f"development cards: card {pos} is not open to its holder yet (every other "
+            "seat shares it when it next rolls)"
+        )
+    share = _checked_share(state, seat, pos, share_proof, what)
+    found = cards_deck.card_type(cards_deck.remove_share(deck.opened[pos], share))
+    if found is None:
+        raise IllegalAction(
+            f"development cards: card {pos} opens to no card; a shuffle was dishonest "
+            "(the end-of-game reveal names whose)"
+        )
+    if found is not card:
+        raise IllegalAction(f"development cards: card {pos} is a {found.label}, not a {card.label}")
+    deck = deck._replace(shown=_with(deck.shown, pos, int(card)))
+    return state._replace(deck=deck, dev_deck=sub(state.dev_deck, one(card)))
+
+
+def _claim_victory(
+    state: GameState, seat: int, a: ClaimVictory, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_turn(state, seat, "claim victory")
+    if state.phase < Phase.ROLL or state.deck is None:
+        raise IllegalAction("victory: hidden victory point cards are shown on one's own turn")
+    if not a.cards:
+        raise IllegalAction("victory: a claim shows at least one victory point card")
+    for proof in a.cards:
+        state = _show_card(state, seat, DevCard.VICTORY_POINT, proof, "claim victory")
+        hand = state.hands[seat]
+        hand = hand._replace(dev_cards=add(hand.dev_cards, one(DevCard.VICTORY_POINT)))
+        state = state._replace(hands=_with(state.hands, seat, hand))
+    points = state.points(seat)
+    if points < state.victory_points:
+        raise IllegalAction(
+            f"victory: showing these cards gives {_name(state, seat)} {points} points, "
+            f"not the {state.victory_points} that win"
+        )
+    return _check_victory(state), a
+
+
+def owed_reveal(state: GameState) -> str | None:
+    """The player whose deck secret the game waits for after it ends (seat order)."""
+    if not state.is_over or state.deck is None:
+        return None
+    for p, secret in zip(state.players, state.deck.secrets, strict=True):
+        if not secret:
+            return p
+    return None
+
+
+def _reveal_deck(
+    state: GameState, seat: int, a: RevealDeck, chance: Chance | None
+) -> tuple[GameState, Action]:
+    """Check the seat's key and shuffle from its secret; the last reveal opens every card."""
+    deck = state.deck
+    if deck is None or not state.is_over:
+        raise IllegalAction("deck: deck secrets are revealed once the game is over")
+    if owed_reveal(state) != state.players[seat]:
+        raise IllegalAction(
+            f"deck: secrets are revealed in seat order; the game waits for "
+            f"{(owed_reveal(state) or 'nobody').capitalize()}"
+        )
+    text = a.secret
+    if len(text) != 64 or text != text.lower() or any(c not in "0123456789abcdef" for c in text):
+        raise IllegalAction("deck: a deck secret is 64 lower-case hex digits")
+    secret = bytes.fromhex(text)
+    name = _name(state, seat)
+    if not cards_deck.secret_matches(secret, deck.keys[seat]):
+        raise IllegalAction(f"deck: that secret is not the one behind {name}'s deck key")
+    before = deck.passes[seat - 1] if seat else cards_deck.first_cards(deck.keys)
+    if cards_deck.shuffle(before, deck.keys, secret) != deck.passes[seat]:
+        raise IllegalAction(f"deck: {name}'s shuffle of the development cards was dishonest")
+    deck = deck._replace(secrets=_with(deck.secrets, seat, text))
+    state = state._replace(deck=deck)
+    if "" not in deck.secrets:
+        state = _open_all(state)
+    return state, a
+
+
+def _open_all(state: GameState) -> GameState:
+    """Every secret is known: every drawn card is read, and held cards are shown."""
+    deck = state.deck
+    assert deck is not None
+    secrets = [bytes.fromhex(x) for x in deck.secrets]
+    shown = list(deck.shown)
+    hands = list(state.hands)
+    dev_deck = state.dev_deck
+    for pos, holder in enumerate(deck.holders):
+        found = cards_deck.read_card(secrets, deck.cards[pos])
+        if found is None or (shown[pos] >= 0 and shown[pos] != found):
+            raise IllegalAction(f"deck: card {pos} does not open to the card it was played as")
+        if shown[pos] < 0:
+            shown[pos] = int(found)
+            h = hands[holder]
+            hands[holder] = h._replace(dev_cards=add(h.dev_cards, one(found)))
+            dev_deck = sub(dev_deck, one(found))
+    return state._replace(
+        deck=deck._replace(shown=tuple(shown)), hands=tuple(hands), dev_deck=dev_deck
+    )
 
 
 Handler = Callable[[GameState, int, Action, "Chance | None"], "tuple[GameState, Action]"]
@@ -845,6 +1102,8 @@ HANDLERS: dict[type[Action], Handler] = {
     ConfirmTrade: _confirm_trade,  # type: ignore[dict-item]
     CancelTrade: _cancel_trade,  # type: ignore[dict-item]
     ClaimSeat: _claim_seat,  # type: ignore[dict-item]
+    ClaimVictory: _claim_victory,  # type: ignore[dict-item]
+    RevealDeck: _reveal_deck,  # type: ignore[dict-item]
 }
 
 
@@ -857,7 +1116,7 @@ def step(
         IllegalAction: the action breaks a rule; the message names it. ``state`` is
             unchanged (it is immutable).
     """
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is Phase.GAME_OVER and not isinstance(action, RevealDeck):
         raise IllegalAction(f"game over: {_name(state, state.winner)} has already won")
     handler = HANDLERS.get(type(action))
     if handler is None:
@@ -975,7 +1234,7 @@ def _main_actions(state: GameState, seat: int, name: str) -> list[Action]:
         )
     if covers(res, CITY_COST) and hand.cities_left > 0:
         out.extend(BuildCity(name, graph.vertices[v]) for v in sorted(hand.settlements))
-    if covers(res, DEV_CARD_COST) and any(state.dev_deck):
+    if covers(res, DEV_CARD_COST) and _deck_left(state):
         out.append(_action(BuyDevCard, name))
     if not state.dev_played and any(hand.dev_cards):
         out.extend(_dev_card_actions(state, seat, name))

@@ -21,6 +21,7 @@ from catan_p2p.rules.cards import (
     Counts,
     DevCard,
 )
+from catan_p2p.rules.deck import Deck, new_deck
 
 NOBODY = -1
 VICTORY_POINTS = 10
@@ -130,6 +131,10 @@ class GameState(NamedTuple):
     seats: tuple[str, ...] = ()
     # Each seat's last revealed dice-chain element (its anchor until the first reveal).
     reveals: tuple[str, ...] = ()
+    # The hidden development-card deck of a game with seat keys (``rules.deck``); None
+    # in a simulation, where ``dev_deck`` is the deck. With a deck, ``dev_deck`` counts
+    # the cards whose type the state does not show (in the deck or face down in hands).
+    deck: Deck | None = None
 
     # --- derived views ---------------------------------------------------------------
 
@@ -141,6 +146,11 @@ class GameState(NamedTuple):
     def lobby_open(self) -> bool:
         """True while some seat of a replicated game has no key yet."""
         return "" in self.seats
+
+    @property
+    def settled(self) -> bool:
+        """True once the game is over and every secret behind it is revealed."""
+        return self.is_over and (self.deck is None or "" not in self.deck.secrets)
 
     @property
     def is_setup(self) -> bool:
@@ -224,4 +234,5 @@ def new_game(
         victory_points=victory_points,
         seats=("",) * len(players) if seated else (),
         reveals=("",) * len(players) if seated else (),
+        deck=new_deck(len(players)) if seated else None,
     )

@@ -54,6 +54,10 @@ class Session(Protocol):
 
     def legal_actions(self, player: str | None = None) -> list[Action]: ...
 
+    def view(self, player: str) -> GameState:
+        """The state as ``player`` may see it (its own hidden cards included)."""
+        ...
+
     def history(self) -> list[LogEntry]: ...
 
     def sync(self) -> SyncStatus:
@@ -83,6 +87,9 @@ class MemorySession:
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
         return legal_actions(self._state, player)
+
+    def view(self, player: str) -> GameState:
+        return self._state  # no hidden deck without seat keys: everything is in the state
 
     def history(self) -> list[LogEntry]:
         return list(self._log)

@@ -91,7 +91,7 @@ class Driver:
         for player in self.to_act(state):
             actions = self.session.legal_actions(player)
             if actions:
-                return self.bots[player].decide(state, actions)
+                return self.bots[player].decide(self.session.view(player), actions)
         return None
 
     def step(self) -> Action | None:

@@ -30,10 +30,10 @@ from catan_p2p.errors import (
     UsageError,
     VerificationError,
 )
-from catan_p2p.rules.actions import Action, ClaimSeat
+from catan_p2p.rules.actions import Action
 from catan_p2p.rules.board import STANDARD_BOARD, Board
-from catan_p2p.rules.engine import actors, legal_actions
-from catan_p2p.rules.state import GameState
+from catan_p2p.rules.engine import actors, legal_actions, owed_reveal
+from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.store.codec import BANK
@@ -254,7 +254,17 @@ class GitSession:
 
     @_guarded
     def legal_actions(self, player: str | None = None) -> list[Action]:
+        """The legal actions of ``player`` as it sees the game (its hidden cards included)."""
+        if player in self.peers:
+            return legal_actions(self.view(player), player)
         return legal_actions(self.state, player)
+
+    @_guarded
+    def view(self, player: str) -> GameState:
+        """The state as ``player`` sees it: a local seat reads its own hidden cards."""
+        state = self.state
+        peer = self.peers.get(player)
+        return state if peer is None else peer.view(state)
 
     @_guarded
     def history(self) -> list[LogEntry]:
@@ -340,7 +350,8 @@ class GitSession:
     def submit(self, action: Action) -> GameState:
         """Record ``action`` for a local seat; ``IllegalAction`` (nothing recorded) if illegal."""
         with self.lock:
-            state = self._submit(action)
+            self._submit(action)
+            state = self._follow_up()
         self._send()
         return state
 
@@ -377,6 +388,28 @@ class GitSession:
                 peer.advance(self.head)
         peer.record(action)
         self._after_own_commit(peer)
+        return self.state
+
+    def _follow_up(self) -> GameState:
+        """Record what no one chooses: a win shown from hidden victory point cards, and
+        the deck secrets once the game is over (each local seat in its turn)."""
+        for _ in range(2 * len(self.players)):
+            state = self.committed_state
+            owed = owed_reveal(state)
+            if owed is not None:
+                if owed not in self.peers:
+                    break
+                self._submit(self.peers[owed].reveal_deck())
+                continue
+            if state.is_over or state.lobby_open:
+                break
+            current = state.players[state.current]
+            claim = None
+            if current in self.peers and state.phase in (Phase.ROLL, Phase.MAIN):
+                claim = self.peers[current].victory_claim(state)
+            if claim is None:
+                break
+            self._submit(claim)
         return self.state
 
     def _after_own_commit(self, peer: Peer) -> None:
@@ -495,6 +528,7 @@ class GitSession:
                     break
         self._claim_seats()
         self._maybe_merge()
+        self._follow_up()
         self._cleanup_answers()
         if reachable:
             self._repush_if_lost()
@@ -510,7 +544,7 @@ class GitSession:
             return
         for p in self.local_players:
             if not state.seats[state.players.index(p)]:
-                self.submit(ClaimSeat(p, self.keys[p].public, self.peers[p].dice_anchor()))
+                self.submit(self.peers[p].claim_seat())
                 state = self.state
 
     def _repush_if_lost(self) -> None:

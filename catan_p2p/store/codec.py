@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from catan_p2p.errors import BoardError, StateFileError
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, Counts
+from catan_p2p.rules.deck import DECK_SIZE, Deck
 from catan_p2p.rules.hexgrid import format_place, format_tile, parse_place
 from catan_p2p.rules.roads import longest_road
 from catan_p2p.rules.state import (
@@ -81,6 +82,7 @@ STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
     "players/": ("players", "hands"),
     "seats.json": ("players", "seats"),
     "chain.json": ("players", "reveals"),
+    "deck/": ("players", "deck"),  # and each player's drawn cards, in players/
 }
 HAND_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
     "turn.json": ("resources",),
@@ -192,12 +194,50 @@ def resource_table(state: GameState) -> dict:
     }
 
 
-def player_data(hand: PlayerState) -> dict:
-    return {
+def player_data(hand: PlayerState, cards: tuple = (), players: tuple[str, ...] = ()) -> dict:
+    data: dict[str, Any] = {
         "dev_cards": _some(_DEV, hand.dev_cards),
         "new_dev_cards": _some(_DEV, hand.new_dev_cards),
         "played": _some(_DEV, hand.played),
     }
+    if cards:
+        data["cards"] = [_drawn_data(card, players) for card in cards]
+    return data
+
+
+def drawn_cards(deck: Deck | None, seat: int) -> tuple:
+    """``(position, bought, opened, shared, shown)`` of each card ``seat`` drew."""
+    if deck is None:
+        return ()
+    mine = ~(1 << seat)
+    return tuple(
+        (p, deck.bought[p], deck.opened[p], deck.shared[p] & mine, deck.shown[p])
+        for p, h in enumerate(deck.holders)
+        if h == seat
+    )
+
+
+def _drawn_data(card: tuple, players: tuple[str, ...]) -> dict:
+    pos, bought, opened, shared, shown = card
+    data: dict[str, Any] = {
+        "position": pos,
+        "bought": bought,
+        "opened": opened,
+        "shared": [p for s, p in enumerate(players) if shared >> s & 1],
+    }
+    if shown >= 0:
+        data["shown"] = _DEV[shown]
+    return data
+
+
+def seat_deck_data(deck: Deck, seat: int) -> dict:
+    """``deck/<player>.json``: the seat's deck key, its shuffle once made, its secret."""
+    data: dict[str, Any] = {"key": deck.keys[seat]}
+    if seat < len(deck.passes):
+        data["shuffle"] = list(deck.passes[seat])
+    if deck.secrets[seat]:
+        data["secret"] = deck.secrets[seat]
+    return data
 
 
 class StateWriter:
@@ -276,6 +316,7 @@ class StateWriter:
         names = self._file_names.get(players)
         if names is None:
             names = self._file_names[players] = tuple(f"{p}.json" for p in players)
+        deck = state.deck
         players_tree = self._tree(
             tuple(
                 (
@@ -283,12 +324,17 @@ class StateWriter:
                     (
                         False,
                         self._valued(
-                            ("player", _player_fields(hand)),
-                            lambda hand=hand: player_data(hand),
+                            ("player", players, _player_fields(hand), cards),
+                            lambda hand=hand, cards=cards: player_data(hand, cards, players),
                         ),
                     ),
                 )
-                for name, hand in zip(names, state.hands, strict=True)
+                for name, hand, cards in zip(
+                    names,
+                    state.hands,
+                    [drawn_cards(deck, s) for s in range(len(players))],
+                    strict=True,
+                )
             )
         )
 
@@ -354,7 +400,20 @@ class StateWriter:
                 ("chain.json", (False, self._per_player("chain", players, state.reveals))),
                 ("seats.json", (False, self._per_player("seats", players, state.seats))),
             )
+        if deck is not None and any(deck.keys):
+            root = (*root, ("deck", (True, self._deck_tree(deck, players, names))))
         return self._tree(root)
+
+    def _deck_tree(self, deck: Deck, players: tuple[str, ...], names: tuple[str, ...]) -> str:
+        entries = []
+        for s, name in enumerate(names):
+            if not deck.keys[s]:
+                continue
+            made = deck.passes[s] if s < len(deck.passes) else ()
+            key = ("seat-deck", deck.keys[s], made, deck.secrets[s])
+            blob = self._valued(key, lambda s=s: seat_deck_data(deck, s))
+            entries.append((name, (False, blob)))
+        return self._tree(tuple(entries))
 
     def _per_player(self, kind: str, players: tuple[str, ...], values: tuple[str, ...]) -> str:
         """Blob of a ``player -> text`` file, listing the players whose value is set."""
@@ -481,9 +540,20 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
     vo, eo = tuple(vertex_owner), tuple(edge_owner)
 
     hands = []
+    drawn: dict[int, tuple] = {}
     for s, name in enumerate(players):
         path = f"players/{name}.json"
         pf = _validate(schema.PlayerFile, path, need(path), where)
+        for card in pf.cards:
+            if card.position in drawn:
+                raise StateFileError(f"{path} in {where}: card {card.position} is drawn twice")
+            mask = 1 << s
+            for other in card.shared:
+                if player_of(path, other) == s:
+                    raise StateFileError(f"{path} in {where}: {name} shares its own card")
+                mask |= 1 << player_of(path, other)
+            shown = -1 if card.shown is None else _DEV.index(card.shown)
+            drawn[card.position] = (s, card.bought, card.opened, mask, shown)
         own_s = frozenset(v for v, o in settlements.items() if o == s)
         own_c = frozenset(v for v, o in cities.items() if o == s)
         own_r = frozenset(e for e, o in roads.items() if o == s)
@@ -547,10 +617,46 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         free_roads=turn.free_roads,
         winner=player_of("turn.json", turn.winner),
         victory_points=game.victory_points,
-        seats=_per_player(files, "seats.json", schema.SeatsFile, players, where),
+        seats=(seats := _per_player(files, "seats.json", schema.SeatsFile, players, where)),
         reveals=_per_player(files, "chain.json", schema.ChainFile, players, where),
+        deck=_read_deck(files, players, drawn, where) if seats else None,
     )
     return state, GameInfo(game.game, game.seed)
+
+
+def _read_deck(
+    files: dict[str, bytes], players: tuple[str, ...], drawn: dict[int, tuple], where: str
+) -> Deck:
+    """The hidden deck from ``deck/<player>.json`` and the players' drawn cards."""
+    keys, passes, secrets = [], [], []
+    for name in players:
+        path = f"deck/{name}.json"
+        if path not in files:
+            keys.append("")
+            secrets.append("")
+            continue
+        f = _validate(schema.SeatDeckFile, path, files[path], where)
+        keys.append(f.key)
+        secrets.append(f.secret or "")
+        if f.shuffle:
+            if len(passes) != len(keys) - 1 or len(f.shuffle) != DECK_SIZE:
+                raise StateFileError(
+                    f"{path} in {where}: the seats shuffle in seat order, each all {DECK_SIZE} cards"
+                )
+            passes.append(tuple(f.shuffle))
+    if sorted(drawn) != list(range(len(drawn))):
+        raise StateFileError(f"players/ in {where}: the drawn cards' positions have gaps")
+    cards = [drawn[p] for p in range(len(drawn))]
+    return Deck(
+        keys=tuple(keys),
+        passes=tuple(passes),
+        holders=tuple(c[0] for c in cards),
+        bought=tuple(c[1] for c in cards),
+        opened=tuple(c[2] for c in cards),
+        shared=tuple(c[3] for c in cards),
+        shown=tuple(c[4] for c in cards),
+        secrets=tuple(secrets),
+    )
 
 
 def _per_player(
@@ -573,6 +679,7 @@ TREE_NAMES: dict[str, frozenset[str]] = {
             "awards.json",
             "board",
             "chain.json",
+            "deck",
             "deck.json",
             "game.json",
             "map",
@@ -582,6 +689,7 @@ TREE_NAMES: dict[str, frozenset[str]] = {
         }
     ),
     "board/": frozenset({"board.json"}),
+    "deck/": frozenset({"*.json"}),
     "map/": frozenset({"cities.json", "roads.json", "settlements.json"}),
     "players/": frozenset({"*.json"}),
 }

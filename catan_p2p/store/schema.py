@@ -138,7 +138,40 @@ class TurnFile(_File):
 
 
 class DeckFile(DevCardCounts):
-    """``deck.json``: the development cards left in the deck, every kind written."""
+    """``deck.json``: the development cards left in the deck, every kind written.
+
+    In a game with seat keys the deck is hidden: the counts are of the cards whose type
+    no one has shown yet (in the deck or face down in a hand).
+    """
+
+
+Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+Hex128 = Annotated[str, Field(pattern=r"^[0-9a-f]{128}$")]
+
+
+class DrawnCard(_File):
+    """One development card a player drew from the hidden deck (PROTOCOL.md "Deck")."""
+
+    position: int = Field(ge=0, le=24)  # its place in the shuffled deck, in draw order
+    bought: int = Field(ge=0)  # the turn it was bought in
+    opened: Hex64  # its C2 with every share given so far removed
+    shared: list[str]  # the other players whose shares are in, in seat order
+    # Its type once shown (played, shown to win, or read at the game's end); else absent.
+    shown: (
+        Literal["knight", "victory_point", "road_building", "year_of_plenty", "monopoly"] | None
+    ) = None
+
+
+class SeatDeckFile(_File):
+    """``deck/<player>.json``: one seat's layer of the hidden deck.
+
+    ``key`` (its deck key, from its claim), ``shuffle`` (its pass, from its first
+    settlement) and ``secret`` (revealed when the game is over) appear as they happen.
+    """
+
+    key: Hex64
+    shuffle: list[Hex128] = Field(default=[], max_length=25)
+    secret: Hex64 | None = None
 
 
 class PlayerFile(_File):
@@ -148,6 +181,7 @@ class PlayerFile(_File):
     dev_cards: SomeDevCards
     new_dev_cards: SomeDevCards  # bought this turn, playable from the next
     played: SomeDevCards
+    cards: list[DrawnCard] = Field(default=[], max_length=25)  # drawn from a hidden deck
 
 
 class PlacesFile(RootModel[dict[str, str]]):
@@ -190,4 +224,5 @@ FILES: dict[str, type[BaseModel]] = {
     "awards.json": AwardsFile,
     "seats.json": SeatsFile,
     "chain.json": ChainFile,
+    "deck/<player>.json": SeatDeckFile,
 }

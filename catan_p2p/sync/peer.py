@@ -12,10 +12,25 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from catan_p2p.errors import ForkError, IllegalAction
-from catan_p2p.rules.actions import Action, EndTurn, RollDice
+from catan_p2p.rules import deck as cards_deck
+from catan_p2p.rules.actions import (
+    Action,
+    BuildSettlement,
+    ClaimSeat,
+    ClaimVictory,
+    EndTurn,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
+    RevealDeck,
+    RollDice,
+)
+from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.chance import chain, derive_chance
 from catan_p2p.rules.engine import step
-from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.state import GameState
+from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync.concurrent import Answer, merge_commit
@@ -26,7 +41,12 @@ from catan_p2p.sync.verify import Verifier
 
 __all__ = ["Answer", "Peer"]  # Answer lives in sync.concurrent; re-exported for callers
 
-_GAME_OVER = Phase.GAME_OVER
+_PLAYS = {
+    PlayKnight: DevCard.KNIGHT,
+    PlayRoadBuilding: DevCard.ROAD_BUILDING,
+    PlayYearOfPlenty: DevCard.YEAR_OF_PLENTY,
+    PlayMonopoly: DevCard.MONOPOLY,
+}
 
 
 class Peer:
@@ -55,6 +75,7 @@ class Peer:
         self.verifier = verifier
         self.genesis = genesis
         self._dice: list[str] | None = None
+        self._deck_secret: bytes | None = None
         self._dice_at: dict[str, int] = {}
         self._head = repo.refs.get(self.ref)
         if self._head is not None:
@@ -71,6 +92,84 @@ class Peer:
     def dice_anchor(self) -> str:
         """The last element of the dice chain: what a seat claim publishes."""
         return self._chain()[-1]
+
+    @property
+    def deck_secret(self) -> bytes:
+        """This player's deck secret in this game, from its key (``rules.deck``)."""
+        if self._deck_secret is None:
+            self._deck_secret = self.key.secret(b"catan-p2p deck", bytes.fromhex(self.genesis))
+        return self._deck_secret
+
+    def claim_seat(self) -> ClaimSeat:
+        """The claim of this seat: signing key, dice-chain anchor, deck key and its proof."""
+        secret = self.deck_secret
+        return ClaimSeat(
+            self.player,
+            self.key.public,
+            self.dice_anchor(),
+            cards_deck.public_key(secret),
+            cards_deck.key_proof(secret),
+        )
+
+    def view(self, state: GameState) -> GameState:
+        """``state`` as this player may see it (its own hidden cards read)."""
+        return private_view(state, state.players.index(self.player), self.deck_secret)
+
+    def reveal_deck(self) -> RevealDeck:
+        return RevealDeck(self.player, self.deck_secret.hex())
+
+    def victory_claim(self, state: GameState) -> ClaimVictory | None:
+        """The claim that wins now, when this player's hidden victory points make it win."""
+        seat = state.players.index(self.player)
+        if state.deck is None or state.is_over or state.current != seat or state.is_setup:
+            return None
+        points = [
+            pos
+            for pos, card in own_cards(state, seat, self.deck_secret)
+            if card is DevCard.VICTORY_POINT
+        ]
+        if not points or state.points(seat) + len(points) < state.victory_points:
+            return None
+        return ClaimVictory(self.player, tuple(self._card_proof(state, p) for p in points))
+
+    def _card_proof(self, state: GameState, pos: int) -> str:
+        deck = state.deck
+        assert deck is not None
+        seat = state.players.index(self.player)
+        proof = cards_deck.share(self.deck_secret, deck.cards[pos], deck.keys[seat])
+        return f"{pos}:{proof}"
+
+    def with_secrets(self, action: Action, state: GameState) -> Action:
+        """``action`` with what only this player can add: its dice-chain element, its
+        shuffle, its shares of other seats' cards, the proof of a card it plays."""
+        action = self.with_reveal(action, state)
+        deck = state.deck
+        if deck is None or state.lobby_open:
+            return action
+        seat = state.players.index(self.player)
+        if isinstance(action, RollDice) and action.shares is None:
+            owed = deck.owed_shares(seat)
+            if owed:
+                shares = tuple(
+                    f"{p}:{cards_deck.share(self.deck_secret, deck.cards[p], deck.keys[seat])}"
+                    for p in owed
+                )
+                action = replace(action, shares=shares)
+        elif (
+            isinstance(action, BuildSettlement)
+            and action.deck is None
+            and state.is_setup
+            and state.setup_step < len(state.players)
+        ):
+            before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.keys)
+            action = replace(action, deck=cards_deck.shuffle(before, deck.keys, self.deck_secret))
+        elif isinstance(action, tuple(_PLAYS)) and action.card is None:
+            wanted = _PLAYS[type(action)]
+            for pos, card in own_cards(state, seat, self.deck_secret):
+                if card is wanted and deck.bought[pos] != state.turn:
+                    action = replace(action, card=self._card_proof(state, pos))
+                    break
+        return action
 
     def with_reveal(self, action: Action, state: GameState) -> Action:
         """``action`` with the next dice-chain element filled in when it must reveal one."""
@@ -120,7 +219,7 @@ class Peer:
         state = self.verifier.verify(target)
         gained = len(self.repo.first_parents(target, stop=head))
         self._move(target)
-        if state.phase is _GAME_OVER:
+        if state.settled:
             self.repo.finish(target)  # the game leaves its repository packed
         return gained
 
@@ -128,7 +227,7 @@ class Peer:
         """Apply an own action on the head, commit it and move the branch."""
         parent = self.head or self.genesis
         state = self.verifier.verify(parent)
-        action = self.with_reveal(action, state)
+        action = self.with_secrets(action, state)
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
         with self.repo.store.batch():  # tree and commit land as one small pack
             tree = self.repo.writer(self.info).write(new)
@@ -137,7 +236,7 @@ class Peer:
             )
         self.verifier.trust(oid, new)
         self._move(oid)
-        if new.phase is _GAME_OVER:
+        if new.settled:
             self.repo.finish(oid)  # the game leaves its repository packed
         return oid, new, resolved
 

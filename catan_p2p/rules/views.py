@@ -1,0 +1,66 @@
+"""What one player may know: the shared state plus the face-down cards it holds.
+
+The state in a commit's tree is public: with a hidden deck (``rules.deck``) nobody's
+development cards are in it until shown. A player's own view adds the cards it can
+read with its deck secret, as ordinary counts, so the engine, the bots and the window
+work on it like on any state (its ``deck`` is dropped: a view is for deciding, never
+for recording; and its ``dev_deck`` counts the cards this player has not seen).
+"""
+
+from __future__ import annotations
+
+from catan_p2p.rules.cards import DevCard, add, one, sub
+from catan_p2p.rules.deck import peek
+from catan_p2p.rules.state import GameState
+
+
+def own_cards(state: GameState, seat: int, secret: bytes) -> list[tuple[int, DevCard]]:
+    """``(position, card)`` of every hidden card ``seat`` holds and can read already."""
+    deck = state.deck
+    if deck is None:
+        return []
+    full = deck.complete(len(state.players))
+    out = []
+    for pos in deck.held(seat):
+        if deck.shared[pos] == full:
+            card = peek(secret, deck.cards[pos], deck.opened[pos])
+            if card is not None:
+                out.append((pos, card))
+    return out
+
+
+def pending_cards(state: GameState, seat: int) -> int:
+    """Hidden cards ``seat`` drew that some other seat has not opened for it yet."""
+    deck = state.deck
+    if deck is None:
+        return 0
+    full = deck.complete(len(state.players))
+    return sum(1 for pos in deck.held(seat) if deck.shared[pos] != full)
+
+
+def hidden_count(state: GameState, seat: int) -> int:
+    """How many face-down development cards ``seat`` holds (public)."""
+    hand = state.hands[seat]
+    if state.deck is None:
+        return sum(hand.dev_cards) + sum(hand.new_dev_cards)
+    return len(state.deck.held(seat))
+
+
+def private_view(state: GameState, seat: int, secret: bytes) -> GameState:
+    """``state`` as ``seat`` sees it: its readable hidden cards in its hand."""
+    deck = state.deck
+    if deck is None:
+        return state
+    hand = state.hands[seat]
+    held, new, unseen = hand.dev_cards, hand.new_dev_cards, state.dev_deck
+    for pos, card in own_cards(state, seat, secret):
+        if deck.bought[pos] == state.turn:
+            new = add(new, one(card))
+        else:
+            held = add(held, one(card))
+        unseen = sub(unseen, one(card))
+    hands = list(state.hands)
+    hands[seat] = hand._replace(dev_cards=held, new_dev_cards=new)
+    if not deck.left:
+        unseen = (0,) * len(unseen)  # nothing left to buy, whatever the others hold
+    return state._replace(hands=tuple(hands), dev_deck=unseen, deck=None)

@@ -95,6 +95,16 @@ def test_simulate_git_records_every_action_as_a_commit(tmp_path) -> None:  # typ
         text=True,
         check=True,
     )
-    # One commit per action on top of the genesis commit and one seat claim per player
-    # (merges close concurrent steps).
-    assert int(log.stdout) == report["mean_actions"] + 1 + len(report["winners"])
+    shown = subprocess.run(
+        ["git", "-C", str(repo), "log", "--format=%s", f"refs/heads/catan/sim-0/{winner}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    # One commit per action on top of the genesis commit, one seat claim per player
+    # (merges close concurrent steps), and what the peers add by themselves: a win shown
+    # from hidden victory point cards, and each player's deck secret after the game.
+    players = len(report["winners"])
+    assert shown.count("reveal the deck secret") == players
+    extra = 1 + players + players + shown.count("victory point card")
+    assert int(log.stdout) == report["mean_actions"] + extra

@@ -2,7 +2,8 @@
 """Write or check the protocol test vectors in ``state_schema/vectors/vectors.json``.
 
 A short game written with fixed keys (Ed25519 seeds ``b"red" * ...``) and fixed commit
-times: the genesis, the seat claims, their merge and the first set-up moves. Each entry
+times: the genesis, the seat claims, their merge and the first set-up moves (each
+first settlement carries its seat's shuffle of the hidden deck). Each entry
 holds the commit's raw bytes, its id and its tree id, so another implementation can check
 that it writes and accepts exactly these commits.
 
@@ -17,15 +18,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.rules.board import STANDARD_BOARD
-from catan_p2p.rules.chance import chain, derive_chance
+from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import legal_actions, step
 from catan_p2p.session.git import write_genesis
 from catan_p2p.sync.concurrent import Answer, merge_commit
+from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.protocol import GenesisInfo, action_message
 from catan_p2p.sync.repo import GameRepo, init_repo
 from catan_p2p.sync.signing import SeatKey
+from catan_p2p.sync.verify import Verifier
 
 OUT = Path(__file__).resolve().parents[1] / "state_schema" / "vectors" / "vectors.json"
 PLAYERS = ("red", "blue")
@@ -53,10 +55,11 @@ def vectors(where: Path | None = None) -> dict:
         record("genesis", genesis)
         state, info = repo.open_genesis(genesis)
         writer = repo.writer(info)
+        verifier = Verifier(repo, info, genesis, state)
+        peers = {p: Peer(repo, info, p, genesis, key_of(p), verifier) for p in PLAYERS}
         answers = []
         for i, p in enumerate(PLAYERS):
-            secret = key_of(p).secret(b"catan-p2p dice chain", bytes.fromhex(genesis))
-            action = ClaimSeat(p, key_of(p).public, chain(secret)[-1])
+            action = peers[p].claim_seat()  # its keys, dice anchor and deck key
             tree = writer.write(step(state, action)[0])
             oid = repo.write_commit(
                 tree, [genesis], p, action_message(action, info.game), key_of(p), WHEN + 1 + i
@@ -76,7 +79,7 @@ def vectors(where: Path | None = None) -> dict:
         state = merge.state
         for n in range(4):  # red's first settlement and road, then blue's
             player = state.players[state.current]
-            chosen = legal_actions(state, player)[0]
+            chosen = peers[player].with_secrets(legal_actions(state, player)[0], state)
             state, resolved = step(state, chosen, derive_chance(info.seed, head))
             head = repo.write_commit(
                 writer.write(state),

@@ -383,7 +383,7 @@ class App:
             self.say("still sending your last action to the others; try again in a moment")
             return False
         self._follow(self.session.state)
-        refusal = controls.refusal(self.state, action)
+        refusal = self.session.refusal(action)
         if refusal is not None:
             self.say(refusal)
             return False
@@ -705,8 +705,9 @@ class App:
             progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)
             animate.tumbling_dice(screen, lay.status, self.roll_anim[1], progress)
         shown = self.shown_player
-        panels.draw_players(screen, lay.players, state, shown)
-        panels.draw_hand(screen, lay.hand, state, shown, hidden_for=self.viewer)
+        mine = self.session.view(shown) if shown in self.session.local_players else state
+        panels.draw_players(screen, lay.players, state, shown, mine)
+        panels.draw_hand(screen, lay.hand, mine, shown, hidden_for=self.viewer)
         log_rect, chat_rect = lay.log, None
         if self.chat is not None:
             log_rect, chat_rect = panels.split_for_chat(lay.log)

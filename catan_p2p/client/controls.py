@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from catan_p2p.errors import IllegalAction
+from catan_p2p.rules import engine
 from catan_p2p.rules.actions import (
     Action,
     BuildCity,
@@ -39,8 +39,7 @@ from catan_p2p.rules.cards import (
     covers,
     format_counts,
 )
-from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import expecting, step
+from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId
 from catan_p2p.rules.state import GameState, Phase
 
@@ -179,11 +178,7 @@ def end_label(actions: Iterable[Action]) -> str:
 
 def refusal(state: GameState, action: Action) -> str | None:
     """The engine's reason why ``action`` is illegal in ``state``, or None when legal."""
-    try:
-        step(state, action, derive_chance("probe", "probe"))
-    except IllegalAction as exc:
-        return str(exc)
-    return None
+    return engine.refusal(state, action)
 
 
 def _build_refusal(state: GameState, player: str, what: str, cost: Counts, left: int) -> str:

@@ -25,6 +25,7 @@ from catan_p2p.rules.cards import (
 from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.places import in_words
 from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.views import hidden_count
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.chat import ChatMessage
 
@@ -129,9 +130,17 @@ def _badge(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: the
 
 
 def draw_players(
-    surface: pygame.Surface, rect: pygame.Rect, state: GameState, viewer: str | None
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    state: GameState,
+    viewer: str | None,
+    mine: GameState | None = None,
 ) -> None:
-    """Each seat: points, cards, development cards, awards and pieces left."""
+    """Each seat: points, cards, development cards, awards and pieces left.
+
+    ``mine`` is the viewer's own view (``Session.view``): its hidden cards count there.
+    """
+    mine = state if mine is None else mine
     top = panel_box(surface, rect, "Players")
     row_h = min(64, (rect.bottom - top - 4) // max(1, len(state.players)))
     for seat, player in enumerate(state.players):
@@ -148,10 +157,9 @@ def draw_players(
             border_radius=3,
         )
         draw_text(surface, player.capitalize(), (row.left + 20, row.top + 4), 16, theme.TEXT, True)
-        shown = (
-            state.points(seat) if (player == viewer or state.is_over) else state.public_points(seat)
-        )
-        hidden = hand.victory_cards if player == viewer and not state.is_over else 0
+        own = player == viewer
+        shown = mine.points(seat) if (own or state.is_over) else state.public_points(seat)
+        hidden = mine.hands[seat].victory_cards if own and not state.is_over else 0
         pts = f"{shown} VP" + (f" ({hidden} hidden)" if hidden else "")
         draw_text(surface, pts, (row.right - 8, row.top + 4), 16, theme.TEXT, True, "topright")
         bx = row.left + 110
@@ -159,7 +167,7 @@ def draw_players(
             bx += _badge(surface, "Longest road", (bx, row.top + 6), (200, 160, 60)) + 4
         if state.largest_army == seat:
             _badge(surface, "Largest army", (bx, row.top + 6), (170, 90, 170))
-        dev = sum(hand.dev_cards) + sum(hand.new_dev_cards)
+        dev = hidden_count(state, seat)
         facts = (
             f"{plural(hand.card_count, 'card')} · {dev} dev · "
             f"{plural(hand.knights, 'knight')} · road {hand.road_length}"

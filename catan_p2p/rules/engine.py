@@ -1142,11 +1142,16 @@ def apply(state: GameState, action: Action, chance: Chance | None = None) -> Gam
 
 def is_legal(state: GameState, action: Action) -> bool:
     """True when ``action`` may be applied now (its chance outcomes, if given, are possible)."""
+    return refusal(state, action) is None
+
+
+def refusal(state: GameState, action: Action) -> str | None:
+    """The rule ``action`` breaks in ``state`` (the engine's sentence), or None when legal."""
     try:
         step(state, action, _ProbeChance())
-    except IllegalAction:
-        return False
-    return True
+    except IllegalAction as exc:
+        return str(exc)
+    return None
 
 
 class _ProbeChance(Chance):

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.engine import legal_actions, refusal, step
 from catan_p2p.rules.state import GameState
 
 
@@ -58,6 +58,14 @@ class Session(Protocol):
         """The state as ``player`` may see it (its own hidden cards included)."""
         ...
 
+    def refusal(self, action: Action) -> str | None:
+        """Why ``action`` would be refused now (the rule's sentence), or None if it is legal.
+
+        Judged as the session would record it: with what only the player's peer adds
+        (its dice-chain element, shuffle, shares and card proofs).
+        """
+        ...
+
     def history(self) -> list[LogEntry]: ...
 
     def sync(self) -> SyncStatus:
@@ -90,6 +98,9 @@ class MemorySession:
 
     def view(self, player: str) -> GameState:
         return self._state  # no hidden deck without seat keys: everything is in the state
+
+    def refusal(self, action: Action) -> str | None:
+        return refusal(self._state, action)
 
     def history(self) -> list[LogEntry]:
         return list(self._log)

@@ -32,7 +32,7 @@ from catan_p2p.errors import (
 )
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.board import STANDARD_BOARD, Board
-from catan_p2p.rules.engine import actors, legal_actions, owed_reveal
+from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.keys import remember, seat_key
@@ -258,6 +258,17 @@ class GitSession:
         if player in self.peers:
             return legal_actions(self.view(player), player)
         return legal_actions(self.state, player)
+
+    @_guarded
+    def refusal(self, action: Action) -> str | None:
+        state = self.state
+        peer = self.peers.get(action.player)
+        if peer is not None:
+            try:
+                action = peer.with_secrets(action, state)
+            except IllegalAction as exc:
+                return str(exc)
+        return refusal(state, action)
 
     @_guarded
     def view(self, player: str) -> GameState:

@@ -16,6 +16,7 @@ from catan_p2p.rules.actions import (
     BuyDevCard,
     CancelTrade,
     ClaimSeat,
+    ClaimVictory,
     ConfirmTrade,
     Discard,
     EndRoadBuilding,
@@ -27,6 +28,7 @@ from catan_p2p.rules.actions import (
     PlayMonopoly,
     PlayRoadBuilding,
     PlayYearOfPlenty,
+    RevealDeck,
     RollDice,
 )
 from catan_p2p.rules.cards import DevCard, Resource
@@ -62,7 +64,13 @@ EXAMPLES: list[Action] = [
         "red",
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGwBX7iCCPz9adMoUNyWIl8fkxX+W1ODpyWW8K+8JTNU",
         "0" * 64,
+        "1" * 64,
+        "2" * 128,
     ),
+    ClaimVictory("red", ("3:" + "4" * 192,)),
+    RevealDeck("red", "5" * 64),
+    RollDice("red", None, "6" * 64, ("0:" + "7" * 192,)),
+    PlayKnight("red", "1:" + "8" * 192),
 ]
 
 

@@ -3,8 +3,10 @@
 The player before you could once vary its ``end_turn`` (its time, its message bytes)
 until your roll was what it wanted. In protocol 3 a roll is derived from dice-chain
 elements fixed before the game began, so every canonical variant gives the same roll and
-every other variant is refused. Draws and steals still follow randomness v1: the last
-test records that they can still be ground (PROTOCOL.md section 7).
+every other variant is refused. A development card is the next card of a deck every
+seat shuffled before the game began, so no variant of the purchase changes it either.
+Steals still follow randomness v1: the last test records that they can still be ground
+(PROTOCOL.md section 7).
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ import pytest
 from gitgames import play_some, sign_commit
 
 from catan_p2p.errors import VerificationError
-from catan_p2p.rules.actions import BuyDevCard, EndTurn, RollDice
+from catan_p2p.rules import deck as cards_deck
+from catan_p2p.rules.actions import BuyDevCard, EndTurn, MoveRobber, RollDice
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import legal_actions, step
 from catan_p2p.rules.state import Phase
+from catan_p2p.rules.views import own_cards
 from catan_p2p.session.git import GitSession, create_game
 from catan_p2p.store.objects import commit_data, object_id
 from catan_p2p.sync.protocol import action_message, player_email
@@ -106,15 +110,48 @@ def test_no_choice_of_moves_before_ending_the_turn_changes_the_next_roll(red_end
     assert len(alternatives) > 3 and len(rolls) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="draws and steals still use randomness v1 (open)")
-def test_a_draw_cannot_be_ground(red_ends):
-    everyone = red_ends
-    state = everyone.committed_state._replace(
-        hands=tuple(h._replace(resources=(5, 5, 5, 5, 5)) for h in everyone.committed_state.hands),
+def _rich(state):
+    """``state`` with every hand able to buy (the bank pays for it)."""
+    return state._replace(
+        hands=tuple(h._replace(resources=(5, 5, 5, 5, 5)) for h in state.hands),
         bank=(19 - 15,) * 5,
     )
-    cards = {
-        step(state, BuyDevCard("red"), derive_chance("grind", f"{n:040x}"))[1].card
-        for n in range(200)
+
+
+def test_a_draw_cannot_be_ground_nor_read_before_the_others_open_it(red_ends):
+    everyone = red_ends
+    state = _rich(everyone.committed_state)
+    # Ten thousand parents (every variant of the commit before the purchase) ...
+    after = {
+        step(state, BuyDevCard("red"), derive_chance("grind", f"{n:040x}"))[0]
+        for n in range(VARIANTS)
     }
-    assert len(cards) == 1
+    assert len(after) == 1  # ... give one state: the card is the deck's next, fixed
+    drawn = after.pop()
+    deck = drawn.deck
+    pos = len(deck.holders) - 1
+    peers = everyone.peers
+    # Paid for, and still unreadable, the buyer included, until every other seat shares.
+    assert own_cards(drawn, 0, peers["red"].deck_secret) == []
+    opened = deck.opened[pos]
+    for seat, p in ((1, "blue"), (2, "white")):
+        proof = cards_deck.share(peers[p].deck_secret, deck.cards[pos], deck.keys[seat])
+        opened = cards_deck.remove_share(
+            opened, cards_deck.check_share(proof, deck.cards[pos], deck.keys[seat])
+        )
+    card = cards_deck.peek(peers["red"].deck_secret, deck.cards[pos], opened)
+    assert card is not None  # the buyer reads it ...
+    assert cards_deck.card_type(opened) is None  # ... nobody else can
+    for p in ("blue", "white"):
+        assert cards_deck.peek(peers[p].deck_secret, deck.cards[pos], opened) is None
+
+
+@pytest.mark.xfail(strict=True, reason="steals still use randomness v1 (open, PROTOCOL.md 7)")
+def test_a_steal_cannot_be_ground(red_ends):
+    everyone = red_ends
+    state = _rich(everyone.committed_state)._replace(phase=Phase.MOVE_ROBBER)
+    move = next(
+        a for a in legal_actions(state, "red") if isinstance(a, MoveRobber) and a.victim is not None
+    )
+    stolen = {step(state, move, derive_chance("grind", f"{n:040x}"))[1].stolen for n in range(200)}
+    assert len(stolen) == 1

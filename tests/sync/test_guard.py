@@ -61,6 +61,7 @@ def _two_settlements(red: GitSession) -> tuple[str, str]:
     a, b = [x for x in legal_actions(state, "red") if isinstance(x, BuildSettlement)][:2]
     out = []
     for action in (a, b):
+        action = red.peers["red"].with_secrets(action, state)  # its shuffle of the deck
         new = step(state, action)[0]
         tree = red.repo.writer(red.info).write(new)
         out.append(sign_commit(red.repo, red.head, "red", action, tree, red.keys["red"]))

@@ -74,7 +74,10 @@ class ReplayViewer:
         screen: pygame.Surface | None = None,
         size: tuple[int, int] = theme.WINDOW_SIZE,
         title: str = "catan-p2p replay",
+        viewer: str | None = None,
     ) -> None:
+        """``viewer``: whose hand the panel shows (the states are that player's views);
+        None shows each action's author's public hand."""
         if not states:
             raise CatanError("there is nothing to replay: the history is empty")
         pygame.font.init()
@@ -85,6 +88,7 @@ class ReplayViewer:
         self.screen = screen
         self.states = list(states)
         self.entries = list(entries)
+        self.viewer = viewer
         self.index = len(self.states) - 1
         self.turns = turn_starts(self.states)
         self.playing = False
@@ -258,7 +262,9 @@ class ReplayViewer:
             where += f" · {in_words(state.board, entry.summary)}"
         current = state.players[state.current]
         panels.draw_status(screen, lay.status, state, current, where, message_is_error=False)
-        viewer = entry.author if entry is not None else state.players[state.current]
+        viewer = self.viewer or (
+            entry.author if entry is not None else state.players[state.current]
+        )
         panels.draw_players(screen, lay.players, state, viewer)
         panels.draw_hand(screen, lay.hand, state, viewer)
         log = lay.log.union(lay.sync)
@@ -313,6 +319,7 @@ def export_frames(
     size: tuple[int, int] = theme.WINDOW_SIZE,
     gif: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    viewer: str | None = None,
 ) -> dict[str, object]:
     """Write ``frame_00000.png``... (one per state) and, with Pillow, ``replay.gif``.
 
@@ -323,7 +330,7 @@ def export_frames(
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    viewer = ReplayViewer(states, entries, screen=pygame.Surface(size))
+    viewer = ReplayViewer(states, entries, screen=pygame.Surface(size), viewer=viewer)
     n = len(states)
     width = len(str(n)) if n > 99999 else 5
     gif_every = max(1, math.ceil(n / 200))

@@ -7,13 +7,15 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from catan_p2p.errors import CatanError, RemoteError, UsageError
+from catan_p2p.rules.state import GameState
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.keys import existing_key
 from catan_p2p.store.refs import game_prefix, parse_ref
 from catan_p2p.sync.repo import GameRepo
 
@@ -38,6 +40,39 @@ def open_session(
     repo = open_repo(path)
     game_id = repo.only_game(game)
     return GitSession(repo.path, game_id, seats or local_seats(repo, game_id), **options)
+
+
+def seen_by(
+    path: str | None, game: str | None, viewer: str | None, key: str | None = None
+) -> Callable[[GameState], GameState]:
+    """The view of ``viewer`` (its own hidden cards read with its key), or the public view.
+
+    Raises ``UsageError`` (one sentence) when this machine holds no key of that seat.
+    """
+    if viewer is None:
+        return lambda state: state
+    return viewer_session(path, game, viewer, key).peers[viewer].view
+
+
+def viewer_session(path: str | None, game: str | None, viewer: str, key: str | None) -> GitSession:
+    """A session of ``viewer``'s seat alone, with ``key`` (a path) or this machine's key."""
+    repo = open_repo(path)
+    game_id = repo.only_game(game)
+    found = existing_key(viewer, Path(key) if key else None, repo.git_dir)
+    if found is None:
+        raise UsageError(
+            f"this machine holds no key for {viewer.capitalize()}, so it cannot read that "
+            "player's cards; pass --key with the key that claimed the seat, or leave out --as "
+            "for the public view"
+        )
+    session = GitSession(repo.path, game_id, (viewer,), keys={viewer: found}, read_only=True)
+    state = session.state
+    if state.seats and state.seats[state.players.index(viewer)] != found.public:
+        raise UsageError(
+            f"{viewer.capitalize()}'s seat in game {game_id} was claimed with another key than "
+            f"{key or 'this machine’s'}; pass --key with the key that claimed it"
+        )
+    return session
 
 
 def print_json(data: Any) -> None:

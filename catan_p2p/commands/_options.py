@@ -79,3 +79,22 @@ def add_think(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="the strong bot's time per decision (default 1 s)",
     )
+
+
+def add_viewer(parser: argparse.ArgumentParser) -> None:
+    """``--as PLAYER``: show what that player may know instead of the public view."""
+    parser.add_argument(
+        "--as",
+        dest="viewer",
+        default=None,
+        metavar="PLAYER",
+        help="show what PLAYER may know (its own face-down development cards too), read "
+        "with its key on this machine (default: the public view, what anyone may know)",
+    )
+    parser.add_argument(
+        "--key",
+        default=None,
+        metavar="PATH",
+        help="with --as: the ed25519 SSH key that claimed PLAYER's seat (default: this "
+        "machine's key for it)",
+    )

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"commit": oid, "holds": holds})
         return 1 if holds else 0
-    session = open_session(args.repo, args.game)
+    session = open_session(args.repo, args.game, read_only=True)
     line = list(reversed(repo.first_parents(session.head)))
     lo, hi = 0, len(line) - 1
     if not evaluate(args.when, repo.state_of(line[hi])[0]):

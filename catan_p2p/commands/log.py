@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from catan_p2p.commands._common import open_session, print_json
-from catan_p2p.commands._options import add_json, add_repo
+from catan_p2p.commands._common import open_session, print_json, viewer_session
+from catan_p2p.commands._options import add_json, add_repo, add_viewer
+from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.places import in_words
+from catan_p2p.rules.views import own_cards
+from catan_p2p.session.base import LogEntry
+from catan_p2p.session.git import GitSession
 from catan_p2p.sync.concurrent import is_answer
 
 
@@ -17,6 +21,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_repo(parser)
     add_json(parser)
+    add_viewer(parser)
+
+
+def drawn_by(session: GitSession, viewer: str, entries: list[LogEntry]) -> dict[str, str]:
+    """Commit -> the card ``viewer`` drew there, for its purchases it can read now.
+
+    A player's purchases take the deck's positions it holds, in the order it drew them.
+    """
+    state = session.state
+    deck = state.deck
+    if deck is None:
+        return {}
+    seat = state.players.index(viewer)
+    readable = dict(own_cards(state, seat, session.peers[viewer].deck_secret))
+    readable.update({p: type_ for p, type_ in enumerate(deck.shown) if type_ >= 0})
+    mine = [p for p, h in enumerate(deck.holders) if h == seat]
+    buys = [e.commit for e in entries if e.author == viewer and e.action.kind == "buy_dev_card"]
+    return {
+        commit: DevCard(readable[pos]).label
+        for commit, pos in zip(buys, mine, strict=False)
+        if pos in readable
+    }
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,9 +51,13 @@ def run(args: argparse.Namespace) -> int:
 
         args.text = None
         return chat.run(args)
-    session = open_session(args.repo, args.game)
+    session = open_session(args.repo, args.game, read_only=True)
     entries = session.history()
     board = session.state.board
+    cards: dict[str, str] = {}
+    if args.viewer:
+        viewer = viewer_session(args.repo, args.game, args.viewer, args.key)
+        cards = drawn_by(viewer, args.viewer, entries)
     if args.json:
         print_json(
             [
@@ -37,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
                     "action": e.action.to_json(),
                     "summary": e.summary,
                     "words": in_words(board, e.summary),
+                    **({"drew": cards[e.commit]} if e.commit in cards else {}),
                 }
                 for e in entries
             ]
@@ -45,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'#':>5}  {'commit':10}  {'player':8}  action")
     for i, e in enumerate(entries, 1):
         summary = in_words(board, e.summary.split(": ", 1)[-1])
+        if e.commit in cards:
+            summary += f" (drew a {cards[e.commit]})"
         print(f"{i:>5}  {e.commit[:10]}  {e.author:8}  {summary}")
     print(count_note(entries))
     return 0

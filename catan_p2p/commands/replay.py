@@ -16,7 +16,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from catan_p2p.client.replay import ReplayViewer, export_frames, replay_states  # noqa: E402
-from catan_p2p.commands._options import add_repo  # noqa: E402
+from catan_p2p.commands._common import seen_by  # noqa: E402
+from catan_p2p.commands._options import add_repo, add_viewer  # noqa: E402
 from catan_p2p.commands._progress import ProgressBar  # noqa: E402
 from catan_p2p.errors import UsageError  # noqa: E402
 
@@ -44,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write one PNG per action (and a GIF with Pillow) to DIR instead of a window",
     )
     add_repo(parser)
+    add_viewer(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,13 +56,20 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.path or args.repo).expanduser()
     if not path.exists():
         raise UsageError(f"there is no game at {path}; pass the game's folder, e.g. replay PATH")
-    session = GitSession.open(path, args.game)
+    session = GitSession(path, args.game, read_only=True)
     states, entries = replay_states(session)
+    if args.viewer:
+        read = seen_by(str(path), args.game, args.viewer, args.key)
+        states = [read(s) if s.deck is not None else s for s in states]
     if args.export:
         pygame.font.init()
         bars: list[ProgressBar] = []
         result = export_frames(
-            states, entries, Path(args.export), progress=lambda d, t: _frames_progress(bars, d, t)
+            states,
+            entries,
+            Path(args.export),
+            progress=lambda d, t: _frames_progress(bars, d, t),
+            viewer=args.viewer,
         )
         gif = f" and {result['gif']} ({result['gif_frames']} frames)" if result["gif"] else ""
         print(f"Wrote {result['frames']} frames to {result['dir']}{gif}.")
@@ -73,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     pygame.display.set_caption(f"catan-p2p replay — {session.game_id}")
     try:
-        ReplayViewer(states, entries, screen=screen).run()
+        ReplayViewer(states, entries, screen=screen, viewer=args.viewer).run()
     finally:
         pygame.display.quit()
     return 0

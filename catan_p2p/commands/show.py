@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import subprocess
 
-from catan_p2p.commands._common import open_repo, print_json
-from catan_p2p.commands._options import add_json, add_repo
+from catan_p2p.commands._common import open_repo, print_json, seen_by
+from catan_p2p.commands._options import add_json, add_repo, add_viewer
 from catan_p2p.errors import UsageError
-from catan_p2p.rules.cards import RESOURCES, format_counts
+from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, format_counts
 from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.hexgrid import format_tile
 from catan_p2p.rules.state import NOBODY, GameState
+from catan_p2p.rules.views import hidden_count
 from catan_p2p.store.codec import player_data, turn_data
 from catan_p2p.sync.repo import GameRepo
 
@@ -36,26 +37,43 @@ def resolve(repo: GameRepo, rev: str) -> str:
     return proc.stdout.strip()
 
 
-def describe(state: GameState) -> str:
+def describe(state: GameState, mine: GameState | None = None, viewer: str | None = None) -> str:
+    """The state in a few lines; ``mine`` is ``viewer``'s view (its own cards shown)."""
+    mine = state if mine is None else mine
+    left = state.deck.left if state.deck is not None else sum(state.dev_deck)
     lines = [f"Turn {state.turn}: {expecting(state)}"]
     if state.dice:
         lines.append(f"Dice: {state.dice[0]}+{state.dice[1]}={sum(state.dice)}")
     lines.append(f"Robber: {format_tile(state.board.graph.tiles[state.robber])}")
-    lines.append(f"Bank: {format_counts(state.bank)}; development cards left {sum(state.dev_deck)}")
+    lines.append(f"Bank: {format_counts(state.bank)}; development cards left {left}")
     for s, name in enumerate(state.players):
         h = state.hands[s]
+        own = name == viewer
+        points = mine.points(s) if own or state.deck is None else state.points(s)
         awards = []
         if state.longest_road == s:
             awards.append("longest road")
         if state.largest_army == s:
             awards.append("largest army")
         lines.append(
-            f"  {name:7} {state.points(s):2} pts  cards: {format_counts(h.resources)}; "
-            f"dev {sum(h.dev_cards) + sum(h.new_dev_cards)}, knights {h.knights}; "
+            f"  {name:7} {points:2} pts  cards: {format_counts(h.resources)}; "
+            f"dev {hidden_count(state, s)}{_own_cards(mine, s) if own else ''}, "
+            f"knights {h.knights}; "
             f"pieces left {h.roads_left}/{h.settlements_left}/{h.cities_left}"
             + (f"; {', '.join(awards)}" if awards else "")
         )
     return "\n".join(lines)
+
+
+def _own_cards(view: GameState, seat: int) -> str:
+    hand = view.hands[seat]
+    names = [
+        f"{n} {card.label}"
+        for card in DEV_CARDS
+        for n in (hand.dev_cards[card] + hand.new_dev_cards[card],)
+        if n
+    ]
+    return f" ({', '.join(names)})" if names else ""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,6 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_repo(parser)
     add_json(parser)
+    add_viewer(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,8 +99,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         from catan_p2p.commands._common import open_session
 
-        oid = open_session(args.repo, args.game).head
+        oid = open_session(args.repo, args.game, read_only=True).head
     state, info = repo.state_of(oid)
+    mine = seen_by(args.repo, args.game, args.viewer, args.key)(state)
     if args.png:
         from catan_p2p.client.render import save_png
 
@@ -93,14 +113,22 @@ def run(args: argparse.Namespace) -> int:
                 "game": info.game,
                 "turn": turn_data(state),
                 "bank": dict(zip((r.label for r in RESOURCES), state.bank, strict=True)),
-                "points": {p: state.points(s) for s, p in enumerate(state.players)},
-                "players": {p: player_data(state.hands[s]) for s, p in enumerate(state.players)},
+                "viewer": args.viewer,
+                "points": {
+                    p: (mine if p == args.viewer else state).points(s)
+                    for s, p in enumerate(state.players)
+                },
+                "players": {
+                    p: player_data((mine if p == args.viewer else state).hands[s])
+                    | {"face_down": hidden_count(state, s)}
+                    for s, p in enumerate(state.players)
+                },
                 "winner": None if state.winner == NOBODY else state.players[state.winner],
             }
         )
     else:
         print(f"Commit {oid[:10]} of game {info.game}")
-        print(describe(state))
+        print(describe(state, mine, args.viewer))
         if args.png:
             print(f"Board written to {args.png}")
     return 0

@@ -35,7 +35,7 @@ from catan_p2p.rules.board import STANDARD_BOARD, Board
 from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
-from catan_p2p.session.keys import remember, seat_key
+from catan_p2p.session.keys import existing_key, remember, seat_key
 from catan_p2p.store.codec import BANK
 from catan_p2p.store.refs import (
     check_name,
@@ -144,6 +144,7 @@ class GitSession:
         local_players: tuple[str, ...] | list[str] | None = None,
         eager_push: bool = True,
         keys: dict[str, SeatKey] | None = None,
+        read_only: bool = False,
     ) -> None:
         """Open a game's session.
 
@@ -151,6 +152,8 @@ class GitSession:
             eager_push: push after every own commit (for people watching); when False,
                 own commits are pushed once another peer may act (bots, benchmarks).
             keys: the local seats' signing keys (default: ``session.keys.seat_key``).
+            read_only: only read the game (show, log, replay, bisect): no key is needed
+                or made, a seat without one reads no hidden card, and nothing is recorded.
 
         Every commit of the game is verified from its derived genesis, the local
         branches included.
@@ -179,7 +182,8 @@ class GitSession:
                 )
         self.local_players = wanted
         given = keys or {}
-        self.keys = {p: given.get(p) or seat_key(p, git_dir=self.repo.git_dir) for p in wanted}
+        self.read_only = read_only
+        self.keys = {p: given.get(p) or self._key(p, read_only) for p in wanted}
         verifier = Verifier(self.repo, self.info, self.genesis, genesis_state)
         self.peers = {
             p: Peer(self.repo, self.info, p, self.genesis, self.keys[p], verifier) for p in wanted
@@ -198,7 +202,15 @@ class GitSession:
             owner, kind, opening = parse_ref(ref, self.game_id)
             if kind is not None and owner in self.peers and opening is not None:
                 self._own_answers[ref] = opening
-        self._check_keys()
+        if not read_only:
+            self._check_keys()
+
+    def _key(self, player: str, read_only: bool) -> SeatKey:
+        if not read_only:
+            return seat_key(player, git_dir=self.repo.git_dir)
+        # Reading needs no signature: a throw-away key stands in for a seat this
+        # machine holds no key for (its view then shows no hidden card).
+        return existing_key(player, git_dir=self.repo.git_dir) or SeatKey.generate()
 
     @classmethod
     def open(
@@ -367,6 +379,8 @@ class GitSession:
         return state
 
     def _submit(self, action: Action) -> GameState:
+        if self.read_only:
+            raise UsageError("this session only reads the game; open it to play to record moves")
         player = action.player
         if action != action.unresolved():
             raise IllegalAction(
@@ -537,9 +551,10 @@ class GitSession:
                     self._reject(oid, str(exc))
                     behind += 1
                     break
-        self._claim_seats()
-        self._maybe_merge()
-        self._follow_up()
+        if not self.read_only:
+            self._claim_seats()
+            self._maybe_merge()
+            self._follow_up()
         self._cleanup_answers()
         if reachable:
             self._repush_if_lost()

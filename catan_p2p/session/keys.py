@@ -66,16 +66,25 @@ def remember(git_dir: Path, player: str, path: Path) -> None:
     tmp.replace(target)
 
 
-def seat_key(player: str, key_path: Path | None = None, git_dir: Path | None = None) -> SeatKey:
-    """The key this machine signs ``player``'s commits with (made on first use)."""
+def existing_key(
+    player: str, key_path: Path | None = None, git_dir: Path | None = None
+) -> SeatKey | None:
+    """The key this machine holds for ``player``, or None (nothing is made)."""
     if key_path is not None:
         return SeatKey.load(Path(key_path).expanduser())
     known = _remembered(git_dir).get(player)
     if known is not None:
         return SeatKey.load(Path(known))
     path = default_key_path(player)
-    if path.exists():
-        return SeatKey.load(path)
+    return SeatKey.load(path) if path.exists() else None
+
+
+def seat_key(player: str, key_path: Path | None = None, git_dir: Path | None = None) -> SeatKey:
+    """The key this machine signs ``player``'s commits with (made on first use)."""
+    found = existing_key(player, key_path, git_dir)
+    if found is not None:
+        return found
+    path = default_key_path(player)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         return _create_once(path)

@@ -1,0 +1,274 @@
+"""The hidden deck under attack: every way to cheat with a development card is refused.
+
+A 3-player game in memory is played by bots until the player on turn holds a card it
+can read. Then each attack is tried on the public state, as any peer would check it:
+a card shown as something it is not, another seat's card, a card bought this turn, a
+roll that withholds or forges a share, a purchase that names its card, a claim of
+victory short of the points, a seat claim with a key its claimer cannot prove, a
+malformed shuffle, a dishonest shuffle found at the end, and a wrong deck secret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from catan_p2p.bots import make_bot
+from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.rules import deck as cards_deck
+from catan_p2p.rules.actions import (
+    BuildSettlement,
+    BuyDevCard,
+    ClaimSeat,
+    ClaimVictory,
+    PlayKnight,
+    PlayMonopoly,
+    RevealDeck,
+    RollDice,
+)
+from catan_p2p.rules.cards import DevCard, Resource
+from catan_p2p.rules.engine import owed_reveal, step
+from catan_p2p.rules.state import Phase, new_game
+from catan_p2p.rules.views import own_cards, private_view
+from catan_p2p.session.driver import Driver
+from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.sync.repo import GameRepo
+
+THREE = ("red", "blue", "white")
+
+
+@pytest.fixture(scope="module")
+def holding():
+    """(session, seat, pos, card): the seat on turn can read its card ``pos`` (old enough)."""
+    repo = GameRepo.in_memory()
+    create_game(repo, THREE, seed="deck-attacks", game_id="g")
+    session = GitSession(repo, "g")
+    driver = Driver(session, {p: make_bot("greedy", f"d/{p}") for p in THREE})
+    for _ in range(3000):
+        state = session.committed_state
+        if state.phase in (Phase.ROLL, Phase.MAIN) and not state.dev_played:
+            seat = state.current
+            peer = session.peers[state.players[seat]]
+            readable = [
+                (pos, card)
+                for pos, card in own_cards(state, seat, peer.deck_secret)
+                if state.deck.bought[pos] < state.turn and card is not DevCard.VICTORY_POINT
+            ]
+            if readable:
+                return session, seat, *readable[0]
+        assert driver.step() is not None
+    pytest.fail("no player ever held a readable card")
+
+
+def _proof(session, seat: int, pos: int, state=None) -> str:
+    state = state or session.committed_state
+    peer = session.peers[state.players[seat]]
+    return peer._card_proof(state, pos)
+
+
+def _refused(state, action, match: str) -> None:
+    with pytest.raises(IllegalAction, match=match):
+        step(state, action)
+
+
+def _play_as(player: str, card: DevCard, proof: str):
+    if card is DevCard.KNIGHT:
+        return PlayKnight(player, proof)
+    if card is DevCard.MONOPOLY:
+        return PlayMonopoly(player, Resource.ORE, proof)
+    return None
+
+
+def test_the_holder_plays_its_card_and_everyone_reads_it(holding):
+    session, seat, pos, card = holding
+    state = session.committed_state
+    play = _play_as(state.players[seat], card, _proof(session, seat, pos))
+    if play is None:
+        pytest.skip(f"the bots' card is a {card.label}")
+    after = step(state, play)[0]
+    assert after.deck.shown[pos] == card and after.hands[seat].played[card] == 1
+
+
+def test_a_card_shown_as_another_kind_is_refused(holding):
+    session, seat, pos, card = holding
+    state = session.committed_state
+    other = DevCard.MONOPOLY if card is DevCard.KNIGHT else DevCard.KNIGHT
+    play = _play_as(state.players[seat], other, _proof(session, seat, pos))
+    _refused(state, play, f"card {pos} is a {card.label}, not a {other.label}")
+
+
+def test_another_seats_card_or_a_forged_proof_is_refused(holding):
+    session, seat, pos, card = holding
+    state = session.committed_state
+    thief = state.players[(seat + 1) % 3]
+    _refused(
+        state._replace(current=(seat + 1) % 3),
+        PlayKnight(thief, _proof(session, seat, pos)),
+        "not one of",
+    )
+    # The holder's position with a share made by another seat's key.
+    other = session.peers[thief]
+    forged = (
+        f"{pos}:{cards_deck.share(other.deck_secret, state.deck.cards[pos], state.deck.keys[seat])}"
+    )
+    _refused(state, PlayKnight(state.players[seat], forged), "not made with its deck key")
+    # No proof at all, and a malformed one.
+    _refused(state, PlayKnight(state.players[seat]), "shows which card it is")
+    _refused(state, PlayKnight(state.players[seat], f"0{pos}:{'0' * 192}"), "position:proof")
+
+
+def test_a_card_bought_this_turn_cannot_be_played(holding):
+    session, seat, pos, card = holding
+    state = session.committed_state
+    bought_now = state.deck._replace(
+        bought=tuple(state.turn if p == pos else b for p, b in enumerate(state.deck.bought))
+    )
+    play = PlayKnight(state.players[seat], _proof(session, seat, pos))
+    _refused(state._replace(deck=bought_now), play, "bought this turn")
+
+
+def test_a_purchase_naming_its_card_is_refused_and_a_draw_reads_nothing(holding):
+    session, seat, _, _ = holding
+    state = session.committed_state._replace(phase=Phase.MAIN, dice=(2, 3))
+    state = state._replace(
+        hands=tuple(h._replace(resources=(3, 3, 3, 3, 3)) for h in state.hands),
+        bank=(19 - 9,) * 5,
+    )
+    player = state.players[seat]
+    _refused(state, BuyDevCard(player, DevCard.VICTORY_POINT), "drawn face down")
+    after = step(state, BuyDevCard(player))[0]
+    new = len(after.deck.holders) - 1
+    assert after.deck.holders[new] == seat and after.dev_deck == state.dev_deck
+    assert new not in [p for p, _ in own_cards(after, seat, session.peers[player].deck_secret)]
+
+
+def test_a_roll_must_share_every_owed_card_with_its_own_key(holding):
+    session, seat, _, _ = holding
+    state = session.committed_state
+    # The next seat to roll owes shares of the cards bought since its last roll: make one.
+    nxt = (seat + 1) % 3
+    rich = state._replace(
+        phase=Phase.MAIN,
+        dice=(2, 3),
+        hands=tuple(h._replace(resources=(3, 3, 3, 3, 3)) for h in state.hands),
+        bank=(19 - 9,) * 5,
+    )
+    bought = step(rich, BuyDevCard(state.players[seat]))[0]
+    at_roll = bought._replace(current=nxt, phase=Phase.ROLL, dice=None, turn=bought.turn + 1)
+    roller = session.peers[state.players[nxt]]
+    honest = roller.with_secrets(RollDice(roller.player), at_roll)
+    assert honest.shares and step(at_roll, honest)[0].deck.owed_shares(nxt) == []
+    _refused(at_roll, replace(honest, shares=honest.shares[:-1]), "share of every card")
+    _refused(at_roll, replace(honest, shares=()), "share of every card")
+    pos, _, proof = honest.shares[-1].partition(":")
+    bad = proof[:64] + ("1" if proof[64] == "0" else "0") + proof[65:]
+    forged = (*honest.shares[:-1], f"{pos}:{bad}")
+    _refused(at_roll, replace(honest, shares=forged), "not made with its deck key")
+
+
+def test_victory_needs_the_points_and_real_victory_point_cards(holding):
+    session, seat, pos, card = holding
+    state = session.committed_state
+    player = state.players[seat]
+    _refused(state, ClaimVictory(player, (_proof(session, seat, pos),)), "not a victory point")
+    _refused(state, ClaimVictory(player, ()), "at least one")
+
+
+def test_a_seat_claim_must_prove_its_deck_key():
+    state = new_game(THREE, seated=True)
+    secret = b"\x01" * 32
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + "A" * 43
+    honest = ClaimSeat(
+        "red", key, "0" * 64, cards_deck.public_key(secret), cards_deck.key_proof(secret)
+    )
+    assert step(state, honest)[0].deck.keys[0] == honest.deck
+    # A rogue key: the joint key minus the others' would let its claimer read every card;
+    # without the secret behind it no proof can be made.
+    rogue = replace(honest, deck=cards_deck.public_key(b"\x02" * 32))
+    _refused(state, rogue, "proof that its claimer knows it")
+
+
+def test_a_malformed_shuffle_is_refused_at_once(holding):
+    session, _, _, _ = holding
+    state = new_game(THREE, seated=True)
+    secrets = [bytes([i + 1]) * 32 for i in range(3)]
+    for p, secret in zip(THREE, secrets, strict=True):
+        state = step(
+            state,
+            ClaimSeat(
+                p,
+                f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{p[0].upper() * 43}",
+                "0" * 64,
+                cards_deck.public_key(secret),
+                cards_deck.key_proof(secret),
+            ),
+        )[0]
+    first = next(iter(state.board.graph.vertices))
+    cards = cards_deck.shuffle(cards_deck.first_cards(state.deck.keys), state.deck.keys, secrets[0])
+    _refused(state, BuildSettlement("red", first), "carries its shuffle")
+    _refused(state, BuildSettlement("red", first, (cards[0],) * 25), "25 distinct cards")
+    _refused(state, BuildSettlement("red", first, cards[:24]), "25 distinct cards")
+    assert step(state, BuildSettlement("red", first, cards))[0].deck.passes == (cards,)
+
+
+def test_a_dishonest_shuffle_is_named_when_the_secrets_are_revealed():
+    state = new_game(("red", "blue"), seated=True)
+    secrets = [b"\x05" * 32, b"\x06" * 32]
+    keys = []
+    for p, secret in zip(("red", "blue"), secrets, strict=True):
+        state = step(
+            state,
+            ClaimSeat(
+                p,
+                f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{p[0].upper() * 43}",
+                "0" * 64,
+                cards_deck.public_key(secret),
+                cards_deck.key_proof(secret),
+            ),
+        )[0]
+        keys.append(cards_deck.public_key(secret))
+    honest = cards_deck.shuffle(
+        cards_deck.first_cards(state.deck.keys), state.deck.keys, secrets[0]
+    )
+    # Blue keeps Red's order but swaps in re-encrypted copies of a victory point card:
+    # the pass looks like any other (25 distinct valid ciphertexts) ...
+    rigged = cards_deck.shuffle(honest, state.deck.keys, secrets[1])
+    rigged = (*rigged[:24], cards_deck.shuffle(honest, state.deck.keys, b"\x07" * 32)[0])
+    deck = state.deck._replace(passes=(honest, rigged))
+    over = state._replace(deck=deck, phase=Phase.GAME_OVER, winner=0)
+    assert owed_reveal(over) == "red"
+    after_red = step(over, RevealDeck("red", secrets[0].hex()))[0]
+    # ... until the secrets are revealed: Blue's secret does not give its pass.
+    _refused(after_red, RevealDeck("blue", secrets[1].hex()), "Blue's shuffle .* dishonest")
+    _refused(after_red, RevealDeck("blue", (b"\x09" * 32).hex()), "not the one behind")
+    _refused(over, RevealDeck("blue", secrets[1].hex()), "seat order")
+
+
+def test_the_view_shows_only_the_viewers_own_cards(holding):
+    session, seat, pos, card = holding
+    state = session.committed_state
+    for s, p in enumerate(state.players):
+        view = private_view(state, s, session.peers[p].deck_secret)
+        assert view.deck is None
+        mine = sum(view.hands[s].dev_cards) - sum(state.hands[s].dev_cards)
+        assert mine == len(own_cards(state, s, session.peers[p].deck_secret))
+        for o in range(3):
+            if o != s:
+                assert view.hands[o] == state.hands[o]  # the others' cards stay hidden
+    assert session.view(state.players[seat]).hands[seat].dev_cards[card] >= 1
+
+
+def test_a_peer_refuses_a_forged_play_commit(holding):
+    from gitgames import sign_commit
+
+    session, seat, pos, card = holding
+    state = session.committed_state
+    other = DevCard.MONOPOLY if card is DevCard.KNIGHT else DevCard.KNIGHT
+    player = state.players[seat]
+    play = _play_as(player, other, _proof(session, seat, pos))
+    honest = _play_as(player, card, _proof(session, seat, pos)) or play
+    tree = session.repo.writer(session.info).write(step(state, honest)[0])
+    oid = sign_commit(session.repo, session.head, player, play, tree, session.keys[player])
+    with pytest.raises(VerificationError, match=f"card {pos} is a {card.label}"):
+        session.peers[state.players[(seat + 1) % 3]].verifier.verify(oid)

@@ -1,0 +1,142 @@
+"""Privacy: nothing written before the end of a game shows a face-down development card.
+
+A reader who holds no player's key gets every object of a recorded 4-player game: every
+tree's every blob and every commit message up to the first deck secret. From those it
+tries to read the cards in hands and the deck's composition, as an attacker would:
+plain card names, the 25 card points of the protocol, and each drawn card's opened value
+with any point it can find removed. Then the secrets are revealed and every card checks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitgames import CLI, hotseat_game
+
+from catan_p2p.rules import deck as cards_deck
+from catan_p2p.rules.cards import DEV_DECK, DevCard
+from catan_p2p.store.refs import player_ref
+
+pytestmark = pytest.mark.slow
+
+HEX64 = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
+LABELS = [c.name.lower() for c in DevCard]
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
+    ).stdout
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("private") / "game"
+    session, result = hotseat_game(path, seed="private", strategy="greedy")
+    return path, session, result
+
+
+def _log(path: Path, session) -> list[tuple[str, str, str]]:
+    """(commit, tree, message) of the game's first-parent log, oldest first."""
+    ref = player_ref(session.game_id, session.players[0])
+    out = _git(path, "log", "--first-parent", "--reverse", "--format=%H %T%n%B%x00", ref)
+    entries = []
+    for chunk in out.split("\0"):
+        chunk = chunk.strip("\n")
+        if not chunk:
+            continue
+        head, _, message = chunk.partition("\n")
+        commit, tree = head.split()
+        entries.append((commit, tree, message))
+    return entries
+
+
+def _blobs(path: Path, tree: str) -> dict[str, str]:
+    files = {}
+    for line in _git(path, "ls-tree", "-r", tree).splitlines():
+        meta, name = line.split("\t")
+        files[name] = _git(path, "cat-file", "blob", meta.split()[2])
+    return files
+
+
+def test_no_object_before_the_reveal_shows_a_face_down_card(game):
+    path, session, result = game
+    final = session.state
+    assert final.settled and result.winner is not None
+    drawn = len(final.deck.holders)
+    assert drawn >= 4, "the bots drew too few cards for the test to mean anything"
+    points = {m.hex() for m in cards_deck.card_points()}
+    log = _log(path, session)
+    first_secret = next(i for i, (_, _, m) in enumerate(log) if "reveal_deck" in m)
+    assert first_secret > len(log) - 5  # the secrets come last, one per player
+    seen_hidden = 0
+    for commit, tree, message in log[:first_secret]:
+        files = _blobs(path, tree)
+        text = message + "".join(files.values())
+        # 1. No card point of the protocol appears, anywhere.
+        assert not points & set(HEX64.findall(text)), commit
+        # 2. A purchase names no card; only shown cards are named in players' files.
+        if '"type":"buy_dev_card"' in message:
+            assert '"card"' not in message, commit
+        for name, blob in files.items():
+            if name.startswith("players/"):
+                data = json.loads(blob)
+                named = sum(data["dev_cards"].values()) + sum(data["new_dev_cards"].values())
+                face_up = [c for c in data.get("cards", []) if "shown" in c]
+                hidden = [c for c in data.get("cards", []) if "shown" not in c]
+                seen_hidden += len(hidden)
+                assert not data["new_dev_cards"], commit  # a new card is never named
+                vp_shown = sum(1 for c in face_up if c["shown"] == "victory_point")
+                assert named == vp_shown, commit  # only victory points shown to win
+        # 3. The deck's counts change only when a card is shown, never at a draw.
+        deck = json.loads(files["deck.json"])
+        shown = [
+            c["shown"]
+            for n, b in files.items()
+            if n.startswith("players/")
+            for c in json.loads(b).get("cards", [])
+            if "shown" in c
+        ]
+        expected = {label: DEV_DECK[i] - shown.count(label) for i, label in enumerate(LABELS)}
+        assert deck == expected, commit
+    assert seen_hidden > 0
+    # 4. The last tree before the secrets: each face-down card's opened value, with every
+    #    point the reader can find there removed, is still no card.
+    files = _blobs(path, log[first_secret - 1][1])
+    text = "".join(files.values())
+    candidates = set(HEX64.findall(text))
+    hidden = [
+        c["opened"]
+        for n, b in files.items()
+        if n.startswith("players/")
+        for c in json.loads(b).get("cards", [])
+        if "shown" not in c
+    ]
+    for opened in hidden:
+        for point in candidates:
+            try:
+                guess = cards_deck.remove_share(opened, point)
+            except Exception:  # noqa: BLE001 - not a point: no guess to make
+                continue
+            assert cards_deck.card_type(guess) is None
+
+
+def test_after_the_reveal_every_card_is_known_and_every_peer_verifies_the_game(game):
+    path, session, _ = game
+    final = session.state
+    deck = final.deck
+    assert "" not in deck.secrets and all(t >= 0 for t in deck.shown)
+    held = [0] * 5
+    for t in deck.shown:
+        held[t] += 1
+    counts = [
+        sum(h.dev_cards[k] + h.played[k] for h in final.hands) + final.dev_deck[k] for k in range(5)
+    ]
+    assert counts == list(DEV_DECK)
+    done = subprocess.run([*CLI, "verify", "--repo", str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "wait" not in done.stdout, done.stdout

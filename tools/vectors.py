@@ -24,7 +24,7 @@ from catan_p2p.rules.engine import legal_actions, step
 from catan_p2p.session.git import write_genesis
 from catan_p2p.sync.concurrent import Answer, merge_commit
 from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.protocol import GenesisInfo, action_message
+from catan_p2p.sync.protocol import PROTOCOL_VERSION, GenesisInfo, action_message
 from catan_p2p.sync.repo import GameRepo, init_repo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
@@ -92,7 +92,7 @@ def vectors(where: Path | None = None) -> dict:
             record(str(resolved), head)
         repo.close()
     keys = {p: key_of(p).public for p in PLAYERS}
-    return {"protocol": 3, "seat_keys": keys, "commits": entries}
+    return {"protocol": PROTOCOL_VERSION, "seat_keys": keys, "commits": entries}
 
 
 def main(argv: list[str]) -> int:

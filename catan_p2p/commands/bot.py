@@ -15,14 +15,14 @@ from catan_p2p.bots import ALL_STRATEGIES, make_bot
 from catan_p2p.commands._common import open_session
 from catan_p2p.commands._options import add_repo, add_think
 from catan_p2p.errors import IllegalAction, UsageError
-from catan_p2p.rules.engine import actors
-from catan_p2p.rules.state import Phase
+from catan_p2p.rules.engine import actors, owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import player_ref, tracking_ref
 
 TRADE_WAIT = 3.0  # seconds an offer stays open for remote answers
 IDLE_BACKOFF = 1.5  # while nothing changes, wait this much longer between syncs ...
 IDLE_MAX = 0.25  # ... up to this many seconds, so idle peers leave the CPU to the others
+REVEAL_WAIT = 120.0  # seconds a finished game waits for a silent seat's deck secret
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     last_error = None
     pause = args.poll
     seen = None
+    owed_since: float | None = None
+    owed_by: str | None = None
     status = session.sync()
     while True:
         if actors(session.state) != [player]:  # mid-turn nobody else can add anything
@@ -85,8 +87,22 @@ def run(args: argparse.Namespace) -> int:
                 "make: another device is playing this seat; stop one of them"
             )
         state = session.state
-        if state.phase is Phase.GAME_OVER:
+        if state.settled:
             break
+        if state.is_over:  # the deck secrets follow, one seat after another
+            owed = owed_reveal(state)
+            if owed_since is None or owed != owed_by:
+                owed_since, owed_by = time.monotonic(), owed
+            elif time.monotonic() - owed_since > REVEAL_WAIT:
+                print(
+                    f"{player}: the game is over; it waits for {str(owed).capitalize()}'s deck "
+                    f"secret since {REVEAL_WAIT:.0f} s, the game cannot be fully verified yet",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                break
+            time.sleep(pause)
+            continue
         try:
             if driver.step() is not None:
                 continue

@@ -15,7 +15,7 @@ from catan_p2p.store import schema
 from catan_p2p.store.codec import BANK, MAX_FILE, GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore, ObjectStore, parse_tree
 from catan_p2p.store.refs import check_name
-from catan_p2p.sync.protocol import GenesisInfo, parse_genesis, player_email
+from catan_p2p.sync.protocol import PROTOCOL_VERSION, GenesisInfo, parse_genesis, player_email
 
 
 def initial_state(declared: GenesisInfo, board: Board) -> tuple[GameState, GameInfo]:
@@ -66,7 +66,7 @@ def derive_genesis(store: ObjectStore, commit: Commit) -> tuple[GameState, GameI
         raise VerificationError(f"{who} is refused: a genesis has no parents")
     if not commit.canonical or commit.signature is not None:
         raise VerificationError(
-            f"{who} is refused: its header is not the canonical unsigned form of protocol 3"
+            f"{who} is refused: its header is not the canonical unsigned form of protocol {PROTOCOL_VERSION}"
         )
     declared = parse_genesis(commit)
     try:

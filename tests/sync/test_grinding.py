@@ -1,7 +1,7 @@
 """Grinding: trying many variants of a commit offline must not choose the next roll.
 
 The player before you could once vary its ``end_turn`` (its time, its message bytes)
-until your roll was what it wanted. In protocol 3 a roll is derived from dice-chain
+until your roll was what it wanted. Since protocol 3 a roll is derived from dice-chain
 elements fixed before the game began, so every canonical variant gives the same roll and
 every other variant is refused. A development card is the next card of a deck every
 seat shuffled before the game began, so no variant of the purchase changes it either.

@@ -107,4 +107,5 @@ def test_simulate_git_records_every_action_as_a_commit(tmp_path) -> None:  # typ
     players = len(report["winners"])
     assert shown.count("reveal the deck secret") == players
     extra = 1 + players + players + shown.count("victory point card")
+    extra += shown.count("give the robber")  # a robbed player's answer picks the card
     assert int(log.stdout) == report["mean_actions"] + extra

@@ -266,6 +266,28 @@ class MoveRobber(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
+class GiveCard(Action):
+    """The robbed player's answer: its next dice-chain element picks the stolen card.
+
+    Only in a game with seat keys, on the concurrent step the robber opens; ``stolen`` is
+    filled in when the element is applied (``rules.chance.stolen_index``).
+    """
+
+    kind: ClassVar[str] = "give_card"
+    reveal: str | None = None
+    stolen: Resource | None = None
+
+    def describe(self) -> str:
+        if self.stolen is None:
+            return "give the robber a card"
+        return f"give the robber 1 {Resource(self.stolen).label}"
+
+    def unresolved(self) -> Action:
+        return GiveCard(self.player, self.reveal)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
 class EndTurn(Action):
     """Pass the dice to the next player (revealing a dice-chain element, with seat keys)."""
 

@@ -95,6 +95,16 @@ def chain(secret: bytes, length: int = CHAIN_LENGTH) -> list[str]:
     return out
 
 
+def stolen_index(turn: int, reveal: str, cards: int) -> int:
+    """Which of the victim's ``cards`` (laid out in resource order) the robber takes.
+
+    ``reveal`` is the victim's next dice-chain element, given as its answer after the
+    robber moved: fixed before the game, so the victim cannot bias it, and secret until
+    then, so the mover could not foresee it when choosing whom to rob.
+    """
+    return Chance("", f"steal/v2\0{turn}\0{reveal}").randrange(cards)
+
+
 def roll_of(turn: int, reveal: str, beacon: str) -> tuple[int, int]:
     """The dice of turn ``turn``: the roller's ``reveal`` and the previous player's last
     revealed element (``beacon``, revealed when it ended its turn).

@@ -30,6 +30,7 @@ from catan_p2p.rules.actions import (
     Discard,
     EndRoadBuilding,
     EndTurn,
+    GiveCard,
     MaritimeTrade,
     MoveRobber,
     OfferTrade,
@@ -57,7 +58,7 @@ from catan_p2p.rules.cards import (
     one,
     sub,
 )
-from catan_p2p.rules.chance import Chance, follows, roll_of
+from catan_p2p.rules.chance import Chance, follows, roll_of, stolen_index
 from catan_p2p.rules.hexgrid import format_place, format_tile
 from catan_p2p.rules.roads import longest_road
 from catan_p2p.rules.state import (
@@ -123,6 +124,8 @@ def _expecting(state: GameState) -> str:
         return f"{who}'s trade offer is open"
     if phase is Phase.GAME_OVER:
         return f"the game is over, {_name(state, state.winner)} won"
+    if phase is Phase.STEAL:
+        return f"waiting for {_name(state, state.victim)} to give {who} a card"
     return f"it is {who}'s turn"
 
 
@@ -527,6 +530,15 @@ def _move_robber(
     state = state._replace(robber=tile, phase=_after_robber_phase(state))
     if victim == NOBODY:
         return _check_victory(state), MoveRobber(a.player, a.tile, None, None)
+    if state.reveals:  # with seat keys the victim's answer picks the card (give_card)
+        if a.stolen is not None:
+            raise IllegalAction(
+                "robber: the stolen card is picked by the robbed player's answer; "
+                "move the robber without naming it"
+            )
+        return state._replace(phase=Phase.STEAL, victim=victim), MoveRobber(
+            a.player, a.tile, a.victim
+        )
     loser = state.hands[victim]
     if a.stolen is not None:
         stolen = int(a.stolen)
@@ -541,6 +553,32 @@ def _move_robber(
     hands = _with(hands, seat, winner._replace(resources=add(winner.resources, card)))
     resolved = MoveRobber(a.player, a.tile, a.victim, Resource(stolen))
     return _check_victory(state._replace(hands=hands)), resolved
+
+
+def _give_card(
+    state: GameState, seat: int, a: GiveCard, chance: Chance | None
+) -> tuple[GameState, Action]:
+    """The robbed player's answer: its next dice-chain element picks the card."""
+    _need_phase(state, "give the robber a card", Phase.STEAL)
+    if seat != state.victim:
+        raise IllegalAction(
+            f"robber: {_name(state, state.victim)} is the one robbed, not {_name(state, seat)}"
+        )
+    state = _take_reveal(state, seat, a.reveal, "giving the robber a card")
+    loser = state.hands[seat]
+    stolen = _pick_card(loser.resources, stolen_index(state.turn, a.reveal, loser.card_count))
+    if a.stolen is not None and int(a.stolen) != stolen:
+        raise IllegalAction(
+            f"robber: the revealed chain element picks {Resource(stolen).label}, "
+            f"not {Resource(a.stolen).label}"
+        )
+    card = one(stolen)
+    mover = state.current
+    winner = state.hands[mover]
+    hands = _with(state.hands, seat, loser._replace(resources=sub(loser.resources, card)))
+    hands = _with(hands, mover, winner._replace(resources=add(winner.resources, card)))
+    state = state._replace(hands=hands, victim=NOBODY, phase=_after_robber_phase(state))
+    return _check_victory(state), GiveCard(a.player, a.reveal, Resource(stolen))
 
 
 def _end_turn(
@@ -1104,6 +1142,7 @@ HANDLERS: dict[type[Action], Handler] = {
     ClaimSeat: _claim_seat,  # type: ignore[dict-item]
     ClaimVictory: _claim_victory,  # type: ignore[dict-item]
     RevealDeck: _reveal_deck,  # type: ignore[dict-item]
+    GiveCard: _give_card,  # type: ignore[dict-item]
 }
 
 
@@ -1390,4 +1429,6 @@ def actors(state: GameState) -> list[str]:
         ]
     if state.phase is Phase.GAME_OVER:
         return []
+    if state.phase is Phase.STEAL:
+        return [state.players[state.victim]]
     return [state.players[state.current]]

@@ -42,6 +42,7 @@ class Phase(IntEnum):
     ROAD_BUILDING = 6  # the active player places the free roads of a road building card
     TRADE = 7  # an offer is open: the others answer, then the active player closes it
     GAME_OVER = 8
+    STEAL = 9  # with seat keys: the robbed player's answer decides which card is stolen
 
     @property
     def label(self) -> str:
@@ -126,6 +127,7 @@ class GameState(NamedTuple):
     free_roads: int = 0  # roads left to place with road building
     winner: int = NOBODY
     victory_points: int = VICTORY_POINTS
+    victim: int = NOBODY  # the seat the robber steals from while its answer is owed
     # Seat keys of a replicated game, in seat order ("" while a seat is unclaimed); ()
     # when nobody signs (a simulation). Set-up starts once every seat is claimed.
     seats: tuple[str, ...] = ()

@@ -30,7 +30,7 @@ from catan_p2p.errors import (
     UsageError,
     VerificationError,
 )
-from catan_p2p.rules.actions import Action
+from catan_p2p.rules.actions import Action, GiveCard
 from catan_p2p.rules.board import STANDARD_BOARD, Board
 from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
 from catan_p2p.rules.state import GameState, Phase
@@ -396,6 +396,9 @@ class GitSession:
         if peer.head != head:
             peer.advance(head)
         opening = peer.head or self.genesis
+        # What only this seat can add (dice-chain element, shuffle, shares, card proofs)
+        # is filled in before the plan judges the action; none of it changes with a merge.
+        action = peer.with_secrets(action, peer.state)
         plan = concurrent.plan_action(self.game_id, opening, peer.state, action, self._answers)
         if isinstance(plan, AnswerOnBranch):
             peer.record_answer(plan.ref, action)
@@ -419,7 +422,7 @@ class GitSession:
         """Record what no one chooses: a win shown from hidden victory point cards, and
         the deck secrets once the game is over (each local seat in its turn)."""
         for _ in range(2 * len(self.players)):
-            state = self.committed_state
+            state = self.state
             owed = owed_reveal(state)
             if owed is not None:
                 if owed not in self.peers:
@@ -428,6 +431,12 @@ class GitSession:
                 continue
             if state.is_over or state.lobby_open:
                 break
+            if state.phase is Phase.STEAL:  # a robbed local seat answers (it has no choice)
+                victim = state.players[state.victim]
+                if victim not in self.peers:
+                    break
+                self._submit(GiveCard(victim))
+                continue
             current = state.players[state.current]
             claim = None
             if current in self.peers and state.phase in (Phase.ROLL, Phase.MAIN):

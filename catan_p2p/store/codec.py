@@ -72,6 +72,7 @@ STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
         "discards",
         "trade",
         "winner",
+        "victim",
         "bank",
     ),
     "game.json": ("players", "victory_points"),
@@ -179,6 +180,8 @@ def turn_data(state: GameState) -> dict:
         }
     if state.winner != NOBODY:
         data["winner"] = players[state.winner]
+    if state.victim != NOBODY:
+        data["victim"] = players[state.victim]
     return data
 
 
@@ -616,6 +619,7 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         trade=trade,
         free_roads=turn.free_roads,
         winner=player_of("turn.json", turn.winner),
+        victim=player_of("turn.json", turn.victim),
         victory_points=game.victory_points,
         seats=(seats := _per_player(files, "seats.json", schema.SeatsFile, players, where)),
         reveals=_per_player(files, "chain.json", schema.ChainFile, players, where),

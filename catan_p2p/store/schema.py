@@ -97,6 +97,7 @@ PHASES = Literal[
     "road_building",
     "trade",
     "game_over",
+    "steal",
 ]
 
 
@@ -135,6 +136,7 @@ class TurnFile(_File):
     discards: dict[str, int] = {}  # cards each player still owes after a seven
     trade: TradeEntry | None = None
     winner: str | None = None
+    victim: str | None = None  # the robbed player, while its answer is owed (phase steal)
 
 
 class DeckFile(DevCardCounts):

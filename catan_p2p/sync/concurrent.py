@@ -22,6 +22,7 @@ from catan_p2p.rules.actions import (
     ClaimSeat,
     ConfirmTrade,
     Discard,
+    GiveCard,
 )
 from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState, Phase
@@ -34,10 +35,11 @@ ANSWER_KINDS: dict[str, type[Action]] = {
     "seat": ClaimSeat,
     "discard": Discard,
     "trade": AnswerTrade,
+    "steal": GiveCard,
 }
 """Each kind of concurrent step and the answer action it takes."""
 
-_KIND_OF_PHASE = {Phase.DISCARD: "discard", Phase.TRADE: "trade"}
+_KIND_OF_PHASE = {Phase.DISCARD: "discard", Phase.TRADE: "trade", Phase.STEAL: "steal"}
 
 
 @dataclass(frozen=True)
@@ -62,13 +64,15 @@ def open_kind(state: GameState) -> str | None:
 
 def is_answer(action: Action) -> bool:
     """True for an action that only ever goes on an answer branch (claim, discard, answer)."""
-    return isinstance(action, (ClaimSeat, Discard, AnswerTrade))
+    return isinstance(action, (ClaimSeat, Discard, AnswerTrade, GiveCard))
 
 
 def owed_answers(state: GameState) -> frozenset[str]:
     """The players a merge must hear from in ``state``: unclaimed seats, or discards owed."""
     if state.lobby_open:
         return frozenset(p for p, k in zip(state.players, state.seats, strict=True) if not k)
+    if state.phase is Phase.STEAL:
+        return frozenset((state.players[state.victim],))
     return owed_discards(state)
 
 
@@ -147,7 +151,7 @@ def plan_action(
         if isinstance(action, ConfirmTrade):
             step(with_answers(state, given), action)  # refuse before writing the merge
         return MergeThenRecord(kind, given) if given else Record()
-    if kind == "discard":
+    if kind in ("discard", "steal"):
         return SettleThenRecord(kind)
     return Record()
 
@@ -173,7 +177,7 @@ def merge_due(
             active seat could merge (collecting them verifies commits).
     """
     kind = open_kind(state)
-    if kind not in ("seat", "discard"):
+    if kind not in ("seat", "discard", "steal"):
         return None
     active = state.players[state.current]
     if active not in local:
@@ -305,6 +309,10 @@ def check_merged(c: Commit, kind: str, state: GameState) -> None:
     if kind == "discard" and state.phase is Phase.DISCARD:
         raise VerificationError(
             f"{who(c)} is rejected: a discard merge must include every discard owed"
+        )
+    if kind == "steal" and state.phase is Phase.STEAL:
+        raise VerificationError(
+            f"{who(c)} is rejected: a steal merge must include the robbed player's answer"
         )
     if kind == "seat" and state.lobby_open:
         raise VerificationError(

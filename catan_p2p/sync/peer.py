@@ -19,6 +19,7 @@ from catan_p2p.rules.actions import (
     ClaimSeat,
     ClaimVictory,
     EndTurn,
+    GiveCard,
     PlayKnight,
     PlayMonopoly,
     PlayRoadBuilding,
@@ -173,7 +174,9 @@ class Peer:
 
     def with_reveal(self, action: Action, state: GameState) -> Action:
         """``action`` with the next dice-chain element filled in when it must reveal one."""
-        if not state.reveals or state.lobby_open or not isinstance(action, (RollDice, EndTurn)):
+        if not state.reveals or state.lobby_open:
+            return action
+        if not isinstance(action, (RollDice, EndTurn, GiveCard)):
             return action
         if action.reveal is not None:
             return action

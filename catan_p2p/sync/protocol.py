@@ -113,7 +113,12 @@ def parse_genesis(commit: Commit) -> GenesisInfo:
     return info
 
 
-MERGE_WHAT = {"discard": "discards", "trade": "trade answers", "seat": "seat claims"}
+MERGE_WHAT = {
+    "discard": "discards",
+    "trade": "trade answers",
+    "seat": "seat claims",
+    "steal": "the card given",
+}
 
 
 def merge_message(actor: str, kind: str, answers: list[str], game: str) -> str:

@@ -21,6 +21,7 @@ from catan_p2p.rules.actions import (
     Discard,
     EndRoadBuilding,
     EndTurn,
+    GiveCard,
     MaritimeTrade,
     MoveRobber,
     OfferTrade,
@@ -71,6 +72,8 @@ EXAMPLES: list[Action] = [
     RevealDeck("red", "5" * 64),
     RollDice("red", None, "6" * 64, ("0:" + "7" * 192,)),
     PlayKnight("red", "1:" + "8" * 192),
+    GiveCard("blue", "9" * 64),
+    GiveCard("blue", "9" * 64, Resource.ORE),
 ]
 
 

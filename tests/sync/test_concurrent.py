@@ -143,3 +143,10 @@ def test_merge_by_anyone_but_the_active_player_is_rejected():
 def test_discard_merge_missing_an_owed_discard_is_rejected():
     with pytest.raises(VerificationError, match="every discard owed"):
         concurrent.check_merged(_commit(RED, [OPENING]), "discard", _seven())
+
+
+def test_the_ref_names_know_every_kind_of_concurrent_step():
+    from catan_p2p.store.refs import KINDS
+    from catan_p2p.sync.concurrent import ANSWER_KINDS
+
+    assert set(KINDS) == set(ANSWER_KINDS)

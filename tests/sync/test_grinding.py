@@ -1,12 +1,12 @@
-"""Grinding: trying many variants of a commit offline must not choose the next roll.
+"""Grinding: trying many variants of a commit offline must not choose a roll, draw or steal.
 
 The player before you could once vary its ``end_turn`` (its time, its message bytes)
 until your roll was what it wanted. Since protocol 3 a roll is derived from dice-chain
 elements fixed before the game began, so every canonical variant gives the same roll and
 every other variant is refused. A development card is the next card of a deck every
-seat shuffled before the game began, so no variant of the purchase changes it either.
-Steals still follow randomness v1: the last test records that they can still be ground
-(PROTOCOL.md section 7).
+seat shuffled before the game began, so no variant of the purchase changes it either,
+and a stolen card is picked by the robbed player's next chain element, given after the
+robber moved.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from gitgames import play_some, sign_commit
 
-from catan_p2p.errors import VerificationError
+from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.rules import deck as cards_deck
-from catan_p2p.rules.actions import BuyDevCard, EndTurn, MoveRobber, RollDice
+from catan_p2p.rules.actions import BuyDevCard, EndTurn, GiveCard, MoveRobber, RollDice
+from catan_p2p.rules.cards import Resource
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import legal_actions, step
 from catan_p2p.rules.state import Phase
@@ -146,12 +147,28 @@ def test_a_draw_cannot_be_ground_nor_read_before_the_others_open_it(red_ends):
         assert cards_deck.peek(peers[p].deck_secret, deck.cards[pos], opened) is None
 
 
-@pytest.mark.xfail(strict=True, reason="steals still use randomness v1 (open, PROTOCOL.md 7)")
-def test_a_steal_cannot_be_ground(red_ends):
+def test_a_steal_cannot_be_ground_nor_foreseen_by_the_robber(red_ends):
     everyone = red_ends
     state = _rich(everyone.committed_state)._replace(phase=Phase.MOVE_ROBBER)
-    move = next(
+    moves = [
         a for a in legal_actions(state, "red") if isinstance(a, MoveRobber) and a.victim is not None
-    )
-    stolen = {step(state, move, derive_chance("grind", f"{n:040x}"))[1].stolen for n in range(200)}
-    assert len(stolen) == 1
+    ]
+    move = moves[0]
+    # Ten thousand variants of the commit before the robber move give one state: the
+    # robber takes no card yet, it waits for the robbed player's answer ...
+    after = {step(state, move, derive_chance("grind", f"{n:040x}"))[0] for n in range(VARIANTS)}
+    assert len(after) == 1
+    waiting = after.pop()
+    assert waiting.phase is Phase.STEAL and waiting.hands == state.hands
+    victim = move.victim
+    # ... whose next dice-chain element, secret until it answers, picks the card: the
+    # robber could not compute it when choosing whom to rob. The answer is forced: any
+    # other element, or another card named, is refused.
+    answer = everyone.peers[victim].with_secrets(GiveCard(victim), waiting)
+    given = step(waiting, answer)[1]
+    assert given.stolen is not None
+    with pytest.raises(IllegalAction, match="next dice-chain element"):
+        step(waiting, GiveCard(victim, "0" * 64))
+    other = next(r for r in Resource if r != given.stolen)
+    with pytest.raises(IllegalAction, match="picks"):
+        step(waiting, GiveCard(victim, answer.reveal, other))

@@ -82,7 +82,7 @@ STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
     "board/": ("board",),
     "players/": ("players", "hands"),
     "seats.json": ("players", "seats"),
-    "chain.json": ("players", "reveals"),
+    "chain/": ("players", "reveals"),
     "deck/": ("players", "deck"),  # and each player's drawn cards, in players/
 }
 HAND_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
@@ -400,9 +400,10 @@ class StateWriter:
         if state.seats:
             root = (
                 *root,
-                ("chain.json", (False, self._per_player("chain", players, state.reveals))),
                 ("seats.json", (False, self._per_player("seats", players, state.seats))),
             )
+            if any(state.reveals):
+                root = (*root, ("chain", (True, self._chain_tree(names, state.reveals))))
         if deck is not None and any(deck.keys):
             root = (*root, ("deck", (True, self._deck_tree(deck, players, names))))
         return self._tree(root)
@@ -417,6 +418,16 @@ class StateWriter:
             blob = self._valued(key, lambda s=s: seat_deck_data(deck, s))
             entries.append((name, (False, blob)))
         return self._tree(tuple(entries))
+
+    def _chain_tree(self, names: tuple[str, ...], reveals: tuple[str, ...]) -> str:
+        """``chain/<player>.json``: one file per player, so a reveal rewrites one line."""
+        return self._tree(
+            tuple(
+                (name, (False, self._valued(("chain", value), lambda value=value: value)))
+                for name, value in zip(names, reveals, strict=True)
+                if value
+            )
+        )
 
     def _per_player(self, kind: str, players: tuple[str, ...], values: tuple[str, ...]) -> str:
         """Blob of a ``player -> text`` file, listing the players whose value is set."""
@@ -622,7 +633,7 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         victim=player_of("turn.json", turn.victim),
         victory_points=game.victory_points,
         seats=(seats := _per_player(files, "seats.json", schema.SeatsFile, players, where)),
-        reveals=_per_player(files, "chain.json", schema.ChainFile, players, where),
+        reveals=_chain(files, players, where) if seats else (),
         deck=_read_deck(files, players, drawn, where) if seats else None,
     )
     return state, GameInfo(game.game, game.seed)
@@ -663,10 +674,21 @@ def _read_deck(
     )
 
 
+def _chain(files: dict[str, bytes], players: tuple[str, ...], where: str) -> tuple[str, ...]:
+    """Each player's last revealed dice-chain element, from ``chain/<player>.json``."""
+    out = []
+    for name in players:
+        path = f"chain/{name}.json"
+        out.append(
+            _validate(schema.ChainFile, path, files[path], where).root if path in files else ""
+        )
+    return tuple(out)
+
+
 def _per_player(
     files: dict[str, bytes], path: str, model: Any, players: tuple[str, ...], where: str
 ) -> tuple[str, ...]:
-    """A ``player -> text`` file (``seats.json``, ``chain.json``) in seat order, "" if unset."""
+    """A ``player -> text`` file (``seats.json``) in seat order, "" if unset."""
     if path not in files:
         return ()
     found = _validate(model, path, files[path], where).root
@@ -682,7 +704,7 @@ TREE_NAMES: dict[str, frozenset[str]] = {
         {
             "awards.json",
             "board",
-            "chain.json",
+            "chain",
             "deck",
             "deck.json",
             "game.json",
@@ -694,6 +716,7 @@ TREE_NAMES: dict[str, frozenset[str]] = {
     ),
     "board/": frozenset({"board.json"}),
     "deck/": frozenset({"*.json"}),
+    "chain/": frozenset({"*.json"}),
     "map/": frozenset({"cities.json", "roads.json", "settlements.json"}),
     "players/": frozenset({"*.json"}),
 }

@@ -205,11 +205,12 @@ class SeatsFile(RootModel[dict[str, str]]):
     """
 
 
-class ChainFile(RootModel[dict[str, str]]):
-    """``chain.json``: player -> the last dice-chain element it revealed (64 hex digits).
+class ChainFile(RootModel[Hex64]):
+    """``chain/<player>.json``: the last dice-chain element the player revealed.
 
-    A seat claim writes its chain's anchor; every roll and end of turn the next element,
-    which hashes (SHA-256) to the one before it. Written from the genesis on.
+    A seat claim writes its chain's anchor; every roll, end of turn and card given to the
+    robber the next element, which hashes (SHA-256) to the one before it. One file per
+    player, so a reveal rewrites one line.
     """
 
 
@@ -225,6 +226,6 @@ FILES: dict[str, type[BaseModel]] = {
     "map/roads.json": PlacesFile,
     "awards.json": AwardsFile,
     "seats.json": SeatsFile,
-    "chain.json": ChainFile,
+    "chain/<player>.json": ChainFile,
     "deck/<player>.json": SeatDeckFile,
 }

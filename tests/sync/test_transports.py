@@ -21,12 +21,14 @@ import signal
 import subprocess
 import time
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from gitgames import CLI, cli, git, sign_commit
 from remotes import KINDS, Served, ServerUnavailable, serve
 
+from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import BuildSettlement, EndTurn
 from catan_p2p.rules.engine import legal_actions, step
 from catan_p2p.session.git import GitSession
@@ -153,6 +155,9 @@ def _forge_reds_settlement(blue_clone: Path) -> str:
     try:
         state = blue.committed_state
         action = next(a for a in legal_actions(state, "red") if isinstance(a, BuildSettlement))
+        keys = state.deck.keys  # a well-formed shuffle of Blue's making
+        shuffled = cards_deck.shuffle(cards_deck.first_cards(keys), keys, b"forged by blue")
+        action = replace(action, deck=shuffled)
         tree = blue.repo.writer(blue.info).write(step(state, action)[0])
         return sign_commit(blue.repo, blue.head, "red", action, tree, blue.keys["blue"])
     finally:

@@ -303,6 +303,7 @@ def storage(git_dir: Path) -> dict:
         )
         gc_du = du_bytes(copy)
         gc_pack = sum(p.stat().st_size for p in (copy / "objects" / "pack").glob("*.pack"))
+        gc_by_kind = packed_by_kind(copy)
     return {
         "commits": commits,
         "disk_bytes": du_bytes(git_dir),
@@ -317,7 +318,42 @@ def storage(git_dir: Path) -> dict:
         "pack_bytes": sum(p.stat().st_size for p in packs),
         "gc_disk_bytes": gc_du,
         "gc_pack_bytes": gc_pack,
+        "gc_pack_bytes_by_kind": gc_by_kind,
         "diff_bytes": diff_sizes(git_dir),
+        "protocol": protocol_costs(git_dir),
+    }
+
+
+def packed_by_kind(git_dir: Path) -> dict[str, int]:
+    """Bytes each kind of object takes in the packs (``git verify-pack``: size in pack)."""
+    out: dict[str, int] = {}
+    for idx in (git_dir / "objects" / "pack").glob("*.idx"):
+        for line in _git(git_dir, "verify-pack", "-v", str(idx)).splitlines():
+            parts = line.split()
+            if len(parts) >= 5 and parts[1] in ("commit", "tree", "blob"):
+                out[parts[1]] = out.get(parts[1], 0) + int(parts[3])
+    return out
+
+
+def protocol_costs(git_dir: Path) -> dict[str, int]:
+    """What chance and privacy add to a game: commits and round trips per draw and steal.
+
+    A draw adds no commit: the other seats' shares ride on their next rolls. A steal adds
+    the robbed player's ``give_card`` answer and the merge that takes it (one round trip
+    between the two). The deck secrets add one commit per player after the game.
+    """
+    subjects = _git(git_dir, "log", "--all", "--format=%s").splitlines()
+    draws = sum(1 for s in subjects if s.endswith(": buy development card"))
+    steals = sum(1 for s in subjects if "give the robber" in s)
+    steal_merges = sum(1 for s in subjects if "merge the card given" in s)
+    return {
+        "draws": draws,
+        "steals": steals,
+        "extra_commits_for_draws": 0,
+        "extra_commits_for_steals": steals + steal_merges,
+        "round_trips_for_steals": steals,
+        "deck_secret_commits": sum(1 for s in subjects if s.endswith("reveal the deck secret")),
+        "victory_claims": sum(1 for s in subjects if "victory point card" in s),
     }
 
 

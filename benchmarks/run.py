@@ -172,6 +172,14 @@ def per_players(runs: list[gitgames.GameRun], stores: list[dict]) -> dict:
     compute = [x for r in runs for x in r.latency.compute_ms]
     sync = [x for r in runs for x in r.latency.sync_ms]
     per_commit_pack = [s["gc_pack_bytes"] / s["commits"] for s in stores]
+    kinds = ("commit", "tree", "blob")
+    by_kind = {
+        k: _summary([s["gc_pack_bytes_by_kind"].get(k, 0) / s["commits"] for s in stores])
+        for k in kinds
+    }
+    proto = [s["protocol"] for s in stores]
+    draws = sum(p["draws"] for p in proto)
+    steals = sum(p["steals"] for p in proto)
     return {
         "games": len(runs),
         "unfinished": sum(r.winner is None for r in runs),
@@ -189,6 +197,22 @@ def per_players(runs: list[gitgames.GameRun], stores: list[dict]) -> dict:
         "gc_disk_bytes": _summary([s["gc_disk_bytes"] for s in stores]),
         "gc_pack_bytes": _summary([s["gc_pack_bytes"] for s in stores]),
         "gc_pack_bytes_per_commit": _summary(per_commit_pack),
+        "gc_pack_bytes_per_commit_by_kind": by_kind,
+        "protocol": {
+            "draws": draws,
+            "steals": steals,
+            "extra_commits_per_draw": 0.0,
+            "extra_round_trips_per_draw": 0.0,
+            "extra_commits_per_steal": round(
+                sum(p["extra_commits_for_steals"] for p in proto) / max(1, steals), 2
+            ),
+            "extra_round_trips_per_steal": round(
+                sum(p["round_trips_for_steals"] for p in proto) / max(1, steals), 2
+            ),
+            "commits_after_the_game": round(
+                sum(p["deck_secret_commits"] for p in proto) / max(1, len(proto)), 2
+            ),
+        },
         "diff_bytes": _summary(diffs),
         "empty_diff_share": round(sum(1 for d in diffs if d == 0) / max(1, len(diffs)), 4),
         "compute_ms": _summary(compute),
@@ -374,6 +398,10 @@ def headline(result: dict) -> None:
         result[f"pack_bytes_per_game_{n}p"] = h["gc_pack_bytes"]["mean"]
         result[f"packed_bytes_per_commit_{n}p"] = h["gc_pack_bytes_per_commit"]["mean"]
         result[f"mean_diff_bytes_{n}p"] = h["diff_bytes"]["mean"]
+        for kind, figures in h["gc_pack_bytes_per_commit_by_kind"].items():
+            result[f"packed_{kind}_bytes_per_commit_{n}p"] = figures["mean"]
+        for key, value in h["protocol"].items():
+            result[f"{key}_{n}p"] = value
         result[f"empty_diff_share_{n}p"] = h["empty_diff_share"]
         result[f"compute_ms_per_commit_{n}p"] = h["compute_ms"]["median"]
         result[f"compute_ms_per_commit_mean_{n}p"] = h["compute_ms"]["mean"]

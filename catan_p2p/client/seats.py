@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from catan_p2p.bots.base import Bot
-from catan_p2p.rules.engine import actors
+from catan_p2p.rules.engine import actors, waits_for
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.driver import waiting_bots
 
@@ -56,7 +56,7 @@ class Seats:
 
     def remote_acting(self, state: GameState) -> list[str]:
         """Seats played elsewhere that the game waits on (networked play)."""
-        return [p for p in actors(state) if not self.is_local(p)]
+        return [p for p in waits_for(state) if not self.is_local(p)]
 
     def viewer(self, state: GameState, previous: str | None) -> str:
         """The human whose hand the window shows: the one who must act, else the last one.

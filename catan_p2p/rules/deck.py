@@ -286,8 +286,13 @@ def card_index(point_hex: str) -> int | None:
     return _card_of_point().get(bytes.fromhex(point_hex))
 
 
+@lru_cache(maxsize=4096)
 def peek(secret: bytes, card: str, opened: str) -> DevCard | None:
-    """What the holder reads: its own share removed from a card every other seat opened."""
+    """What the holder reads: its own share removed from a card every other seat opened.
+
+    Remembered: a player's view reads its cards after every action, and a card once
+    opened never changes.
+    """
     x = deck_key(secret)
     c1, _ = _pair(card)
     return card_type(crypto_core_ed25519_sub(bytes.fromhex(opened), _mul(x, c1)).hex())

@@ -1414,6 +1414,13 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
     return []
 
 
+def waits_for(state: GameState) -> list[str]:
+    """Whom the game waits on: the players who may act, or after the end the one whose
+    deck secret is owed (nobody chooses it, but a silent player still stalls the game)."""
+    owed = owed_reveal(state)
+    return [owed] if owed is not None else actors(state)
+
+
 def actors(state: GameState) -> list[str]:
     """Players who may act now (several during discards and trade answers)."""
     if state.lobby_open:

@@ -9,10 +9,13 @@ from pathlib import Path
 
 from catan_p2p.commands._common import open_repo, print_json
 from catan_p2p.commands._options import add_json, add_repo
+from catan_p2p.rules.actions import BuildSettlement, BuyDevCard
 from catan_p2p.rules.engine import owed_reveal
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.views import pending_cards
 from catan_p2p.sync.audit import audit
+from catan_p2p.sync.protocol import ACTION, parse_action, trailer
+from catan_p2p.sync.repo import GameRepo
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,26 +36,40 @@ def count_merges(git_dir: Path, heads: list[str]) -> int:
     return int(proc.stdout.strip() or 0) if proc.returncode == 0 else 0
 
 
-def pending(state: GameState) -> list[str]:
-    """What the verified commits still wait on: hidden parts checked once revealed."""
+def pending(repo: GameRepo, head: str, state: GameState) -> list[str]:
+    """The verified commits whose hidden part is still to be checked, and what they wait on.
+
+    A seat's shuffle (its first set-up settlement) is checked when its deck secret is
+    revealed after the game; a card drawn face down when it is shown or at the end.
+    """
     deck = state.deck
     if deck is None or state.settled:
         return []
     out = []
-    unknown = [p for p, s in zip(state.players, deck.secrets, strict=True) if not s]
-    if unknown:
-        names = ", ".join(p.capitalize() for p in unknown)
-        out.append(
-            f"the shuffles of the development cards by {names} are checked when their deck "
-            "secrets are revealed after the game"
-        )
-    face_down = sum(1 for t in deck.shown if t < 0)
-    if face_down:
-        opening = sum(pending_cards(state, s) for s in range(len(state.players)))
-        out.append(
-            f"{face_down} face-down development card(s) are checked when shown"
-            + (f" ({opening} still waiting for other seats' shares)" if opening else "")
-        )
+    drawn = 0
+    shuffled: set[str] = set()
+    for oid in reversed(repo.first_parents(head)):
+        c = repo.commit(oid)
+        if len(c.parents) != 1 or trailer(c, ACTION) is None:
+            continue
+        action = parse_action(c)
+        if isinstance(action, BuildSettlement) and action.deck is not None:
+            seat = state.players.index(action.player)
+            shuffled.add(action.player)
+            if not deck.secrets[seat]:
+                out.append(
+                    f"{oid[:10]}: {action.player.capitalize()}'s shuffle of the deck waits "
+                    "for its deck secret (revealed after the game)"
+                )
+        elif isinstance(action, BuyDevCard):
+            if drawn < len(deck.shown) and deck.shown[drawn] < 0:
+                opening = pending_cards(state, deck.holders[drawn])
+                note = " (not yet open to its holder)" if opening else ""
+                out.append(
+                    f"{oid[:10]}: {action.player.capitalize()}'s card {drawn} is face down "
+                    f"until shown or the game's end{note}"
+                )
+            drawn += 1
     owed = owed_reveal(state)
     if owed is not None:
         out.append(f"the game is over and waits for {owed.capitalize()}'s deck secret")
@@ -73,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                 "problem": report.problem,
                 "forks": report.forks,
                 "head": report.head,
-                "waiting": pending(report.state) if report.state is not None else [],
+                "waiting": pending(repo, report.head, report.state) if report.ok else [],
             }
         )
     elif report.ok:
@@ -83,11 +100,11 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"Game {game}: all {report.commits} commits verified on {len(report.branches)} "
             f"branches (the genesis, {report.commits - 1 - merges} actions and {merges} merges "
-            "that collect seat claims, discards and trade answers)."
+            "that collect seat claims, discards, steals and trade answers)."
         )
-        waiting = pending(state)
+        waiting = pending(repo, report.head, state)
         if waiting:
-            print("Verified as far as they can be yet; hidden parts wait on reveals:")
+            print("Verified as far as they can be yet; these hidden parts wait on a reveal:")
             for line in waiting:
                 print(f"  - {line}")
         elif state.deck is not None:

@@ -272,3 +272,16 @@ def test_a_peer_refuses_a_forged_play_commit(holding):
     oid = sign_commit(session.repo, session.head, player, play, tree, session.keys[player])
     with pytest.raises(VerificationError, match=f"card {pos} is a {card.label}"):
         session.peers[state.players[(seat + 1) % 3]].verifier.verify(oid)
+
+
+def test_verify_names_each_commit_that_waits_on_a_reveal(holding):
+    from catan_p2p.commands.verify import pending
+
+    session, seat, pos, _ = holding
+    state = session.committed_state
+    lines = pending(session.repo, session.head, state)
+    shuffles = [line for line in lines if "shuffle of the deck waits" in line]
+    assert [line.split("'s")[0].split(": ")[1].lower() for line in shuffles] == list(THREE)
+    face_down = [line for line in lines if "face down" in line]
+    assert len(face_down) == sum(1 for t in state.deck.shown if t < 0)
+    assert any(f"card {pos} is face down" in line for line in face_down)

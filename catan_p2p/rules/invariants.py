@@ -46,6 +46,8 @@ def check_invariants(state: GameState) -> None:
         raise InvariantViolation(f"conservation of development cards: {dev} instead of {DEV_DECK}")
     if any(h.played[DevCard.VICTORY_POINT] for h in hands):
         raise InvariantViolation("development cards: victory point cards are never played")
+    if state.deck is not None:
+        _check_deck(state)
 
     # Pieces: placed + left = 15 / 5 / 4, and the board agrees with the hands.
     vertex_owner = [NOBODY] * len(graph.vertices)
@@ -126,3 +128,31 @@ def check_invariants(state: GameState) -> None:
             raise InvariantViolation("victory: the game ended without a winner at the goal")
     elif state.phase >= Phase.ROLL and state.points(state.current) >= state.victory_points:
         raise InvariantViolation("victory: the active player has won but the game goes on")
+
+
+def _check_deck(state: GameState) -> None:
+    """The hidden deck agrees with the hands: what is shown is what the hands hold face up."""
+    deck = state.deck
+    assert deck is not None
+    n = len(state.players)
+    drawn = len(deck.holders)
+    lengths = {len(deck.bought), len(deck.opened), len(deck.shared), len(deck.shown)}
+    if lengths != {drawn} or drawn > sum(DEV_DECK) or len(deck.passes) > n:
+        raise InvariantViolation("deck: the drawn cards' records disagree in length")
+    if drawn and len(deck.passes) < n:
+        raise InvariantViolation("deck: a card was drawn before every seat shuffled")
+    shown = [0] * len(DEV_DECK)
+    cards = zip(deck.holders, deck.shown, deck.shared, strict=True)
+    for pos, (holder, kind, mask) in enumerate(cards):
+        if not 0 <= holder < n or not mask >> holder & 1:
+            raise InvariantViolation(f"deck: card {pos} has no holder")
+        if kind >= 0:
+            shown[kind] += 1
+    face_up = [
+        sum(h.dev_cards[k] + h.new_dev_cards[k] + h.played[k] for h in state.hands)
+        for k in range(len(DEV_DECK))
+    ]
+    if shown != face_up:
+        raise InvariantViolation(
+            f"deck: the hands show {face_up} development cards, the deck {shown}"
+        )

@@ -136,11 +136,23 @@ def _verified_head(clone: Path) -> str:
 
 
 def _settle(clones: dict[str, Path]) -> None:
-    """Sync every peer twice around the table: what one pushed, the others now hold."""
-    for _ in range(2):
+    """Sync around the table until a whole round moves no branch.
+
+    A sync may record what nobody chooses (a robbed seat's answer and its merge, a win
+    shown from hidden cards, the deck secrets one seat after another), and each can be
+    the next seat's cue, so two rounds are not always enough; every round that changes
+    something brings the game nearer its end, so a handful always is.
+    """
+    before = None
+    for _ in range(8):
         for p, clone in clones.items():
             synced = cli("sync", "--repo", str(clone))
             assert synced.returncode == 0, f"{p}: {synced.stdout}{synced.stderr}"
+        heads = {p: git("for-each-ref", "refs/heads/catan", cwd=c) for p, c in clones.items()}
+        if heads == before:
+            return
+        before = heads
+    pytest.fail(f"the peers did not settle in 8 rounds of sync: {before}")
 
 
 def _push(clone: Path, *args: str) -> subprocess.CompletedProcess:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from catan_p2p.commands._common import open_repo, print_json
 from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.rules.actions import BuildSettlement, BuyDevCard
-from catan_p2p.rules.engine import owed_reveal
+from catan_p2p.rules.engine import expecting, owed_reveal, waits_for
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.views import pending_cards
 from catan_p2p.sync.audit import audit
@@ -76,6 +77,18 @@ def pending(repo: GameRepo, head: str, state: GameState) -> list[str]:
     return out
 
 
+def waiting_line(repo: GameRepo, head: str, state: GameState) -> str | None:
+    """Whom the game waits on and since when (its newest commit's time, as its author wrote it)."""
+    if state.settled:
+        return None
+    who = waits_for(state)
+    if not who:
+        return None
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(repo.commit(head).when))
+    names = ", ".join(p.capitalize() for p in who)
+    return f"The game waits for {names} ({expecting(state)}) since {when}."
+
+
 def run(args: argparse.Namespace) -> int:
     repo = open_repo(args.repo)
     game = repo.only_game(args.game)
@@ -91,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
                 "forks": report.forks,
                 "head": report.head,
                 "waiting": pending(repo, report.head, report.state) if report.ok else [],
+                "waits_for": waits_for(report.state) if report.state is not None else [],
             }
         )
     elif report.ok:
@@ -109,6 +123,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  - {line}")
         elif state.deck is not None:
             print("Every secret is revealed: every shuffle and every development card checked.")
+        stalled = waiting_line(repo, report.head, state)
+        if stalled:
+            print(stalled)
     else:
         if report.problem:
             print(f"Game {game}: bad commit {report.bad_commit}: {report.problem}", file=sys.stderr)

@@ -447,6 +447,8 @@ class StrongBot:
             who = actors(s)
             player = who[1] if len(who) > 1 and s.phase is Phase.TRADE else who[0]
             options = legal_actions(s, player)
+            if not options:
+                break  # nothing to choose here (a step only the session answers)
             if s.phase is Phase.MAIN:
                 options = [a for a in options if not isinstance(a, OfferTrade)]
             a = bots[player].decide(s, options)

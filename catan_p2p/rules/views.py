@@ -3,8 +3,9 @@
 The state in a commit's tree is public: with a hidden deck (``rules.deck``) nobody's
 development cards are in it until shown. A player's own view adds the cards it can
 read with its deck secret, as ordinary counts, so the engine, the bots and the window
-work on it like on any state (its ``deck`` is dropped: a view is for deciding, never
-for recording; and its ``dev_deck`` counts the cards this player has not seen).
+work on it like on any state. A view is for deciding, never for recording: its ``deck``,
+seat keys and dice chains are dropped, so a bot's search plays chance the simple way
+(``dev_deck`` counts the cards this player has not seen; a steal is resolved at once).
 """
 
 from __future__ import annotations
@@ -63,4 +64,4 @@ def private_view(state: GameState, seat: int, secret: bytes) -> GameState:
     hands[seat] = hand._replace(dev_cards=held, new_dev_cards=new)
     if not deck.left:
         unseen = (0,) * len(unseen)  # nothing left to buy, whatever the others hold
-    return state._replace(hands=tuple(hands), dev_deck=unseen, deck=None)
+    return state._replace(hands=tuple(hands), dev_deck=unseen, deck=None, seats=(), reveals=())

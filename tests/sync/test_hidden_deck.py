@@ -285,3 +285,22 @@ def test_verify_names_each_commit_that_waits_on_a_reveal(holding):
     face_down = [line for line in lines if "face down" in line]
     assert len(face_down) == sum(1 for t in state.deck.shown if t < 0)
     assert any(f"card {pos} is face down" in line for line in face_down)
+
+
+def test_the_strong_bot_searches_its_own_view_through_steals_and_hidden_cards():
+    """A bot decides on its view (no deck, no dice chains): its search resolves a steal
+    and a draw the simple way instead of waiting on answers only the session gives."""
+    repo = GameRepo.in_memory()
+    create_game(repo, THREE, seed="strong-view", game_id="g")
+    session = GitSession(repo, "g")
+    driver = Driver(session, {p: make_bot("strong", p, think=0.01) for p in THREE})
+    steals = 0
+    for _ in range(600):
+        if driver.step() is None:
+            break
+        steals += session.history()[-1].action.kind == "give_card"
+        if steals and session.state.deck.holders:
+            break
+    assert steals, "no steal happened in 600 actions"
+    view = session.view("red")
+    assert view.deck is None and view.reveals == () and view.seats == ()

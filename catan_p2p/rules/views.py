@@ -50,8 +50,8 @@ def hidden_count(state: GameState, seat: int) -> int:
 def private_view(state: GameState, seat: int, secret: bytes) -> GameState:
     """``state`` as ``seat`` sees it: its readable hidden cards in its hand."""
     deck = state.deck
-    if deck is None:
-        return state
+    if deck is None or state.lobby_open:
+        return state  # nothing is hidden yet, and the lobby's seats must stay open
     hand = state.hands[seat]
     held, new, unseen = hand.dev_cards, hand.new_dev_cards, state.dev_deck
     for pos, card in own_cards(state, seat, secret):

@@ -167,12 +167,14 @@ class BuildSettlement(Action):
     """Place a settlement (free in the setup rounds).
 
     In a game with seat keys a seat's first set-up settlement also carries its shuffle
-    of the development cards (``deck``, see ``rules.deck``), filled in by its peer.
+    of the development cards (``deck``) and the proof that it is one (``proof``, see
+    ``rules.deck``), both filled in by its peer.
     """
 
     kind: ClassVar[str] = "build_settlement"
     vertex: VertexId
     deck: tuple[str, ...] | None = None
+    proof: str | None = None
 
     def describe(self) -> str:
         return f"build settlement {format_place(self.vertex)}"

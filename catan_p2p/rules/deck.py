@@ -1,22 +1,27 @@
 """The development-card deck of a game with seat keys: mental poker without a dealer.
 
 Nobody holds the deck. Each seat has a deck key ``x`` (its public part ``h = x·G`` is
-published with its seat claim) and the deck is 25 ElGamal ciphertexts under the joint
-key ``H = h_1 + ... + h_n`` on the Ed25519 prime-order group (PyNaCl / libsodium):
+published with its seat claim, with a proof that the claimer knows ``x``). Card ``j`` is
+the point ``M_j`` (``from_uniform`` of its index) of the Ed25519 prime-order group
+(PyNaCl / libsodium), and each seat's layer is multiplication by its ``x``: layers
+commute (Shamir-Rivest-Adleman's commutative cipher on an elliptic curve).
 
-- **Shuffle.** Card ``j`` is the point ``M_j`` (``from_uniform`` of its index). Starting
-  from ``(G, M_j + H)``, each seat in seat order re-encrypts every card with fresh
-  randomness and permutes them (``shuffle``); nobody knows the order unless all collude.
+- **Shuffle.** Starting from ``M_0 .. M_24`` in card order, each seat in seat order
+  multiplies every card by its ``x`` and permutes them (``shuffle``). Nobody knows the
+  order unless all collude. Nobody can add a card of its choice either: encrypting
+  ``M_j`` under the layers so far needs the other seats' keys. Each pass comes with a
+  cut-and-choose proof (``prove_shuffle``) that it is the previous pass, permuted and
+  multiplied by the seat's own ``x``; it is checked when the pass arrives.
 - **Draw.** The buyer takes the next position; it pays first and learns nothing yet.
-  Every other seat adds its decryption share ``x·C1`` with a Chaum-Pedersen proof that
-  it used its own key (``share``/``check_share``) when it next rolls the dice. Once all
-  are in, only the buyer can remove the last share: the card is the buyer's alone.
-- **Play.** The owner reveals its own share with a proof; everyone reads the card.
-- **End.** Every seat reveals its deck secret: every shuffle and every card is checked.
+  Every other seat removes its layer (``x⁻¹·P``) with a Chaum-Pedersen proof that it
+  used its own key (``share``/``check_share``) when it next rolls the dice. Once all
+  are removed, only the buyer can remove the last layer: the card is the buyer's alone.
+- **Play.** The owner removes its own layer with a proof; everyone reads the card.
+- **End.** Every seat reveals its deck secret: every card still face down is read.
 
 A seat's deck secret (32 bytes) comes from its signing key (``SeatKey.secret``), so the
-same player on a second device holds the same deck key and shuffle. Its key ``x`` and its
-shuffle seed are both derived from the secret; revealing the secret reveals both.
+same player on a second device holds the same deck key and shuffle. Its key ``x``, its
+shuffle and its proof are all derived from the secret; revealing the secret reveals them.
 """
 
 from __future__ import annotations
@@ -26,10 +31,10 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from nacl.bindings import (
-    crypto_core_ed25519_add,
     crypto_core_ed25519_from_uniform,
     crypto_core_ed25519_is_valid_point,
     crypto_core_ed25519_scalar_add,
+    crypto_core_ed25519_scalar_invert,
     crypto_core_ed25519_scalar_mul,
     crypto_core_ed25519_scalar_reduce,
     crypto_core_ed25519_sub,
@@ -42,9 +47,13 @@ from catan_p2p.rules.cards import DEV_DECK, DevCard
 from catan_p2p.rules.chance import Chance
 
 DECK_SIZE = sum(DEV_DECK)
-POINT_HEX = 64  # one compressed Ed25519 point, hex
-CARD_HEX = 2 * POINT_HEX  # one ciphertext (C1, C2)
-PROOF_HEX = 3 * POINT_HEX  # a share and its proof (s, c, z)
+POINT_HEX = 64  # one compressed Ed25519 point (one card of a pass), hex
+PROOF_HEX = 3 * POINT_HEX  # a layer removed and its proof (point, c, z)
+#: Rounds of a shuffle proof: a dishonest pass survives with probability 2^-ROUNDS per
+#: try, and every try costs its maker at least 26 scalar multiplications.
+SHUFFLE_ROUNDS = 64
+_SEED_HEX = 64  # an opening of the first kind: the round's seed
+_MAP_HEX = 64 + 2 * DECK_SIZE  # of the second kind: a scalar and a permutation
 
 #: The type of the card encoded at each index: 14 knights, 5 victory points, 2 each else.
 CARD_TYPES: tuple[DevCard, ...] = tuple(
@@ -53,6 +62,7 @@ CARD_TYPES: tuple[DevCard, ...] = tuple(
 
 _ONE = (1).to_bytes(32, "little")
 _G = crypto_scalarmult_ed25519_base_noclamp(_ONE)
+_HEX = frozenset("0123456789abcdef")
 
 
 class Deck(NamedTuple):
@@ -66,14 +76,14 @@ class Deck(NamedTuple):
     passes: tuple[tuple[str, ...], ...] = ()  # each seat's shuffle, in seat order
     holders: tuple[int, ...] = ()  # seat holding each drawn card
     bought: tuple[int, ...] = ()  # turn in which each drawn card was bought
-    opened: tuple[str, ...] = ()  # each drawn card's C2 minus the shares given so far
-    shared: tuple[int, ...] = ()  # bit s set: seat s has given its share (or is the holder)
+    opened: tuple[str, ...] = ()  # each drawn card with the layers removed so far
+    shared: tuple[int, ...] = ()  # bit s set: seat s has removed its layer (or holds it)
     shown: tuple[int, ...] = ()  # each drawn card's type once revealed, else -1
     secrets: tuple[str, ...] = ()  # deck secrets revealed at the end, "" until then
 
     @property
     def cards(self) -> tuple[str, ...]:
-        """The ciphertexts of the shuffled deck (the last pass)."""
+        """The shuffled deck (the last pass)."""
         return self.passes[-1]
 
     @property
@@ -104,26 +114,42 @@ def new_deck(n_players: int) -> Deck:
 # --- the group -----------------------------------------------------------------------------
 
 
+def is_hex(text: object, length: int) -> bool:
+    """True when ``text`` is a string of exactly ``length`` lower-case hex digits."""
+    return isinstance(text, str) and len(text) == length and _HEX.issuperset(text)
+
+
 def _scalar(data: bytes) -> bytes:
     return crypto_core_ed25519_scalar_reduce(hashlib.sha512(data).digest())
 
 
-def _point(text: str) -> bytes:
+def _point(text: object) -> bytes:
     """A point from its hex form; ``ValueError`` unless a valid prime-order point."""
-    if len(text) != POINT_HEX or text != text.lower():
+    if not is_hex(text, POINT_HEX):
         raise ValueError("a point is 64 lower-case hex digits")
-    raw = bytes.fromhex(text)
+    raw = bytes.fromhex(text)  # type: ignore[arg-type]
     if not crypto_core_ed25519_is_valid_point(raw):
         raise ValueError("not a point of the prime-order group")
     return raw
 
 
+def _reduced(raw: bytes) -> bool:
+    return crypto_core_ed25519_scalar_reduce(raw + bytes(32)) == raw
+
+
 def _mul(k: bytes, p: bytes) -> bytes:
-    return crypto_scalarmult_ed25519_noclamp(k, p)
+    try:
+        return crypto_scalarmult_ed25519_noclamp(k, p)
+    except NaclRuntimeError:  # the identity: k is zero (only a forged value does that)
+        raise ValueError("a scalar multiplication gave the identity") from None
 
 
 def _base(k: bytes) -> bytes:
     return crypto_scalarmult_ed25519_base_noclamp(k)
+
+
+def _invert(k: bytes) -> bytes:
+    return crypto_core_ed25519_scalar_invert(k)
 
 
 @lru_cache(maxsize=1)
@@ -153,132 +179,214 @@ def public_key(secret: bytes) -> str:
     return _base(deck_key(secret)).hex()
 
 
-def _proof(x: bytes, base: bytes, h: bytes, s: bytes, context: bytes) -> str:
-    """Chaum-Pedersen proof that ``log_G h == log_base s`` (Fiat-Shamir, deterministic nonce)."""
-    k = _scalar(b"catan-p2p/dleq-nonce\0" + x + base + context)
+def _dleq(x: bytes, base: bytes, h: bytes, s: bytes, context: bytes) -> bytes:
+    """Chaum-Pedersen proof ``(c, z)`` that ``log_G h == log_base s`` (= ``x``).
+
+    Fiat-Shamir with a deterministic nonce: the same statement gives the same proof.
+    """
+    k = _scalar(b"catan-p2p/dleq-nonce\0" + x + base + s + context)
     c = _challenge(base, h, s, _base(k), _mul(k, base), context)
-    z = crypto_core_ed25519_scalar_add(k, crypto_core_ed25519_scalar_mul(c, x))
-    return (s + c + z).hex()
+    return c + crypto_core_ed25519_scalar_add(k, crypto_core_ed25519_scalar_mul(c, x))
 
 
 def _challenge(base: bytes, h: bytes, s: bytes, a: bytes, b: bytes, context: bytes) -> bytes:
     return _scalar(b"catan-p2p/dleq\0" + _G + h + base + s + a + b + context)
 
 
-def _check_proof(text: str, base: bytes, h: bytes, context: bytes) -> bytes:
-    """The share a proof carries, once checked; ``ValueError`` when it does not prove it."""
-    if len(text) != PROOF_HEX or text != text.lower():
-        raise ValueError("a share and its proof are 192 lower-case hex digits")
-    s = _point(text[:POINT_HEX])
-    raw = bytes.fromhex(text[POINT_HEX:])
-    c, z = raw[:32], raw[32:]
-    if crypto_core_ed25519_scalar_reduce(c + bytes(32)) != c or (
-        crypto_core_ed25519_scalar_reduce(z + bytes(32)) != z
-    ):
+def _check_dleq(cz: bytes, base: bytes, h: bytes, s: bytes, context: bytes) -> None:
+    """``ValueError`` unless ``cz`` (from ``_dleq``) proves ``log_G h == log_base s``."""
+    c, z = cz[:32], cz[32:]
+    if not (_reduced(c) and _reduced(z)):
         raise ValueError("the proof's scalars are not reduced")
     try:
         a = crypto_core_ed25519_sub(_base(z), _mul(c, h))
         b = crypto_core_ed25519_sub(_mul(z, base), _mul(c, s))
-    except NaclRuntimeError:
+    except (NaclRuntimeError, ValueError):
         raise ValueError("the proof does not verify") from None
     if _challenge(base, h, s, a, b, context) != c:
         raise ValueError("the proof does not verify")
-    return s
 
 
 def key_proof(secret: bytes) -> str:
-    """A proof that the claimer knows ``x`` of its deck key (no rogue joint key)."""
+    """A proof that the claimer knows ``x`` of its deck key (no rogue key)."""
     x = deck_key(secret)
     h = _base(x)
-    return _proof(x, _G, h, h, b"seat")[POINT_HEX:]
+    return _dleq(x, _G, h, h, b"seat").hex()
 
 
 def check_key(key: str, proof: str) -> None:
     """``ValueError`` unless ``proof`` (from ``key_proof``) proves knowledge of ``key``'s x."""
     h = _point(key)
-    _check_proof(key + proof, _G, h, b"seat")
+    if not is_hex(proof, 2 * POINT_HEX):
+        raise ValueError("a key proof is 128 lower-case hex digits")
+    _check_dleq(bytes.fromhex(proof), _G, h, h, b"seat")
 
 
 # --- shuffling ----------------------------------------------------------------------------
 
 
-def joint_key(keys: tuple[str, ...]) -> bytes:
-    total = _point(keys[0])
-    for k in keys[1:]:
-        total = crypto_core_ed25519_add(total, _point(k))
-    return total
+def first_cards() -> tuple[str, ...]:
+    """The deck before the first shuffle: ``M_j`` in card order (public)."""
+    return tuple(m.hex() for m in card_points())
 
 
-def first_cards(keys: tuple[str, ...]) -> tuple[str, ...]:
-    """The deck before the first shuffle: ``(G, M_j + H)`` in card order (public)."""
-    h = joint_key(keys)
-    return tuple((_G + crypto_core_ed25519_add(m, h)).hex() for m in card_points())
-
-
-def shuffle_seed(secret: bytes) -> str:
-    return hashlib.sha256(b"catan-p2p/deck-shuffle\0" + secret).hexdigest()
-
-
-def shuffle(cards: tuple[str, ...], keys: tuple[str, ...], secret: bytes) -> tuple[str, ...]:
-    """One seat's pass: re-encrypt every card and permute them, both from its secret."""
-    h = joint_key(keys)
-    seed = shuffle_seed(secret)
-    order = list(range(len(cards)))
-    pick = Chance(seed, "deck/shuffle")
-    for i in range(len(order) - 1, 0, -1):  # Fisher-Yates
+def _permutation(seed: bytes, label: str) -> tuple[int, ...]:
+    """A uniform permutation of the deck's positions from ``seed`` (Fisher-Yates)."""
+    order = list(range(DECK_SIZE))
+    pick = Chance(seed.hex(), label)
+    for i in range(DECK_SIZE - 1, 0, -1):
         j = pick.randrange(i + 1)
         order[i], order[j] = order[j], order[i]
-    out = []
-    for k, src in enumerate(order):
-        r = _scalar(b"catan-p2p/deck-reencrypt\0" + bytes.fromhex(seed) + b"%d" % k)
-        c1, c2 = _pair(cards[src])
-        out.append(
-            (crypto_core_ed25519_add(c1, _base(r)) + crypto_core_ed25519_add(c2, _mul(r, h))).hex()
-        )
-    return tuple(out)
+    return tuple(order)
 
 
-def _pair(card: str) -> tuple[bytes, bytes]:
-    if len(card) != CARD_HEX:
-        raise ValueError("a card is 128 lower-case hex digits")
-    return _point(card[:POINT_HEX]), _point(card[POINT_HEX:])
+def _apply(k: bytes, order: tuple[int, ...], cards: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    """Card ``i`` of the result is ``k`` times card ``order[i]`` of ``cards``."""
+    return tuple(_mul(k, cards[src]) for src in order)
 
 
-def check_pass(cards: tuple[str, ...]) -> None:
-    """``ValueError`` unless ``cards`` is a well-formed pass (25 distinct valid ciphertexts)."""
-    if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
+def _shuffle_seed(secret: bytes) -> bytes:
+    return hashlib.sha256(b"catan-p2p/deck-shuffle\0" + secret).digest()
+
+
+def shuffle(cards: tuple[str, ...], secret: bytes) -> tuple[str, ...]:
+    """One seat's pass: multiply every card by its ``x`` and permute them (from its secret)."""
+    order = _permutation(_shuffle_seed(secret), "deck/shuffle")
+    return tuple(c.hex() for c in _apply(deck_key(secret), order, _points(cards)))
+
+
+def _points(cards: tuple[str, ...]) -> tuple[bytes, ...]:
+    return tuple(_point(c) for c in cards)
+
+
+def check_pass(cards: object) -> None:
+    """``ValueError`` unless ``cards`` is a well-formed pass (25 distinct valid points)."""
+    if not isinstance(cards, tuple) or len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
         raise ValueError(f"a shuffled deck is {DECK_SIZE} distinct cards")
-    for card in cards:
-        _pair(card)
+    _points(cards)
+
+
+def shuffle_context(keys: tuple[str, ...], seat: int) -> bytes:
+    """What a shuffle proof is bound to: the game's deck keys (unique to one genesis) and
+    the seat, so no proof made for another game or seat is accepted."""
+    return "".join(keys).encode() + b"\0%d" % seat
+
+
+def _round(seed: bytes) -> tuple[bytes, tuple[int, ...]]:
+    """A proof round's blinding scalar and permutation, from its seed."""
+    return _scalar(b"catan-p2p/shuffle-round\0" + seed), _permutation(seed, "deck/round")
+
+
+def _rounds_digest(
+    before: tuple[bytes, ...],
+    after: tuple[bytes, ...],
+    h: bytes,
+    rounds: list[bytes],
+    context: bytes,
+) -> bytes:
+    data = hashlib.sha256(b"catan-p2p/shuffle-proof\0" + context + h)
+    for part in (*before, *after, *rounds):
+        data.update(part)
+    return data.digest()
+
+
+def _bits(digest: bytes) -> list[int]:
+    return [digest[i // 8] >> (i % 8) & 1 for i in range(SHUFFLE_ROUNDS)]
+
+
+def prove_shuffle(
+    before: tuple[str, ...], after: tuple[str, ...], secret: bytes, context: bytes
+) -> str:
+    """A proof that ``after`` is ``before`` permuted and multiplied by the seat's ``x``.
+
+    Cut and choose: each round re-shuffles ``after`` with a fresh scalar ``e`` and
+    permutation; the round is opened either as that (``e`` and the permutation, from a
+    seed) or as the whole way from ``before`` (``e·x`` and the composed permutation),
+    as the hash of every round decides. Neither opening says anything about ``x`` or
+    the seat's permutation; a pass that is not a shuffle can answer only one of them.
+    """
+    x = deck_key(secret)
+    order = _permutation(_shuffle_seed(secret), "deck/shuffle")
+    b, a = _points(before), _points(after)
+    h = _base(x)
+    seeds = [
+        hashlib.sha256(b"catan-p2p/shuffle-round-seed\0" + secret + context + b"%d" % i).digest()
+        for i in range(SHUFFLE_ROUNDS)
+    ]
+    rounds = []
+    for seed in seeds:
+        e, perm = _round(seed)
+        rounds.append(_mul(e, h) + b"".join(_apply(e, perm, a)))
+    digest = _rounds_digest(b, a, h, rounds, context)
+    out = [digest.hex()]
+    for seed, bit in zip(seeds, _bits(digest), strict=True):
+        if not bit:
+            out.append(seed.hex())
+            continue
+        e, perm = _round(seed)
+        composed = bytes(order[perm[i]] for i in range(DECK_SIZE))
+        out.append(crypto_core_ed25519_scalar_mul(e, x).hex() + composed.hex())
+    return "".join(out)
+
+
+@lru_cache(maxsize=64)
+def check_shuffle(
+    before: tuple[str, ...], after: tuple[str, ...], key: str, proof: str, context: bytes
+) -> None:
+    """``ValueError`` unless ``proof`` shows ``after`` is a shuffle of ``before`` by ``key``.
+
+    Remembered: a pass is judged when it is planned, recorded and replayed.
+    """
+    if not isinstance(proof, str) or not is_hex(proof[:64], 64):
+        raise ValueError("a shuffle proof is lower-case hex digits, its 64-digit hash first")
+    digest = bytes.fromhex(proof[:64])
+    bits = _bits(digest)
+    size = 64 + sum(_MAP_HEX if bit else _SEED_HEX for bit in bits)
+    if len(proof) != size or not is_hex(proof, size):
+        raise ValueError(f"this shuffle proof is {size} lower-case hex digits")
+    b, a, h = _points(before), _points(after), _point(key)
+    rounds = []
+    at = 64
+    for bit in bits:
+        if not bit:
+            e, perm = _round(bytes.fromhex(proof[at : at + _SEED_HEX]))
+            rounds.append(_mul(e, h) + b"".join(_apply(e, perm, a)))
+            at += _SEED_HEX
+            continue
+        k = bytes.fromhex(proof[at : at + 64])
+        order = tuple(bytes.fromhex(proof[at + 64 : at + _MAP_HEX]))
+        if not _reduced(k) or sorted(order) != list(range(DECK_SIZE)):
+            raise ValueError("a round of the shuffle proof is not a scalar and a permutation")
+        rounds.append(_base(k) + b"".join(_apply(k, order, b)))
+        at += _MAP_HEX
+    if _rounds_digest(b, a, h, rounds, context) != digest:
+        raise ValueError("the shuffle proof does not verify")
 
 
 # --- drawing, playing, the end -----------------------------------------------------------------
 
 
-def share(secret: bytes, card: str, keys_seat: str) -> str:
-    """``seat``'s decryption share of ``card`` with its proof (hex, ``PROOF_HEX`` long)."""
+def share(secret: bytes, opened: str, key: str) -> str:
+    """The seat's layer removed from ``opened``, with its proof (hex, ``PROOF_HEX`` long)."""
     x = deck_key(secret)
-    c1, _ = _pair(card)
-    return _proof(x, c1, _point(keys_seat), _mul(x, c1), b"share")
+    p = _point(opened)
+    removed = _mul(_invert(x), p)
+    return (removed + _dleq(x, removed, _point(key), p, b"share")).hex()
 
 
-def check_share(proof: str, card: str, key: str) -> str:
-    """The share (hex) in ``proof`` once checked against the card and the seat's key."""
-    c1, _ = _pair(card)
-    return _check_proof(proof, c1, _point(key), b"share").hex()
-
-
-def initial_opened(card: str) -> str:
-    return card[POINT_HEX:]
-
-
-def remove_share(opened: str, share_hex: str) -> str:
-    return crypto_core_ed25519_sub(bytes.fromhex(opened), bytes.fromhex(share_hex)).hex()
+def check_share(proof: object, opened: str, key: str) -> str:
+    """``opened`` with the seat's layer removed, once ``proof`` shows it used its key."""
+    if not is_hex(proof, PROOF_HEX):
+        raise ValueError("a layer removed and its proof are 192 lower-case hex digits")
+    removed = _point(proof[:POINT_HEX])  # type: ignore[index]
+    cz = bytes.fromhex(proof[POINT_HEX:])  # type: ignore[index]
+    _check_dleq(cz, removed, _point(key), _point(opened), b"share")
+    return removed.hex()
 
 
 def card_type(point_hex: str) -> DevCard | None:
     """The card a fully opened point encodes, or None when it encodes no card."""
-    j = _card_of_point().get(bytes.fromhex(point_hex))
+    j = card_index(point_hex)
     return None if j is None else CARD_TYPES[j]
 
 
@@ -287,23 +395,21 @@ def card_index(point_hex: str) -> int | None:
 
 
 @lru_cache(maxsize=4096)
-def peek(secret: bytes, card: str, opened: str) -> DevCard | None:
-    """What the holder reads: its own share removed from a card every other seat opened.
+def peek(secret: bytes, opened: str) -> DevCard | None:
+    """What the holder reads: its own layer removed from a card every other seat opened.
 
     Remembered: a player's view reads its cards after every action, and a card once
     opened never changes.
     """
-    x = deck_key(secret)
-    c1, _ = _pair(card)
-    return card_type(crypto_core_ed25519_sub(bytes.fromhex(opened), _mul(x, c1)).hex())
+    return card_type(_mul(_invert(deck_key(secret)), _point(opened)).hex())
 
 
 def read_card(secrets: list[bytes], card: str) -> DevCard | None:
     """The card under every seat's layer, once every deck secret is known."""
-    c1, c2 = _pair(card)
+    p = _point(card)
     for secret in secrets:
-        c2 = crypto_core_ed25519_sub(c2, _mul(deck_key(secret), c1))
-    return card_type(c2.hex())
+        p = _mul(_invert(deck_key(secret)), p)
+    return card_type(p.hex())
 
 
 def secret_matches(secret: bytes, key: str) -> bool:

@@ -271,7 +271,7 @@ def _build_settlement(
     hand = state.hands[seat]
     if hand.settlements_left <= 0:
         raise IllegalAction(f"pieces: {_name(state, seat)} has no settlements left")
-    state = _take_shuffle(state, seat, a.deck)
+    state = _take_shuffle(state, seat, a)
     resources, bank = hand.resources, state.bank
     if state.phase is Phase.MAIN:
         if not any(state.edge_owner[e] == seat for e in graph.vertex_edges[v]):
@@ -446,8 +446,9 @@ def _roll_dice(
     state = _take_shares(state, seat, a.shares)
     if state.reveals:  # a game with seat keys: the dice come from the players' chains
         state = _take_reveal(state, seat, a.reveal, "rolling")
-        beacon = state.reveals[(seat - 1) % len(state.players)]
+        beacon = state.beacon or state.reveals[(seat - 1) % len(state.players)]
         derived = roll_of(state.turn, state.reveals[seat], beacon)
+        state = state._replace(beacon="")
         if a.dice is not None and tuple(a.dice) != derived:
             raise IllegalAction(
                 f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
@@ -564,6 +565,10 @@ def _give_card(
         raise IllegalAction(
             f"robber: {_name(state, state.victim)} is the one robbed, not {_name(state, seat)}"
         )
+    if state.dice is None and seat == (state.current - 1) % len(state.players):
+        # A knight before the roll robbed the seat whose element the roll uses: the roll
+        # keeps the element it had when the turn began, or the mover could re-roll.
+        state = state._replace(beacon=state.beacon or state.reveals[seat])
     state = _take_reveal(state, seat, a.reveal, "giving the robber a card")
     loser = state.hands[seat]
     stolen = _pick_card(loser.resources, stolen_index(state.turn, a.reveal, loser.card_count))
@@ -902,7 +907,7 @@ def _deck_left(state: GameState) -> int:
     return state.deck.left if state.deck is not None else sum(state.dev_deck)
 
 
-def _take_shuffle(state: GameState, seat: int, cards: tuple[str, ...] | None) -> GameState:
+def _take_shuffle(state: GameState, seat: int, a: BuildSettlement) -> GameState:
     """A seat's first set-up settlement carries its shuffle; nothing else does."""
     deck = state.deck
     due = (
@@ -911,35 +916,49 @@ def _take_shuffle(state: GameState, seat: int, cards: tuple[str, ...] | None) ->
         and state.setup_step < len(state.players)
     )
     if not due:
-        if cards is not None:
+        if a.deck is not None or a.proof is not None:
             raise IllegalAction("deck: only a seat's first set-up settlement shuffles the deck")
         return state
     assert deck is not None
-    if cards is None:
+    name = _name(state, seat)
+    if a.deck is None or a.proof is None:
         raise IllegalAction(
-            f"deck: {_name(state, seat)}'s first settlement carries its shuffle of the "
-            "development cards"
+            f"deck: {name}'s first settlement carries its shuffle of the development cards "
+            "and the proof that it is one"
         )
+    before = deck.passes[-1] if deck.passes else cards_deck.first_cards()
     try:
-        cards_deck.check_pass(cards)
+        cards_deck.check_pass(a.deck)
+        cards_deck.check_shuffle(
+            before, a.deck, deck.keys[seat], a.proof, cards_deck.shuffle_context(deck.keys, seat)
+        )
     except ValueError as exc:
-        raise IllegalAction(f"deck: {_name(state, seat)}'s shuffle is malformed ({exc})") from None
-    return state._replace(deck=deck._replace(passes=(*deck.passes, tuple(cards))))
+        raise IllegalAction(
+            f"deck: {name}'s shuffle is not the previous deck reordered under its own key ({exc})"
+        ) from None
+    return state._replace(deck=deck._replace(passes=(*deck.passes, a.deck)))
+
+
+_POSITION = re.compile(r"(0|[1-9][0-9]?)")
 
 
 def _card_proof(text: object, what: str) -> tuple[int, str]:
     """``"position:proof"`` split; ``IllegalAction`` when malformed."""
-    pos, _, proof = str(text).partition(":")
-    if not pos.isdigit() or str(int(pos)) != pos or len(proof) != cards_deck.PROOF_HEX:
-        raise IllegalAction(f"development cards: {what} names a card as position:proof")
+    pos, _, proof = text.partition(":") if isinstance(text, str) else ("", "", "")
+    if not _POSITION.fullmatch(pos) or not cards_deck.is_hex(proof, cards_deck.PROOF_HEX):
+        raise IllegalAction(
+            f"development cards: {what} names a card as position:proof "
+            f"(a position and {cards_deck.PROOF_HEX} lower-case hex digits)"
+        )
     return int(pos), proof
 
 
 def _checked_share(state: GameState, seat: int, pos: int, proof: str, what: str) -> str:
+    """Card ``pos`` with ``seat``'s layer removed, once its proof checks."""
     deck = state.deck
     assert deck is not None
     try:
-        return cards_deck.check_share(proof, deck.cards[pos], deck.keys[seat])
+        return cards_deck.check_share(proof, deck.opened[pos], deck.keys[seat])
     except ValueError as exc:
         raise IllegalAction(
             f"development cards: {_name(state, seat)}'s share of card {pos} in {what} is not "
@@ -967,9 +986,7 @@ def _take_shares(state: GameState, seat: int, given: tuple[str, ...] | None) -> 
             raise IllegalAction(
                 f"development cards: the roll's shares go in position order ({owed}), not {at}"
             )
-        opened[pos] = cards_deck.remove_share(
-            opened[pos], _checked_share(state, seat, pos, proof, "a roll")
-        )
+        opened[pos] = _checked_share(state, seat, pos, proof, "a roll")
         shared[pos] |= 1 << seat
     return state._replace(deck=deck._replace(opened=tuple(opened), shared=tuple(shared)))
 
@@ -987,7 +1004,7 @@ def _draw_hidden(state: GameState, seat: int, a: BuyDevCard) -> tuple[GameState,
     deck = deck._replace(
         holders=(*deck.holders, seat),
         bought=(*deck.bought, state.turn),
-        opened=(*deck.opened, cards_deck.initial_opened(deck.cards[pos])),
+        opened=(*deck.opened, deck.cards[pos]),
         shared=(*deck.shared, 1 << seat),
         shown=(*deck.shown, -1),
     )
@@ -1022,8 +1039,7 @@ def _show_card(
             f"development cards: card {pos} is not open to its holder yet (every other "
             "seat shares it when it next rolls)"
         )
-    share = _checked_share(state, seat, pos, share_proof, what)
-    found = cards_deck.card_type(cards_deck.remove_share(deck.opened[pos], share))
+    found = cards_deck.card_type(_checked_share(state, seat, pos, share_proof, what))
     if found is None:
         raise IllegalAction(
             f"development cards: card {pos} opens to no card; a shuffle was dishonest "
@@ -1086,8 +1102,8 @@ def _reveal_deck(
     name = _name(state, seat)
     if not cards_deck.secret_matches(secret, deck.keys[seat]):
         raise IllegalAction(f"deck: that secret is not the one behind {name}'s deck key")
-    before = deck.passes[seat - 1] if seat else cards_deck.first_cards(deck.keys)
-    if cards_deck.shuffle(before, deck.keys, secret) != deck.passes[seat]:
+    before = deck.passes[seat - 1] if seat else cards_deck.first_cards()
+    if cards_deck.shuffle(before, secret) != deck.passes[seat]:
         raise IllegalAction(f"deck: {name}'s shuffle of the development cards was dishonest")
     deck = deck._replace(secrets=_with(deck.secrets, seat, text))
     state = state._replace(deck=deck)

@@ -128,6 +128,10 @@ class GameState(NamedTuple):
     winner: int = NOBODY
     victory_points: int = VICTORY_POINTS
     victim: int = NOBODY  # the seat the robber steals from while its answer is owed
+    # The previous seat's dice-chain element the coming roll uses, kept only when that
+    # seat has revealed another since its turn ended (robbed by a knight before the
+    # roll): "" otherwise, and the roll uses its last revealed element.
+    beacon: str = ""
     # Seat keys of a replicated game, in seat order ("" while a seat is unclaimed); ()
     # when nobody signs (a simulation). Set-up starts once every seat is claimed.
     seats: tuple[str, ...] = ()

@@ -24,7 +24,7 @@ def own_cards(state: GameState, seat: int, secret: bytes) -> list[tuple[int, Dev
     out = []
     for pos in deck.held(seat):
         if deck.shared[pos] == full:
-            card = peek(secret, deck.cards[pos], deck.opened[pos])
+            card = peek(secret, deck.opened[pos])
             if card is not None:
                 out.append((pos, card))
     return out

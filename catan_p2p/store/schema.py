@@ -117,6 +117,9 @@ class ResourceTable(_File):
     ore: Holders
 
 
+Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+
+
 class TurnFile(_File):
     """``turn.json``: what changes turn by turn: whose turn, the phase, dice and robber,
     discards owed, an open trade, the winner, and every resource card (bank and hands).
@@ -137,6 +140,9 @@ class TurnFile(_File):
     trade: TradeEntry | None = None
     winner: str | None = None
     victim: str | None = None  # the robbed player, while its answer is owed (phase steal)
+    # The dice-chain element the coming roll uses, while the previous player has revealed
+    # another since its turn ended (robbed by a knight before the roll).
+    beacon: Hex64 | None = None
 
 
 class DeckFile(DevCardCounts):
@@ -147,16 +153,12 @@ class DeckFile(DevCardCounts):
     """
 
 
-Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
-Hex128 = Annotated[str, Field(pattern=r"^[0-9a-f]{128}$")]
-
-
 class DrawnCard(_File):
     """One development card a player drew from the hidden deck (PROTOCOL.md "Deck")."""
 
     position: int = Field(ge=0, le=24)  # its place in the shuffled deck, in draw order
     bought: int = Field(ge=0)  # the turn it was bought in
-    opened: Hex64  # its C2 with every share given so far removed
+    opened: Hex64  # the card with every layer removed so far
     shared: list[str]  # the other players whose shares are in, in seat order
     # Its type once shown (played, shown to win, or read at the game's end); else absent.
     shown: (
@@ -172,7 +174,7 @@ class SeatDeckFile(_File):
     """
 
     key: Hex64
-    shuffle: list[Hex128] = Field(default=[], max_length=25)
+    shuffle: list[Hex64] = Field(default=[], max_length=25)
     secret: Hex64 | None = None
 
 

@@ -137,7 +137,7 @@ class Peer:
         deck = state.deck
         assert deck is not None
         seat = state.players.index(self.player)
-        proof = cards_deck.share(self.deck_secret, deck.cards[pos], deck.keys[seat])
+        proof = cards_deck.share(self.deck_secret, deck.opened[pos], deck.keys[seat])
         return f"{pos}:{proof}"
 
     def with_secrets(self, action: Action, state: GameState) -> Action:
@@ -152,7 +152,7 @@ class Peer:
             owed = deck.owed_shares(seat)
             if owed:
                 shares = tuple(
-                    f"{p}:{cards_deck.share(self.deck_secret, deck.cards[p], deck.keys[seat])}"
+                    f"{p}:{cards_deck.share(self.deck_secret, deck.opened[p], deck.keys[seat])}"
                     for p in owed
                 )
                 action = replace(action, shares=shares)
@@ -162,8 +162,7 @@ class Peer:
             and state.is_setup
             and state.setup_step < len(state.players)
         ):
-            before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.keys)
-            action = replace(action, deck=cards_deck.shuffle(before, deck.keys, self.deck_secret))
+            action = replace(action, **self._shuffle(deck, seat))
         elif isinstance(action, tuple(_PLAYS)) and action.card is None:
             wanted = _PLAYS[type(action)]
             for pos, card in own_cards(state, seat, self.deck_secret):
@@ -171,6 +170,14 @@ class Peer:
                     action = replace(action, card=self._card_proof(state, pos))
                     break
         return action
+
+    def _shuffle(self, deck: cards_deck.Deck, seat: int) -> dict:
+        """This seat's pass over the deck and the proof that it is a shuffle."""
+        before = deck.passes[-1] if deck.passes else cards_deck.first_cards()
+        after = cards_deck.shuffle(before, self.deck_secret)
+        context = cards_deck.shuffle_context(deck.keys, seat)
+        proof = cards_deck.prove_shuffle(before, after, self.deck_secret, context)
+        return {"deck": after, "proof": proof}
 
     def with_reveal(self, action: Action, state: GameState) -> Action:
         """``action`` with the next dice-chain element filled in when it must reveal one."""

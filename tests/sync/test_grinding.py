@@ -25,6 +25,7 @@ from catan_p2p.rules.engine import legal_actions, step
 from catan_p2p.rules.state import Phase
 from catan_p2p.rules.views import own_cards
 from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.store.codec import read_state
 from catan_p2p.store.objects import commit_data, object_id
 from catan_p2p.sync.protocol import action_message, player_email
 
@@ -136,15 +137,13 @@ def test_a_draw_cannot_be_ground_nor_read_before_the_others_open_it(red_ends):
     assert own_cards(drawn, 0, peers["red"].deck_secret) == []
     opened = deck.opened[pos]
     for seat, p in ((1, "blue"), (2, "white")):
-        proof = cards_deck.share(peers[p].deck_secret, deck.cards[pos], deck.keys[seat])
-        opened = cards_deck.remove_share(
-            opened, cards_deck.check_share(proof, deck.cards[pos], deck.keys[seat])
-        )
-    card = cards_deck.peek(peers["red"].deck_secret, deck.cards[pos], opened)
+        proof = cards_deck.share(peers[p].deck_secret, opened, deck.keys[seat])
+        opened = cards_deck.check_share(proof, opened, deck.keys[seat])
+    card = cards_deck.peek(peers["red"].deck_secret, opened)
     assert card is not None  # the buyer reads it ...
     assert cards_deck.card_type(opened) is None  # ... nobody else can
     for p in ("blue", "white"):
-        assert cards_deck.peek(peers[p].deck_secret, deck.cards[pos], opened) is None
+        assert cards_deck.peek(peers[p].deck_secret, opened) is None
 
 
 def test_a_steal_cannot_be_ground_nor_foreseen_by_the_robber(red_ends):
@@ -172,3 +171,32 @@ def test_a_steal_cannot_be_ground_nor_foreseen_by_the_robber(red_ends):
     other = next(r for r in Resource if r != given.stolen)
     with pytest.raises(IllegalAction, match="picks"):
         step(waiting, GiveCard(victim, answer.reveal, other))
+
+
+def test_a_knight_before_the_roll_that_robs_the_previous_seat_does_not_reroll(red_ends):
+    """Robbing the seat before you makes it reveal its next chain element; the roll must
+    still use the element it had when your turn began, or a knight would be a re-roll
+    whose outcome you see before choosing (and the first one you already know)."""
+    everyone = red_ends
+    state = everyone.committed_state
+    end = everyone.peers["red"].with_reveal(EndTurn("red"), state)
+    blues_turn = step(state, end)[0]
+    direct = _blues_roll(everyone, blues_turn, "any-parent")
+    knighted = _rich(blues_turn)._replace(phase=Phase.MOVE_ROBBER)  # as a knight leaves it
+    robs_red = [
+        a
+        for a in legal_actions(knighted, "blue")
+        if isinstance(a, MoveRobber) and a.victim == "red"
+    ]
+    assert robs_red, "no tile to rob Red from"
+    waiting = step(knighted, robs_red[0])[0]
+    answer = everyone.peers["red"].with_secrets(GiveCard("red"), waiting)
+    back = step(waiting, answer)[0]
+    assert back.phase is Phase.ROLL and back.reveals[0] != blues_turn.reveals[0]
+    assert back.beacon == blues_turn.reveals[0]
+    # The element is kept in the tree, so every peer rolls the same.
+    tree = everyone.repo.writer(everyone.info).write(back)
+    assert read_state(everyone.repo.store, tree, "test")[0] == back
+    assert _blues_roll(everyone, back, "any-parent") == direct
+    rolled = step(back, everyone.peers["blue"].with_reveal(RollDice("blue"), back))[0]
+    assert rolled.beacon == ""

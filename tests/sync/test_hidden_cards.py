@@ -104,8 +104,9 @@ def test_no_object_before_the_reveal_shows_a_face_down_card(game):
         expected = {label: DEV_DECK[i] - shown.count(label) for i, label in enumerate(LABELS)}
         assert deck == expected, commit
     assert seen_hidden > 0
-    # 4. The last tree before the secrets: each face-down card's opened value, with every
-    #    point the reader can find there removed, is still no card.
+    # 4. The last tree before the secrets: no face-down card reads as a card, nor does it
+    #    with its holder's layer removed by any 64-digit value the reader finds there,
+    #    taken as a deck secret or as the key itself.
     files = _blobs(path, log[first_secret - 1][1])
     text = "".join(files.values())
     candidates = set(HEX64.findall(text))
@@ -116,13 +117,15 @@ def test_no_object_before_the_reveal_shows_a_face_down_card(game):
         for c in json.loads(b).get("cards", [])
         if "shown" not in c
     ]
+    assert hidden
     for opened in hidden:
-        for point in candidates:
-            try:
-                guess = cards_deck.remove_share(opened, point)
-            except Exception:  # noqa: BLE001 - not a point: no guess to make
-                continue
-            assert cards_deck.card_type(guess) is None
+        assert cards_deck.card_type(opened) is None
+        for value in candidates:
+            raw = bytes.fromhex(value)
+            assert cards_deck.peek(raw, opened) is None
+            scalar = cards_deck._scalar(raw)  # any value, reduced to a key
+            unlayered = cards_deck._mul(cards_deck._invert(scalar), cards_deck._point(opened))
+            assert cards_deck.card_type(unlayered.hex()) is None
 
 
 def test_after_the_reveal_every_card_is_known_and_every_peer_verifies_the_game(game):

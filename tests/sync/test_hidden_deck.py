@@ -28,7 +28,7 @@ from catan_p2p.rules.actions import (
     RollDice,
 )
 from catan_p2p.rules.cards import DevCard, Resource
-from catan_p2p.rules.engine import owed_reveal, step
+from catan_p2p.rules.engine import legal_actions, owed_reveal, step
 from catan_p2p.rules.state import Phase, new_game
 from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.session.driver import Driver
@@ -109,9 +109,7 @@ def test_another_seats_card_or_a_forged_proof_is_refused(holding):
     )
     # The holder's position with a share made by another seat's key.
     other = session.peers[thief]
-    forged = (
-        f"{pos}:{cards_deck.share(other.deck_secret, state.deck.cards[pos], state.deck.keys[seat])}"
-    )
+    forged = f"{pos}:{cards_deck.share(other.deck_secret, state.deck.opened[pos], state.deck.keys[seat])}"
     _refused(state, PlayKnight(state.players[seat], forged), "not made with its deck key")
     # No proof at all, and a malformed one.
     _refused(state, PlayKnight(state.players[seat]), "shows which card it is")
@@ -189,11 +187,9 @@ def test_a_seat_claim_must_prove_its_deck_key():
     _refused(state, rogue, "proof that its claimer knows it")
 
 
-def test_a_malformed_shuffle_is_refused_at_once(holding):
-    session, _, _, _ = holding
-    state = new_game(THREE, seated=True)
-    secrets = [bytes([i + 1]) * 32 for i in range(3)]
-    for p, secret in zip(THREE, secrets, strict=True):
+def _seated(players: tuple[str, ...], secrets: list[bytes]):
+    state = new_game(players, seated=True)
+    for p, secret in zip(players, secrets, strict=True):
         state = step(
             state,
             ClaimSeat(
@@ -204,42 +200,108 @@ def test_a_malformed_shuffle_is_refused_at_once(holding):
                 cards_deck.key_proof(secret),
             ),
         )[0]
+    return state
+
+
+def _pass(state, seat: int, secret: bytes, before=None):
+    """A seat's shuffle of the deck and its proof, made as its peer makes them."""
+    deck = state.deck
+    before = before or (deck.passes[-1] if deck.passes else cards_deck.first_cards())
+    after = cards_deck.shuffle(before, secret)
+    context = cards_deck.shuffle_context(deck.keys, seat)
+    return after, cards_deck.prove_shuffle(before, after, secret, context)
+
+
+def test_a_malformed_shuffle_is_refused_at_once():
+    secrets = [bytes([i + 1]) * 32 for i in range(3)]
+    state = _seated(THREE, secrets)
     first = next(iter(state.board.graph.vertices))
-    cards = cards_deck.shuffle(cards_deck.first_cards(state.deck.keys), state.deck.keys, secrets[0])
+    cards, proof = _pass(state, 0, secrets[0])
     _refused(state, BuildSettlement("red", first), "carries its shuffle")
-    _refused(state, BuildSettlement("red", first, (cards[0],) * 25), "25 distinct cards")
-    _refused(state, BuildSettlement("red", first, cards[:24]), "25 distinct cards")
-    assert step(state, BuildSettlement("red", first, cards))[0].deck.passes == (cards,)
+    _refused(state, BuildSettlement("red", first, cards), "carries its shuffle")
+    _refused(state, BuildSettlement("red", first, (cards[0],) * 25, proof), "25 distinct cards")
+    _refused(state, BuildSettlement("red", first, cards[:24], proof), "25 distinct cards")
+    _refused(state, BuildSettlement("red", first, cards, proof[:-2]), "lower-case hex")
+    _refused(state, BuildSettlement("red", first, cards, proof.upper()), "lower-case hex")
+    after = step(state, BuildSettlement("red", first, cards, proof))[0]
+    assert after.deck.passes == (cards,)
+
+
+def _after_red(secrets):
+    """Three seats claimed and Red's first settlement (with its shuffle) made."""
+    state = _seated(THREE, secrets)
+    first = next(iter(state.board.graph.vertices))
+    state = step(state, BuildSettlement("red", first, *_pass(state, 0, secrets[0])))[0]
+    red_road = next(a for a in legal_actions(state, "red"))
+    return step(state, red_road)[0]
+
+
+def _blue_settles(state, cards, proof):
+    spot = next(a for a in legal_actions(state, "blue"))
+    return replace(spot, deck=cards, proof=proof)
+
+
+def test_a_shuffle_that_is_not_the_deck_reordered_under_the_seats_key_is_refused():
+    """Blue's pass must be Red's, permuted and multiplied by Blue's own deck key."""
+    secrets = [bytes([i + 1]) * 32 for i in range(3)]
+    state = _after_red(secrets)
+    assert state.players[state.current] == "blue"
+    honest, proof = _pass(state, 1, secrets[1])
+    assert step(state, _blue_settles(state, honest, proof))[0].deck.passes[-1] == honest
+    why = "not the previous deck reordered under its own key"
+    # The same shuffle under another key (one Blue could later lie about) ...
+    other, other_proof = _pass(state, 1, b"\x09" * 32)
+    _refused(state, _blue_settles(state, other, other_proof), why)
+    # ... one card swapped for one of its own making ...
+    forged = (*honest[:24], cards_deck.shuffle(cards_deck.first_cards(), secrets[1])[0])
+    _refused(state, _blue_settles(state, forged, proof), why)
+    # ... Red's deck passed on unchanged, or merely reordered (Blue would know the order) ...
+    red = state.deck.passes[-1]
+    _refused(state, _blue_settles(state, red, proof), why)
+    _refused(state, _blue_settles(state, (*red[1:], red[0]), proof), why)
+    # ... and Red's own proof, made for another seat, replayed.
+    first_proof = _pass(_seated(THREE, secrets), 0, secrets[0])[1]
+    _refused(state, _blue_settles(state, honest, first_proof), why)
+
+
+def test_a_shuffle_proof_that_answers_every_round_one_way_is_refused():
+    """The cut-and-choose attack: a dishonest pass can only answer one opening per round.
+
+    Blue fixes the pass (the deck where it knows which card is where: Red's, reordered
+    in a way it chose) and makes every round answer the first kind of opening; the hash
+    of the rounds then asks for the other kind in about half of them.
+    """
+    secrets = [bytes([i + 1]) * 32 for i in range(3)]
+    state = _after_red(secrets)
+    red = state.deck.passes[-1]
+    key = cards_deck.deck_key(secrets[1])
+    rigged = tuple(cards_deck._mul(key, cards_deck._point(c)).hex() for c in reversed(red))
+    context = cards_deck.shuffle_context(state.deck.keys, 1)
+    for attempt in range(20):
+        seeds = [bytes([attempt, i]) * 16 for i in range(cards_deck.SHUFFLE_ROUNDS)]
+        h = cards_deck._point(state.deck.keys[1])
+        points = tuple(cards_deck._point(c) for c in rigged)
+        rounds = []
+        for seed in seeds:
+            e, perm = cards_deck._round(seed)
+            rounds.append(cards_deck._mul(e, h) + b"".join(cards_deck._apply(e, perm, points)))
+        digest = cards_deck._rounds_digest(
+            tuple(cards_deck._point(c) for c in red), points, h, rounds, context
+        )
+        proof = digest.hex() + "".join(seed.hex() for seed in seeds)
+        _refused(state, _blue_settles(state, rigged, proof), "shuffle")
 
 
 def test_a_dishonest_shuffle_is_named_when_the_secrets_are_revealed():
-    state = new_game(("red", "blue"), seated=True)
+    """A tree that skipped the proof (a pass never checked) is still caught at the end."""
     secrets = [b"\x05" * 32, b"\x06" * 32]
-    keys = []
-    for p, secret in zip(("red", "blue"), secrets, strict=True):
-        state = step(
-            state,
-            ClaimSeat(
-                p,
-                f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{p[0].upper() * 43}",
-                "0" * 64,
-                cards_deck.public_key(secret),
-                cards_deck.key_proof(secret),
-            ),
-        )[0]
-        keys.append(cards_deck.public_key(secret))
-    honest = cards_deck.shuffle(
-        cards_deck.first_cards(state.deck.keys), state.deck.keys, secrets[0]
-    )
-    # Blue keeps Red's order but swaps in re-encrypted copies of a victory point card:
-    # the pass looks like any other (25 distinct valid ciphertexts) ...
-    rigged = cards_deck.shuffle(honest, state.deck.keys, secrets[1])
-    rigged = (*rigged[:24], cards_deck.shuffle(honest, state.deck.keys, b"\x07" * 32)[0])
+    state = _seated(("red", "blue"), secrets)
+    honest = cards_deck.shuffle(cards_deck.first_cards(), secrets[0])
+    rigged = cards_deck.shuffle(honest, b"\x07" * 32)  # not Blue's key
     deck = state.deck._replace(passes=(honest, rigged))
     over = state._replace(deck=deck, phase=Phase.GAME_OVER, winner=0)
     assert owed_reveal(over) == "red"
     after_red = step(over, RevealDeck("red", secrets[0].hex()))[0]
-    # ... until the secrets are revealed: Blue's secret does not give its pass.
     _refused(after_red, RevealDeck("blue", secrets[1].hex()), "Blue's shuffle .* dishonest")
     _refused(after_red, RevealDeck("blue", (b"\x09" * 32).hex()), "not the one behind")
     _refused(over, RevealDeck("blue", secrets[1].hex()), "seat order")

@@ -167,10 +167,16 @@ def _forge_reds_settlement(blue_clone: Path) -> str:
     try:
         state = blue.committed_state
         action = next(a for a in legal_actions(state, "red") if isinstance(a, BuildSettlement))
-        keys = state.deck.keys  # a well-formed shuffle of Blue's making
-        shuffled = cards_deck.shuffle(cards_deck.first_cards(keys), keys, b"forged by blue")
-        action = replace(action, deck=shuffled)
-        tree = blue.repo.writer(blue.info).write(step(state, action)[0])
+        # A well-formed shuffle of Blue's making (its proof cannot be Red's), and the tree
+        # the rules would write for it: only the signature can give Blue away.
+        secret = b"forged by blue"
+        shuffled = cards_deck.shuffle(cards_deck.first_cards(), secret)
+        context = cards_deck.shuffle_context(state.deck.keys, 0)
+        proof = cards_deck.prove_shuffle(cards_deck.first_cards(), shuffled, secret, context)
+        after = step(state._replace(deck=None), action)[0]
+        after = after._replace(deck=state.deck._replace(passes=(shuffled,)))
+        action = replace(action, deck=shuffled, proof=proof)
+        tree = blue.repo.writer(blue.info).write(after)
         return sign_commit(blue.repo, blue.head, "red", action, tree, blue.keys["blue"])
     finally:
         blue.close()

@@ -247,12 +247,17 @@ class Discard(Action):
 @_register
 @dataclass(frozen=True, slots=True)
 class MoveRobber(Action):
-    """Move the robber to ``tile`` and steal from ``victim`` (None: nobody to rob)."""
+    """Move the robber to ``tile`` and steal from ``victim`` (None: nobody to rob).
+
+    In a game with seat keys a move that robs carries the robber's ``token`` for the
+    steal (``rules.deck.token``), filled in by its peer; the victim's answer picks the card.
+    """
 
     kind: ClassVar[str] = "move_robber"
     tile: Tile
     victim: str | None = None
     stolen: Resource | None = None
+    token: str | None = None
 
     def describe(self) -> str:
         text = f"move robber to {format_tile(self.tile)}"
@@ -263,7 +268,7 @@ class MoveRobber(Action):
         return text
 
     def unresolved(self) -> Action:
-        return MoveRobber(self.player, self.tile, self.victim)
+        return MoveRobber(self.player, self.tile, self.victim, None, self.token)
 
 
 @_register

@@ -95,14 +95,17 @@ def chain(secret: bytes, length: int = CHAIN_LENGTH) -> list[str]:
     return out
 
 
-def stolen_index(turn: int, reveal: str, cards: int) -> int:
+def stolen_index(turn: int, reveal: str, token: str, cards: int) -> int:
     """Which of the victim's ``cards`` (laid out in resource order) the robber takes.
 
     ``reveal`` is the victim's next dice-chain element, given as its answer after the
     robber moved: fixed before the game, so the victim cannot bias it, and secret until
-    then, so the mover could not foresee it when choosing whom to rob.
+    then, so the mover could not foresee it when choosing whom to rob. ``token`` is the
+    robber's value for this steal (``rules.deck.token``), given with its move: unique, so
+    the robber cannot bias it, and secret until then, so the victim could not lay out
+    its hand (discarding or trading) to lose the card it minds least.
     """
-    return Chance("", f"steal/v2\0{turn}\0{reveal}").randrange(cards)
+    return Chance("", f"steal/v3\0{turn}\0{reveal}\0{token}").randrange(cards)
 
 
 def roll_of(turn: int, reveal: str, beacon: str) -> tuple[int, int]:

@@ -384,6 +384,33 @@ def check_share(proof: object, opened: str, key: str) -> str:
     return removed.hex()
 
 
+def token(secret: bytes, context: bytes) -> str:
+    """A value only the seat can compute, one per ``context``, with its proof (192 hex).
+
+    ``x·P`` for a point ``P`` hashed from ``context``, and the proof that the same ``x``
+    is behind the seat's deck key: nobody else can compute it, and the seat cannot
+    choose it (a verifiable random function). A robber's token mixes into the steal.
+    """
+    x = deck_key(secret)
+    base = _token_base(context)
+    value = _mul(x, base)
+    return (value + _dleq(x, base, _base(x), value, b"token")).hex()
+
+
+def check_token(proof: object, key: str, context: bytes) -> str:
+    """The value in ``proof`` (from ``token``) once checked against the seat's key."""
+    if not is_hex(proof, PROOF_HEX):
+        raise ValueError("a token and its proof are 192 lower-case hex digits")
+    value = _point(proof[:POINT_HEX])  # type: ignore[index]
+    base = _token_base(context)
+    _check_dleq(bytes.fromhex(proof[POINT_HEX:]), base, _point(key), value, b"token")  # type: ignore[index]
+    return value.hex()
+
+
+def _token_base(context: bytes) -> bytes:
+    return crypto_core_ed25519_from_uniform(hashlib.sha256(b"catan-p2p/token\0" + context).digest())
+
+
 def card_type(point_hex: str) -> DevCard | None:
     """The card a fully opened point encodes, or None when it encodes no card."""
     j = card_index(point_hex)

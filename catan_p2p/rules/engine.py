@@ -528,6 +528,8 @@ def _move_robber(
     elif victims:
         names = ", ".join(_name(state, s) for s in victims)
         raise IllegalAction(f"robber: you must rob one of {names} at {format_tile(a.tile)}")
+    if a.token is not None and (victim == NOBODY or not state.reveals):
+        raise IllegalAction("robber: only a move that robs, in a game with seat keys, has a token")
     state = state._replace(robber=tile, phase=_after_robber_phase(state))
     if victim == NOBODY:
         return _check_victory(state), MoveRobber(a.player, a.tile, None, None)
@@ -537,8 +539,17 @@ def _move_robber(
                 "robber: the stolen card is picked by the robbed player's answer; "
                 "move the robber without naming it"
             )
-        return state._replace(phase=Phase.STEAL, victim=victim), MoveRobber(
-            a.player, a.tile, a.victim
+        try:
+            token = cards_deck.check_token(
+                a.token, state.deck.keys[seat], steal_context(state, victim)
+            )
+        except ValueError as exc:
+            raise IllegalAction(
+                f"robber: {_name(state, seat)}'s move carries its token for this steal, made "
+                f"with its deck key ({exc})"
+            ) from None
+        return state._replace(phase=Phase.STEAL, victim=victim, token=token), MoveRobber(
+            a.player, a.tile, a.victim, None, a.token
         )
     loser = state.hands[victim]
     if a.stolen is not None:
@@ -556,6 +567,12 @@ def _move_robber(
     return _check_victory(state._replace(hands=hands)), resolved
 
 
+def steal_context(state: GameState, victim: int) -> bytes:
+    """What a robber's token is for: this turn and the victim's chain element before its
+    answer (a new one at every steal)."""
+    return f"steal\0{state.turn}\0{state.reveals[victim]}".encode()
+
+
 def _give_card(
     state: GameState, seat: int, a: GiveCard, chance: Chance | None
 ) -> tuple[GameState, Action]:
@@ -571,7 +588,8 @@ def _give_card(
         state = state._replace(beacon=state.beacon or state.reveals[seat])
     state = _take_reveal(state, seat, a.reveal, "giving the robber a card")
     loser = state.hands[seat]
-    stolen = _pick_card(loser.resources, stolen_index(state.turn, a.reveal, loser.card_count))
+    pick = stolen_index(state.turn, a.reveal, state.token, loser.card_count)
+    stolen = _pick_card(loser.resources, pick)
     if a.stolen is not None and int(a.stolen) != stolen:
         raise IllegalAction(
             f"robber: the revealed chain element picks {Resource(stolen).label}, "
@@ -582,7 +600,7 @@ def _give_card(
     winner = state.hands[mover]
     hands = _with(state.hands, seat, loser._replace(resources=sub(loser.resources, card)))
     hands = _with(hands, mover, winner._replace(resources=add(winner.resources, card)))
-    state = state._replace(hands=hands, victim=NOBODY, phase=_after_robber_phase(state))
+    state = state._replace(hands=hands, victim=NOBODY, token="", phase=_after_robber_phase(state))
     return _check_victory(state), GiveCard(a.player, a.reveal, Resource(stolen))
 
 

@@ -128,6 +128,7 @@ class GameState(NamedTuple):
     winner: int = NOBODY
     victory_points: int = VICTORY_POINTS
     victim: int = NOBODY  # the seat the robber steals from while its answer is owed
+    token: str = ""  # the robber's token for that steal (``rules.deck.token``)
     # The previous seat's dice-chain element the coming roll uses, kept only when that
     # seat has revealed another since its turn ended (robbed by a knight before the
     # roll): "" otherwise, and the roll uses its last revealed element.

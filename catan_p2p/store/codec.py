@@ -73,6 +73,7 @@ STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
         "trade",
         "winner",
         "victim",
+        "token",
         "beacon",
         "bank",
     ),
@@ -183,6 +184,8 @@ def turn_data(state: GameState) -> dict:
         data["winner"] = players[state.winner]
     if state.victim != NOBODY:
         data["victim"] = players[state.victim]
+    if state.token:
+        data["token"] = state.token
     if state.beacon:
         data["beacon"] = state.beacon
     return data
@@ -634,6 +637,7 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         free_roads=turn.free_roads,
         winner=player_of("turn.json", turn.winner),
         victim=player_of("turn.json", turn.victim),
+        token=turn.token or "",
         beacon=turn.beacon or "",
         victory_points=game.victory_points,
         seats=(seats := _per_player(files, "seats.json", schema.SeatsFile, players, where)),

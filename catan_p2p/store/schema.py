@@ -140,6 +140,7 @@ class TurnFile(_File):
     trade: TradeEntry | None = None
     winner: str | None = None
     victim: str | None = None  # the robbed player, while its answer is owed (phase steal)
+    token: Hex64 | None = None  # the robber's token for that steal, while it is owed
     # The dice-chain element the coming roll uses, while the previous player has revealed
     # another since its turn ended (robbed by a knight before the roll).
     beacon: Hex64 | None = None

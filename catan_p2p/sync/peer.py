@@ -20,6 +20,7 @@ from catan_p2p.rules.actions import (
     ClaimVictory,
     EndTurn,
     GiveCard,
+    MoveRobber,
     PlayKnight,
     PlayMonopoly,
     PlayRoadBuilding,
@@ -29,7 +30,7 @@ from catan_p2p.rules.actions import (
 )
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.chance import chain, derive_chance
-from catan_p2p.rules.engine import step
+from catan_p2p.rules.engine import steal_context, step
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.store.codec import GameInfo
@@ -163,6 +164,9 @@ class Peer:
             and state.setup_step < len(state.players)
         ):
             action = replace(action, **self._shuffle(deck, seat))
+        elif isinstance(action, MoveRobber) and action.victim in state.players and not action.token:
+            context = steal_context(state, state.players.index(action.victim))
+            action = replace(action, token=cards_deck.token(self.deck_secret, context))
         elif isinstance(action, tuple(_PLAYS)) and action.card is None:
             wanted = _PLAYS[type(action)]
             for pos, card in own_cards(state, seat, self.deck_secret):

@@ -11,6 +11,7 @@ robber moved.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,8 @@ from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import BuyDevCard, EndTurn, GiveCard, MoveRobber, RollDice
 from catan_p2p.rules.cards import Resource
-from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.chance import derive_chance, stolen_index
+from catan_p2p.rules.engine import legal_actions, steal_context, step
 from catan_p2p.rules.state import Phase
 from catan_p2p.rules.views import own_cards
 from catan_p2p.session.git import GitSession, create_game
@@ -152,7 +153,7 @@ def test_a_steal_cannot_be_ground_nor_foreseen_by_the_robber(red_ends):
     moves = [
         a for a in legal_actions(state, "red") if isinstance(a, MoveRobber) and a.victim is not None
     ]
-    move = moves[0]
+    move = everyone.peers["red"].with_secrets(moves[0], state)
     # Ten thousand variants of the commit before the robber move give one state: the
     # robber takes no card yet, it waits for the robbed player's answer ...
     after = {step(state, move, derive_chance("grind", f"{n:040x}"))[0] for n in range(VARIANTS)}
@@ -189,7 +190,7 @@ def test_a_knight_before_the_roll_that_robs_the_previous_seat_does_not_reroll(re
         if isinstance(a, MoveRobber) and a.victim == "red"
     ]
     assert robs_red, "no tile to rob Red from"
-    waiting = step(knighted, robs_red[0])[0]
+    waiting = step(knighted, everyone.peers["blue"].with_secrets(robs_red[0], knighted))[0]
     answer = everyone.peers["red"].with_secrets(GiveCard("red"), waiting)
     back = step(waiting, answer)[0]
     assert back.phase is Phase.ROLL and back.reveals[0] != blues_turn.reveals[0]
@@ -200,3 +201,50 @@ def test_a_knight_before_the_roll_that_robs_the_previous_seat_does_not_reroll(re
     assert _blues_roll(everyone, back, "any-parent") == direct
     rolled = step(back, everyone.peers["blue"].with_reveal(RollDice("blue"), back))[0]
     assert rolled.beacon == ""
+
+
+def test_the_victim_cannot_lay_out_its_hand_to_choose_the_card_it_loses(red_ends):
+    """The victim knows its own next chain element long before it is robbed, and may
+    discard or trade first; the robber's token, unknown to it until the robber moves,
+    decides with it. Other robbers (other keys) would take other cards from the same
+    hand, and the token is the only one a robber can give for that steal."""
+    everyone = red_ends
+    state = _rich(everyone.committed_state)._replace(phase=Phase.MOVE_ROBBER)
+    move = next(a for a in legal_actions(state, "red") if isinstance(a, MoveRobber) and a.victim)
+    victim = state.players.index(move.victim)
+    reveal = everyone.peers[move.victim].with_reveal(GiveCard(move.victim), state).reveal
+    context = steal_context(state, victim)
+    picks = {
+        stolen_index(
+            state.turn,
+            reveal,
+            cards_deck.check_token(
+                cards_deck.token(bytes([n]) * 32, context),
+                cards_deck.public_key(bytes([n]) * 32),
+                context,
+            ),
+            state.hands[victim].card_count,
+        )
+        for n in range(40)
+    }
+    assert len(picks) > 5  # the victim's element alone does not say which card goes
+    honest = everyone.peers["red"].with_secrets(move, state)
+    assert step(state, honest)[0].token
+    # Red cannot give another value: one made for another steal, another key's, or a
+    # well-formed value with a forged proof, are all refused.
+    other_turn = cards_deck.token(everyone.peers["red"].deck_secret, b"steal\0999\0x")
+    blues = cards_deck.token(everyone.peers["blue"].deck_secret, context)
+    forged = honest.token[:64] + blues[64:]
+    for token in (other_turn, blues, forged, "0" * 192, "not hex"):
+        with pytest.raises(IllegalAction, match="token"):
+            step(state, replace(move, token=token))
+    with pytest.raises(IllegalAction, match="token"):
+        step(state, move)  # none at all
+    nobody = (
+        next(a for a in legal_actions(state, "red") if isinstance(a, MoveRobber) and not a.victim)
+        if any(isinstance(a, MoveRobber) and not a.victim for a in legal_actions(state, "red"))
+        else None
+    )
+    if nobody is not None:
+        with pytest.raises(IllegalAction, match="only a move that robs"):
+            step(state, replace(nobody, token=honest.token))

@@ -129,6 +129,8 @@ def _decode(name: str, kind: str, value: Any) -> Any:
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be true or false")
         return value
+    if base in ("VertexId", "EdgeId", "Tile", "Resource", "DevCard") and not isinstance(value, str):
+        raise TypeError(f"{name} must be a string")
     if base in ("VertexId", "EdgeId", "Tile"):
         tiles = parse_place(value)
         size = {"VertexId": 3, "EdgeId": 2, "Tile": 1}[base]
@@ -137,7 +139,9 @@ def _decode(name: str, kind: str, value: Any) -> Any:
         return tiles[0] if base == "Tile" else tiles
     if base == "Counts":
         counts = [0] * 5
-        for label, n in dict(value).items():
+        if not isinstance(value, dict):
+            raise TypeError(f"{name} must map resources to counts")
+        for label, n in value.items():
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise ValueError(f"card count {n!r} must be a non-negative integer")
             counts[Resource.parse(label)] = n

@@ -140,6 +140,11 @@ class Verifier:
             new, resolved = step(state, action.unresolved(), derive_chance(self.info.seed, parent))
         except IllegalAction as exc:
             raise VerificationError(f"{who(c)} is rejected: illegal action ({exc})") from None
+        except Exception as exc:  # noqa: BLE001 - a hostile field the rules did not foresee
+            raise VerificationError(
+                f"{who(c)} is rejected: its action cannot be applied ({type(exc).__name__}: "
+                f"{exc}); a peer wrote a malformed field"
+            ) from None
         if resolved != action:
             raise VerificationError(
                 f"{who(c)} is rejected: it records {action}, "

@@ -133,6 +133,15 @@ def _point(text: object) -> bytes:
     return raw
 
 
+def is_point(text: object) -> bool:
+    """True when ``text`` is a valid point of the prime-order group (hex)."""
+    try:
+        _point(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _reduced(raw: bytes) -> bool:
     return crypto_core_ed25519_scalar_reduce(raw + bytes(32)) == raw
 

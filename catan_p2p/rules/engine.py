@@ -1073,8 +1073,9 @@ def _claim_victory(
     state: GameState, seat: int, a: ClaimVictory, chance: Chance | None
 ) -> tuple[GameState, Action]:
     _need_turn(state, seat, "claim victory")
-    if state.phase < Phase.ROLL or state.deck is None:
-        raise IllegalAction("victory: hidden victory point cards are shown on one's own turn")
+    if state.deck is None:
+        raise IllegalAction("victory: only a hidden deck has victory point cards to show")
+    _need_phase(state, "claim victory", Phase.ROLL, Phase.MAIN)
     if not a.cards:
         raise IllegalAction("victory: a claim shows at least one victory point card")
     for proof in a.cards:

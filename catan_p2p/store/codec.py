@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from catan_p2p.errors import BoardError, StateFileError
+from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, Counts
 from catan_p2p.rules.deck import DECK_SIZE, Deck
@@ -642,15 +643,24 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         victory_points=game.victory_points,
         seats=(seats := _per_player(files, "seats.json", schema.SeatsFile, players, where)),
         reveals=_chain(files, players, where) if seats else (),
-        deck=_read_deck(files, players, drawn, where) if seats else None,
+        deck=_read_deck(files, players, drawn, where, turn.turn, phase) if seats else None,
     )
     return state, GameInfo(game.game, game.seed)
 
 
 def _read_deck(
-    files: dict[str, bytes], players: tuple[str, ...], drawn: dict[int, tuple], where: str
+    files: dict[str, bytes],
+    players: tuple[str, ...],
+    drawn: dict[int, tuple],
+    where: str,
+    turn: int,
+    phase: Phase,
 ) -> Deck:
-    """The hidden deck from ``deck/<player>.json`` and the players' drawn cards."""
+    """The hidden deck from ``deck/<player>.json`` and the players' drawn cards.
+
+    Only what the files can say alone is checked here (a tree may come from anyone);
+    whether the cards are honest is for the verifier, which replays the moves.
+    """
     keys, passes, secrets = [], [], []
     for name in players:
         path = f"deck/{name}.json"
@@ -659,6 +669,10 @@ def _read_deck(
             secrets.append("")
             continue
         f = _validate(schema.SeatDeckFile, path, files[path], where)
+        if f.secret and phase is not Phase.GAME_OVER:
+            raise StateFileError(
+                f"{path} in {where}: a deck secret is revealed only after the game"
+            )
         keys.append(f.key)
         secrets.append(f.secret or "")
         if f.shuffle:
@@ -669,7 +683,16 @@ def _read_deck(
             passes.append(tuple(f.shuffle))
     if sorted(drawn) != list(range(len(drawn))):
         raise StateFileError(f"players/ in {where}: the drawn cards' positions have gaps")
+    if drawn and len(passes) != len(players):
+        raise StateFileError(f"players/ in {where}: cards were drawn before every seat shuffled")
     cards = [drawn[p] for p in range(len(drawn))]
+    for p, card in enumerate(cards):
+        if card[1] > turn:
+            raise StateFileError(f"players/ in {where}: card {p} was bought after this turn")
+        if not cards_deck.is_point(card[2]):
+            raise StateFileError(
+                f"players/ in {where}: card {p} is not a point of the deck's group"
+            )
     return Deck(
         keys=tuple(keys),
         passes=tuple(passes),

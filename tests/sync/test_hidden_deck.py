@@ -10,12 +10,14 @@ malformed shuffle, a dishonest shuffle found at the end, and a wrong deck secret
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 
 import pytest
 
 from catan_p2p.bots import make_bot
-from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.errors import IllegalAction, StateFileError, VerificationError
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
     BuildSettlement,
@@ -33,6 +35,7 @@ from catan_p2p.rules.state import Phase, new_game
 from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.store.codec import decode, dumps, read_files
 from catan_p2p.sync.repo import GameRepo
 
 THREE = ("red", "blue", "white")
@@ -365,3 +368,73 @@ def test_the_strong_bot_searches_its_own_view_through_steals_and_hidden_cards():
     assert steals, "no steal happened in 600 actions"
     view = session.view("red")
     assert view.deck is None and view.reveals == () and view.seats == ()
+
+
+def _spoiled(session, change) -> str:
+    """The committed tree's files with ``change`` applied, read back: one clear refusal."""
+    store = session.repo.store
+    files = read_files(store, session.repo.commit(session.head).tree, "test")
+    change(files)
+    with pytest.raises(StateFileError) as refused:
+        decode(files, "commit x")
+    return str(refused.value)
+
+
+def _player_file(files, seat_name, change):
+    path = f"players/{seat_name}.json"
+    data = json.loads(files[path])
+    change(data)
+    files[path] = dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("what", "match"),
+    [
+        ("secret-before-the-end", "only after the game"),
+        ("bought-in-the-future", "bought after this turn"),
+        ("opened-not-a-point", "not a point"),
+        ("drawn-before-every-shuffle", "before every seat shuffled"),
+        ("one-card-in-two-hands", "drawn twice"),
+    ],
+)
+def test_a_hand_crafted_deck_in_a_tree_is_refused_when_read(holding, what, match):
+    """``show`` and ``join`` read trees nobody has verified yet: an inconsistent deck
+    must be one sentence naming the file, not an IndexError later in a view."""
+    session, seat, pos, _ = holding
+    state = session.committed_state
+    holder = state.players[seat]
+    other = state.players[(seat + 1) % 3]
+
+    def change(files):
+        if what == "secret-before-the-end":
+            path = f"deck/{holder}.json"
+            data = json.loads(files[path])
+            data["secret"] = "ab" * 32
+            files[path] = dumps(data)
+        elif what == "bought-in-the-future":
+            _player_file(files, holder, lambda d: d["cards"][0].update(bought=state.turn + 5))
+        elif what == "opened-not-a-point":
+            _player_file(files, holder, lambda d: d["cards"][0].update(opened="ff" * 32))
+        elif what == "drawn-before-every-shuffle":
+            last = state.players[-1]
+            path = f"deck/{last}.json"
+            data = json.loads(files[path])
+            del data["shuffle"]
+            files[path] = dumps(data)
+        else:
+            card = json.loads(files[f"players/{holder}.json"])["cards"][0]
+            card["shared"] = []  # (else: "shares its own card", refused all the same)
+            _player_file(files, other, lambda d: d.setdefault("cards", []).append(card))
+
+    message = _spoiled(session, change)
+    assert re.search(match, message), message
+
+
+@pytest.mark.parametrize("phase", [Phase.DISCARD, Phase.STEAL, Phase.TRADE, Phase.ROAD_BUILDING])
+def test_victory_is_claimed_only_in_ones_own_roll_or_main_phase(holding, phase):
+    """Mid-step (a robbed player's answer, discards, an open trade, free roads) the
+    game waits on something else: a claim then would end it under the others' feet."""
+    session, seat, pos, _ = holding
+    state = session.committed_state._replace(phase=phase)
+    claim = ClaimVictory(state.players[seat], (_proof(session, seat, pos),))
+    _refused(state, claim, "cannot claim victory now")

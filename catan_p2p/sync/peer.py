@@ -178,9 +178,8 @@ class Peer:
     def _shuffle(self, deck: cards_deck.Deck, seat: int) -> dict:
         """This seat's pass over the deck and the proof that it is a shuffle."""
         before = deck.passes[-1] if deck.passes else cards_deck.first_cards()
-        after = cards_deck.shuffle(before, self.deck_secret)
         context = cards_deck.shuffle_context(deck.keys, seat)
-        proof = cards_deck.prove_shuffle(before, after, self.deck_secret, context)
+        after, proof = cards_deck.prove_shuffle(before, self.deck_secret, context)
         return {"deck": after, "proof": proof}
 
     def with_reveal(self, action: Action, state: GameState) -> Action:

@@ -210,9 +210,8 @@ def _pass(state, seat: int, secret: bytes, before=None):
     """A seat's shuffle of the deck and its proof, made as its peer makes them."""
     deck = state.deck
     before = before or (deck.passes[-1] if deck.passes else cards_deck.first_cards())
-    after = cards_deck.shuffle(before, secret)
     context = cards_deck.shuffle_context(deck.keys, seat)
-    return after, cards_deck.prove_shuffle(before, after, secret, context)
+    return cards_deck.prove_shuffle(before, secret, context)
 
 
 def test_a_malformed_shuffle_is_refused_at_once():
@@ -438,3 +437,21 @@ def test_victory_is_claimed_only_in_ones_own_roll_or_main_phase(holding, phase):
     state = session.committed_state._replace(phase=phase)
     claim = ClaimVictory(state.players[seat], (_proof(session, seat, pos),))
     _refused(state, claim, "cannot claim victory now")
+
+
+def test_a_shuffle_proof_checks_in_a_process_that_did_not_make_it():
+    """The maker skips re-checking its own proofs; everyone else checks them in full."""
+    secret = b"\x04" * 32
+    keys = (cards_deck.public_key(secret),)
+    context = cards_deck.shuffle_context(keys, 0)
+    before = cards_deck.first_cards()
+    after, proof = cards_deck.prove_shuffle(before, secret, context)
+    cards_deck._proved.clear()
+    cards_deck.check_shuffle.cache_clear()
+    cards_deck.check_shuffle(before, after, keys[0], proof, context)
+    assert after == cards_deck.shuffle(before, secret)
+    for wrong in (proof[:-1] + ("0" if proof[-1] != "0" else "1"), proof[:64] + proof[64:][::-1]):
+        with pytest.raises(ValueError):
+            cards_deck.check_shuffle(before, after, keys[0], wrong, context)
+    with pytest.raises(ValueError):
+        cards_deck.check_shuffle(before, after, keys[0], proof, context + b"x")

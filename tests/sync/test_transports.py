@@ -170,9 +170,8 @@ def _forge_reds_settlement(blue_clone: Path) -> str:
         # A well-formed shuffle of Blue's making (its proof cannot be Red's), and the tree
         # the rules would write for it: only the signature can give Blue away.
         secret = b"forged by blue"
-        shuffled = cards_deck.shuffle(cards_deck.first_cards(), secret)
         context = cards_deck.shuffle_context(state.deck.keys, 0)
-        proof = cards_deck.prove_shuffle(cards_deck.first_cards(), shuffled, secret, context)
+        shuffled, proof = cards_deck.prove_shuffle(cards_deck.first_cards(), secret, context)
         after = step(state._replace(deck=None), action)[0]
         after = after._replace(deck=state.deck._replace(passes=(shuffled,)))
         action = replace(action, deck=shuffled, proof=proof)

@@ -216,19 +216,20 @@ def _check_dleq(cz: bytes, base: bytes, h: bytes, s: bytes, context: bytes) -> N
         raise ValueError("the proof does not verify")
 
 
-def key_proof(secret: bytes) -> str:
-    """A proof that the claimer knows ``x`` of its deck key (no rogue key)."""
+def key_proof(secret: bytes, seat_key: str) -> str:
+    """A proof that the claimer knows ``x`` of its deck key, bound to the seat's signing
+    key (no rogue key, and no claim's proof carried over to another claim)."""
     x = deck_key(secret)
     h = _base(x)
-    return _dleq(x, _G, h, h, b"seat").hex()
+    return _dleq(x, _G, h, h, b"seat\0" + seat_key.encode()).hex()
 
 
-def check_key(key: str, proof: str) -> None:
+def check_key(key: str, proof: str, seat_key: str) -> None:
     """``ValueError`` unless ``proof`` (from ``key_proof``) proves knowledge of ``key``'s x."""
     h = _point(key)
     if not is_hex(proof, 2 * POINT_HEX):
         raise ValueError("a key proof is 128 lower-case hex digits")
-    _check_dleq(bytes.fromhex(proof), _G, h, h, b"seat")
+    _check_dleq(bytes.fromhex(proof), _G, h, h, b"seat\0" + seat_key.encode())
 
 
 # --- shuffling ----------------------------------------------------------------------------

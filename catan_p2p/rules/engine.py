@@ -902,7 +902,7 @@ def _claim_seat(
     deck = state.deck
     if deck is not None:
         try:
-            cards_deck.check_key(a.deck, a.proof)
+            cards_deck.check_key(a.deck, a.proof, a.key)
         except ValueError as exc:
             raise IllegalAction(
                 f"seats: a seat claim publishes a deck key with the proof that its claimer "

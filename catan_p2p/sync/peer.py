@@ -110,7 +110,7 @@ class Peer:
             self.key.public,
             self.dice_anchor(),
             cards_deck.public_key(secret),
-            cards_deck.key_proof(secret),
+            cards_deck.key_proof(secret, self.key.public),
         )
 
     def view(self, state: GameState) -> GameState:

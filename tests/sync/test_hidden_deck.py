@@ -181,28 +181,27 @@ def test_a_seat_claim_must_prove_its_deck_key():
     secret = b"\x01" * 32
     key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + "A" * 43
     honest = ClaimSeat(
-        "red", key, "0" * 64, cards_deck.public_key(secret), cards_deck.key_proof(secret)
+        "red", key, "0" * 64, cards_deck.public_key(secret), cards_deck.key_proof(secret, key)
     )
     assert step(state, honest)[0].deck.keys[0] == honest.deck
     # A rogue key: the joint key minus the others' would let its claimer read every card;
     # without the secret behind it no proof can be made.
     rogue = replace(honest, deck=cards_deck.public_key(b"\x02" * 32))
     _refused(state, rogue, "proof that its claimer knows it")
+    # The proof is bound to the seat's signing key: carried over to a claim with another
+    # signing key (another seat, another game) it proves nothing.
+    other = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + "B" * 43
+    _refused(state, replace(honest, key=other), "proof that its claimer knows it")
 
 
 def _seated(players: tuple[str, ...], secrets: list[bytes]):
     state = new_game(players, seated=True)
     for p, secret in zip(players, secrets, strict=True):
-        state = step(
-            state,
-            ClaimSeat(
-                p,
-                f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{p[0].upper() * 43}",
-                "0" * 64,
-                cards_deck.public_key(secret),
-                cards_deck.key_proof(secret),
-            ),
-        )[0]
+        key = f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{p[0].upper() * 43}"
+        claim = ClaimSeat(
+            p, key, "0" * 64, cards_deck.public_key(secret), cards_deck.key_proof(secret, key)
+        )
+        state = step(state, claim)[0]
     return state
 
 

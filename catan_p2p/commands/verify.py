@@ -10,7 +10,7 @@ from pathlib import Path
 
 from catan_p2p.commands._common import open_repo, print_json
 from catan_p2p.commands._options import add_json, add_repo
-from catan_p2p.rules.actions import BuildSettlement, BuyDevCard
+from catan_p2p.rules.actions import BuyDevCard
 from catan_p2p.rules.engine import expecting, owed_reveal, waits_for
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.views import pending_cards
@@ -40,29 +40,20 @@ def count_merges(git_dir: Path, heads: list[str]) -> int:
 def pending(repo: GameRepo, head: str, state: GameState) -> list[str]:
     """The verified commits whose hidden part is still to be checked, and what they wait on.
 
-    A seat's shuffle (its first set-up settlement) is checked when its deck secret is
-    revealed after the game; a card drawn face down when it is shown or at the end.
+    A card drawn face down is checked when it is shown or at the game's end. (Shuffles
+    are proved when they arrive: nothing about them waits.)
     """
     deck = state.deck
     if deck is None or state.settled:
         return []
     out = []
     drawn = 0
-    shuffled: set[str] = set()
     for oid in reversed(repo.first_parents(head)):
         c = repo.commit(oid)
         if len(c.parents) != 1 or trailer(c, ACTION) is None:
             continue
         action = parse_action(c)
-        if isinstance(action, BuildSettlement) and action.deck is not None:
-            seat = state.players.index(action.player)
-            shuffled.add(action.player)
-            if not deck.secrets[seat]:
-                out.append(
-                    f"{oid[:10]}: {action.player.capitalize()}'s shuffle of the deck waits "
-                    "for its deck secret (revealed after the game)"
-                )
-        elif isinstance(action, BuyDevCard):
+        if isinstance(action, BuyDevCard):
             if drawn < len(deck.shown) and deck.shown[drawn] < 0:
                 opening = pending_cards(state, deck.holders[drawn])
                 note = " (not yet open to its holder)" if opening else ""
@@ -122,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
             for line in waiting:
                 print(f"  - {line}")
         elif state.deck is not None:
-            print("Every secret is revealed: every shuffle and every development card checked.")
+            print("Every secret is revealed: every development card is checked.")
         stalled = waiting_line(repo, report.head, state)
         if stalled:
             print(stalled)

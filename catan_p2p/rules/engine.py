@@ -1059,10 +1059,7 @@ def _show_card(
         )
     found = cards_deck.card_type(_checked_share(state, seat, pos, share_proof, what))
     if found is None:
-        raise IllegalAction(
-            f"development cards: card {pos} opens to no card; a shuffle was dishonest "
-            "(the end-of-game reveal names whose)"
-        )
+        raise IllegalAction(f"development cards: card {pos} does not open to a card of the deck")
     if found is not card:
         raise IllegalAction(f"development cards: card {pos} is a {found.label}, not a {card.label}")
     deck = deck._replace(shown=_with(deck.shown, pos, int(card)))

@@ -342,8 +342,7 @@ def test_verify_names_each_commit_that_waits_on_a_reveal(holding):
     session, seat, pos, _ = holding
     state = session.committed_state
     lines = pending(session.repo, session.head, state)
-    shuffles = [line for line in lines if "shuffle of the deck waits" in line]
-    assert [line.split("'s")[0].split(": ")[1].lower() for line in shuffles] == list(THREE)
+    assert not [line for line in lines if "shuffle" in line]  # proved when they arrived
     face_down = [line for line in lines if "face down" in line]
     assert len(face_down) == sum(1 for t in state.deck.shown if t < 0)
     assert any(f"card {pos} is face down" in line for line in face_down)

@@ -671,3 +671,30 @@ def test_a_pushed_hostile_shuffle_is_refused_by_the_other_peers_sync(tmp_path: P
     assert synced.returncode == 1, synced.stdout + synced.stderr
     assert f"rejected {oid[:10]}" in synced.stderr
     assert "shuffle is not the previous deck" in synced.stderr, synced.stderr
+
+
+@pytest.mark.parametrize("key", ["none", "another-seats"])
+def test_a_commit_not_signed_by_its_author_is_refused_before_its_rules_run(game, key, monkeypatch):
+    """An unsigned or forged commit costs a peer one signature check, never a replay of
+    its action (a shuffle proof alone takes a tenth of a second): the rules never run."""
+    from gitgames import sign_commit
+
+    import catan_p2p.sync.verify as verify_module
+
+    scene = game.scenes["setup"]
+    session = game.session
+    player = scene.honest.player
+    other = next(p for p in THREE if p != player)
+    signer = None if key == "none" else session.keys[other]
+    tree = session.repo.commit(scene.head).tree
+    oid = sign_commit(session.repo, scene.head, player, scene.honest, tree, signer)
+    genesis_state, _ = session.repo.open_genesis(session.genesis)
+    verifier = Verifier(session.repo, session.info, session.genesis, genesis_state)
+    verifier.trust(scene.head, scene.state)
+
+    def no_rules(*args, **kwargs):
+        raise AssertionError("the rules ran on a commit its author did not sign")
+
+    monkeypatch.setattr(verify_module, "step", no_rules)
+    with pytest.raises(VerificationError, match=f"{oid[:10]}.*not signed"):
+        verifier.verify(oid)

@@ -12,7 +12,7 @@ from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, format_counts
 from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.hexgrid import format_tile
 from catan_p2p.rules.state import NOBODY, GameState
-from catan_p2p.rules.views import hidden_count
+from catan_p2p.rules.views import hidden_count, pending_cards
 from catan_p2p.store.codec import player_data, turn_data
 from catan_p2p.sync.repo import GameRepo
 
@@ -57,7 +57,7 @@ def describe(state: GameState, mine: GameState | None = None, viewer: str | None
             awards.append("largest army")
         lines.append(
             f"  {name:7} {points:2} pts  cards: {format_counts(h.resources)}; "
-            f"dev {hidden_count(state, s)}{_own_cards(mine, s) if own else ''}, "
+            f"dev {hidden_count(state, s)}{_own_cards(mine, s, pending_cards(state, s)) if own else ''}, "
             f"knights {h.knights}; "
             f"pieces left {h.roads_left}/{h.settlements_left}/{h.cities_left}"
             + (f"; {', '.join(awards)}" if awards else "")
@@ -65,7 +65,8 @@ def describe(state: GameState, mine: GameState | None = None, viewer: str | None
     return "\n".join(lines)
 
 
-def _own_cards(view: GameState, seat: int) -> str:
+def _own_cards(view: GameState, seat: int, unopened: int) -> str:
+    """The viewer's own cards by name, and those the other seats have not opened yet."""
     hand = view.hands[seat]
     names = [
         f"{n} {card.label}"
@@ -73,6 +74,8 @@ def _own_cards(view: GameState, seat: int) -> str:
         for n in (hand.dev_cards[card] + hand.new_dev_cards[card],)
         if n
     ]
+    if unopened:
+        names.append(f"{unopened} not readable until the others' next rolls open it")
     return f" ({', '.join(names)})" if names else ""
 
 

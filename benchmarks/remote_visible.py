@@ -86,6 +86,9 @@ def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visibl
             elif "blue" in waiting:
                 bstate = blue.state
                 if "blue" not in actors(bstate):
+                    # Blue's syncer recorded what the game needed of it (a robbed seat's
+                    # answer is written by a sync, not chosen): Red must fetch it.
+                    red.sync()
                     time.sleep(0.01)
                     continue
                 steps += 1

@@ -10,8 +10,11 @@ source "$here/tools/venv.sh" "[dev]"
 cd "$here"
 .venv/bin/ruff check catan_p2p tests tools benchmarks
 if [ -f tools/schema.py ]; then .venv/bin/python tools/schema.py --check; fi
+# One pytest-xdist worker per core, each taking the next test when it is free (the slow
+# ones first, see tests/conftest.py). `-n 0` among the extra arguments runs in one process.
+parallel=(-n auto --maxschedchunk 2)
 if [ "${1:-}" = "--quick" ]; then
     shift
-    exec .venv/bin/python -m pytest -m "not slow and not network" "$@"
+    exec .venv/bin/python -m pytest "${parallel[@]}" -m "not slow and not network" "$@"
 fi
-exec .venv/bin/python -m pytest "$@"
+exec .venv/bin/python -m pytest "${parallel[@]}" "$@"

@@ -60,12 +60,17 @@ def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visibl
     syncer = Syncer(blue, watch=watch).start()
     out: list[float] = []
     try:
+        # Only moves count against the bound: the waits between them depend on the load
+        # of the machine, so counting them would measure fewer moves on a busy one.
         steps = 0
+        stuck = time.perf_counter() + 60.0
         while len(out) < moves and not red.state.is_over and steps < 20 * moves:
-            steps += 1
+            if time.perf_counter() > stuck:
+                raise RuntimeError("the game made no move for 60 s")
             state = red.state
             waiting = actors(state)
             if "red" in waiting:
+                steps += 1
                 time.sleep(think.uniform(0.2, 1.0))
                 action = bots["red"].decide(state, red.legal_actions("red"))
                 red.submit(action)  # recorded and pushed when this returns
@@ -77,11 +82,17 @@ def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visibl
                         raise RuntimeError("blue never saw red's move")
                     time.sleep(0.001)
                 out.append((time.perf_counter() - pushed) * 1000)
+                stuck = time.perf_counter() + 60.0
             elif "blue" in waiting:
                 bstate = blue.state
                 if "blue" not in actors(bstate):
+                    # Blue's syncer recorded what the game needed of it (a robbed seat's
+                    # answer is written by a sync, not chosen): Red must fetch it.
+                    red.sync()
                     time.sleep(0.01)
                     continue
+                steps += 1
+                stuck = time.perf_counter() + 60.0
                 syncer.submit(bots["blue"].decide(bstate, blue.legal_actions("blue")))
                 syncer.wait_sent(30.0)
                 deadline = time.perf_counter() + 30.0

@@ -1,7 +1,8 @@
 """Shared pytest set-up: makes ``tests/builders.py`` importable as ``builders``.
 
 Pytest puts this file's folder on ``sys.path`` (rootdir-relative, no packages), which
-is all the scenario tests need to ``from builders import ...``.
+is all the scenario tests need to ``from builders import ...``. Also: the seat keys of
+the tests, and the order of the tests under pytest-xdist.
 """
 
 import pytest
@@ -28,3 +29,15 @@ def _keys_home(tmp_path_factory):
         os.environ.pop("CATAN_P2P_HOME", None)
     else:
         os.environ["CATAN_P2P_HOME"] = old
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist, tests marked slow go first (their own order kept).
+
+    Each worker takes the next test when it is free (test.sh passes ``--maxschedchunk``),
+    so the long tests start early and the many short ones fill the gaps: otherwise a
+    long test near the end keeps one worker busy while the other has nothing left to do.
+    A run without workers keeps the files' order.
+    """
+    if hasattr(config, "workerinput"):  # this process is an xdist worker
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -55,15 +57,52 @@ def _log(path: Path, session) -> list[tuple[str, str, str]]:
     return entries
 
 
-def _blobs(path: Path, tree: str) -> dict[str, str]:
+@contextmanager
+def _cat_file(repo: Path) -> Iterator[Callable[[str], str]]:
+    """Blob text by object id, all through one ``git cat-file --batch``.
+
+    A ``git cat-file blob`` per file of every tree was thousands of processes, most of
+    this file's run time.
+    """
+    proc = subprocess.Popen(
+        ["git", "-C", str(repo), "cat-file", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin, stdout = proc.stdin, proc.stdout
+
+    def blob(oid: str) -> str:
+        stdin.write(oid.encode() + b"\n")
+        stdin.flush()
+        header = stdout.readline().split()
+        assert len(header) == 3 and header[1] == b"blob", header
+        data = stdout.read(int(header[2]))
+        stdout.read(1)  # the newline after each object
+        return data.decode()
+
+    try:
+        yield blob
+    finally:
+        stdin.close()
+        proc.wait()
+
+
+def _blobs(path: Path, tree: str, blob: Callable[[str], str]) -> dict[str, str]:
     files = {}
     for line in _git(path, "ls-tree", "-r", tree).splitlines():
         meta, name = line.split("\t")
-        files[name] = _git(path, "cat-file", "blob", meta.split()[2])
+        files[name] = blob(meta.split()[2])
     return files
 
 
-def test_no_object_before_the_reveal_shows_a_face_down_card(game):
+@pytest.fixture
+def read(game):
+    with _cat_file(game[0]) as blob:
+        yield blob
+
+
+def test_no_object_before_the_reveal_shows_a_face_down_card(game, read):
     path, session, result = game
     final = session.state
     assert final.settled and result.winner is not None
@@ -75,7 +114,7 @@ def test_no_object_before_the_reveal_shows_a_face_down_card(game):
     assert first_secret > len(log) - 5  # the secrets come last, one per player
     seen_hidden = 0
     for commit, tree, message in log[:first_secret]:
-        files = _blobs(path, tree)
+        files = _blobs(path, tree, read)
         text = message + "".join(files.values())
         # 1. No card point of the protocol appears, anywhere.
         assert not points & set(HEX64.findall(text)), commit
@@ -107,7 +146,7 @@ def test_no_object_before_the_reveal_shows_a_face_down_card(game):
     # 4. The last tree before the secrets: no face-down card reads as a card, nor does it
     #    with its holder's layer removed by any 64-digit value the reader finds there,
     #    taken as a deck secret or as the key itself.
-    files = _blobs(path, log[first_secret - 1][1])
+    files = _blobs(path, log[first_secret - 1][1], read)
     text = "".join(files.values())
     candidates = set(HEX64.findall(text))
     hidden = [

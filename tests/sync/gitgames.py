@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from catan_p2p.session.keys import seat_key
 from catan_p2p.sim import play_session_game
 from catan_p2p.store.objects import commit_data
 from catan_p2p.sync.protocol import action_message, player_email
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.repo import GameRepo, MemoryGameRepo
 from catan_p2p.sync.signing import SeatKey
 
 FOUR = ("red", "blue", "white", "orange")
@@ -31,6 +32,23 @@ def hotseat_game(
     bots = {p: make_bot(strategy, f"{seed}/{p}") for p in players}
     result = play_session_game(session, bots)
     return session, result
+
+
+def copy_game(played: Path | MemoryGameRepo, path: Path) -> Path | MemoryGameRepo:
+    """A copy of the game repository ``played`` (closed) at ``path``, for a test to change.
+
+    A fixture that plays its game once (module scope) hands each test its own copy: the
+    copy is a few milliseconds, playing the set-up again a few tenths of a second. An
+    in-memory repository is copied into a new one (its objects never change, so they
+    are shared; its refs are copied), ``path`` is then unused.
+    """
+    if isinstance(played, MemoryGameRepo):
+        repo = GameRepo.in_memory()
+        repo.store.objects.update(played.store.objects)
+        repo.refs.refs.update(played.refs.refs)
+        return repo
+    shutil.copytree(played, path, symlinks=True)
+    return path
 
 
 def play_some(session: GitSession, actions: int, seed: str = "x") -> None:

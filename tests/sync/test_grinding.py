@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from gitgames import play_some, sign_commit
+from gitgames import copy_game, play_some, sign_commit
 
 from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.rules import deck as cards_deck
@@ -33,16 +33,25 @@ from catan_p2p.sync.protocol import action_message, player_email
 VARIANTS = 10_000
 
 
-@pytest.fixture()
-def red_ends(tmp_path: Path):
-    """A 3-player game where Red, in its main phase, is about to end its turn."""
-    path = tmp_path / "game"
+@pytest.fixture(scope="module")
+def red_rolled(tmp_path_factory) -> Path:
+    """The game each test starts from, played once: each test gets a copy of it."""
+    path = tmp_path_factory.mktemp("grind") / "game"
     create_game(path, ["red", "blue", "white"], seed="grind", game_id="g")
     everyone = GitSession(path, "g")
     play_some(everyone, 12)
     everyone.submit(RollDice("red"))
     while everyone.state.phase is not Phase.MAIN:  # a seven: discards and the robber
         play_some(everyone, 1)
+    everyone.close()
+    return path
+
+
+@pytest.fixture()
+def red_ends(red_rolled: Path, tmp_path: Path):
+    """A 3-player game where Red, in its main phase, is about to end its turn."""
+    everyone = GitSession(copy_game(red_rolled, tmp_path / "game"), "g")
+    assert everyone.state.phase is Phase.MAIN and everyone.state.current == 0
     return everyone
 
 

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitgames import cli, git, play_some, sign_commit
+from gitgames import cli, copy_game, git, play_some, sign_commit
 
 from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
@@ -25,13 +25,24 @@ from catan_p2p.sync.protocol import action_message, player_email
 from catan_p2p.sync.signing import SeatKey
 
 
-@pytest.fixture()
-def game(tmp_path: Path):
-    """Three seats in one repository, set-up done, red to roll: (path, everyone, blue)."""
-    path = tmp_path / "game"
+@pytest.fixture(scope="module")
+def past_set_up(tmp_path_factory) -> Path:
+    """The game each test starts from, played once: each test gets a copy of it."""
+    path = tmp_path_factory.mktemp("identity") / "game"
     create_game(path, ["red", "blue", "white"], seed="t", game_id="g")
     everyone = GitSession(path, "g")
     play_some(everyone, 12)
+    assert everyone.state.phase.name == "ROLL" and everyone.state.current == 0
+    everyone.close()
+    return path
+
+
+@pytest.fixture()
+def game(past_set_up: Path, tmp_path: Path):
+    """Three seats in one repository, set-up done, red to roll: (path, everyone, blue)."""
+    path = tmp_path / "game"
+    copy_game(past_set_up, path)
+    everyone = GitSession(path, "g")
     assert everyone.state.phase.name == "ROLL" and everyone.state.current == 0
     blue = GitSession(path, "g", ("blue",))
     blue.sync()

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gitgames import cli, forge_commit, git, play_some
+from gitgames import cli, copy_game, forge_commit, git, play_some
 
 from catan_p2p.errors import StateFileError
 from catan_p2p.rules.actions import BuildSettlement, EndTurn, RollDice
@@ -25,18 +25,35 @@ from catan_p2p.sync.audit import audit
 from catan_p2p.sync.repo import GameRepo
 
 
+@pytest.fixture(scope="module")
+def past_set_up(tmp_path_factory) -> dict[str, Path | GameRepo]:
+    """The game each test starts from, played once on each kind of repository.
+
+    Each test changes a copy of it (``copy_game``).
+    """
+    played: dict[str, Path | GameRepo] = {}
+    for kind in ("memory", "disk"):
+        if kind == "memory":
+            path: Path | GameRepo = GameRepo.in_memory()
+        else:
+            path = tmp_path_factory.mktemp("tamper") / "game"
+        create_game(path, ["red", "blue", "white"], seed="t", game_id="g")
+        everyone = GitSession(path, "g")
+        play_some(everyone, 12)  # the whole set-up: 3 players x 2 x (settlement + road)
+        assert everyone.state.phase.name == "ROLL" and everyone.state.current == 0
+        everyone.close()
+        played[kind] = path
+    return played
+
+
 @pytest.fixture(params=["memory", "disk"])
-def game(request, tmp_path: Path):
+def game(request, past_set_up, tmp_path: Path):
     """A 3-player game in one repo, past set-up, red to roll: (path, red's session, blue's).
 
     Each test runs on the in-memory repository (``path`` is then the shared
     ``MemoryGameRepo``) and on a real Git repository on disk.
     """
-    path = GameRepo.in_memory() if request.param == "memory" else tmp_path / "game"
-    create_game(path, ["red", "blue", "white"], seed="t", game_id="g")
-    everyone = GitSession(path, "g")
-    play_some(everyone, 12)  # the whole set-up: 3 players x 2 x (settlement + road)
-    assert everyone.state.phase.name == "ROLL" and everyone.state.current == 0
+    path = copy_game(past_set_up[request.param], tmp_path / "game")
     # From here on each seat has its own session (one writer per branch).
     red = GitSession(path, "g", ("red",))
     blue = GitSession(path, "g", ("blue",))

@@ -35,7 +35,7 @@ from catan_p2p.session.git import GitSession
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
-PLAY_SECONDS = 12.0  # bots play this long unless the game ends first ...
+PLAY_SECONDS = 6.0  # bots play this long unless the game ends first ...
 MIN_COMMITS = 20  # ... and past it only until Red's log on the remote is past set-up
 HARD_LIMIT = 120.0  # a game that has not got that far by then fails the test
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
-# the state-schema check and pytest. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs), about 4 minutes on 2 cores
+# the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
+#   ./test.sh            everything (what .ci/run runs), 4.5 to 5.5 minutes on 2 cores
+#                        while another job keeps one of them busy
 #   ./test.sh --quick    skips tests marked slow or network (real processes, whole
-#                        games on disk): the edit-test loop, about a minute
+#                        games on disk): the edit-test loop, under a minute on 2 free cores
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/tools/venv.sh" "[dev]"
@@ -11,7 +12,8 @@ cd "$here"
 .venv/bin/ruff check catan_p2p tests tools benchmarks
 if [ -f tools/schema.py ]; then .venv/bin/python tools/schema.py --check; fi
 # One pytest-xdist worker per core, each taking the next test when it is free (the slow
-# ones first, see tests/conftest.py). `-n 0` among the extra arguments runs in one process.
+# ones first, see tests/conftest.py). `-n 0` among the extra arguments runs in one
+# process (for --pdb, say).
 parallel=(-n auto --maxschedchunk 2)
 if [ "${1:-}" = "--quick" ]; then
     shift

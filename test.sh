@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs), 4.5 to 5.5 minutes on 2 cores
-#                        while another job keeps one of them busy
+#   ./test.sh            everything (what .ci/run runs), about 3.5 minutes on 2 free cores
+#                        (4.5 to 5.5 while another job keeps one of them busy)
 #   ./test.sh --quick    skips tests marked slow or network (real processes, whole
-#                        games on disk): the edit-test loop, under a minute on 2 free cores
+#                        games on disk): the edit-test loop, about a minute
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/tools/venv.sh" "[dev]"

@@ -255,13 +255,15 @@ def _apply(k: bytes, order: tuple[int, ...], cards: tuple[bytes, ...]) -> tuple[
     return tuple(_mul(k, cards[src]) for src in order)
 
 
-def _shuffle_seed(secret: bytes) -> bytes:
-    return hashlib.sha256(b"catan-p2p/deck-shuffle\0" + secret).digest()
+def _seat_order(secret: bytes) -> tuple[int, ...]:
+    """The permutation of a seat's pass, from its deck secret."""
+    seed = hashlib.sha256(b"catan-p2p/deck-shuffle\0" + secret).digest()
+    return _permutation(seed, "deck/shuffle")
 
 
 def shuffle(cards: tuple[str, ...], secret: bytes) -> tuple[str, ...]:
     """One seat's pass: multiply every card by its ``x`` and permute them (from its secret)."""
-    order = _permutation(_shuffle_seed(secret), "deck/shuffle")
+    order = _seat_order(secret)
     return tuple(c.hex() for c in _apply(deck_key(secret), order, _points(cards)))
 
 
@@ -317,7 +319,7 @@ def prove_shuffle(
     the seat's permutation; a pass that is not a shuffle can answer only one of them.
     """
     x = deck_key(secret)
-    order = _permutation(_shuffle_seed(secret), "deck/shuffle")
+    order = _seat_order(secret)
     b = _points(before)
     a = _apply(x, order, b)
     after = tuple(c.hex() for c in a)

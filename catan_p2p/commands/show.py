@@ -55,8 +55,11 @@ def describe(state: GameState, mine: GameState | None = None, viewer: str | None
             awards.append("longest road")
         if state.largest_army == s:
             awards.append("largest army")
+        cards = format_counts(mine.hands[s].resources if own else h.resources)
+        if not own and h.hidden:  # a steal whose card only robber and robbed know yet
+            cards += f" {'+' if h.hidden > 0 else '-'} {abs(h.hidden)} unknown"
         lines.append(
-            f"  {name:7} {points:2} pts  cards: {format_counts(h.resources)}; "
+            f"  {name:7} {points:2} pts  cards: {cards}; "
             f"dev {hidden_count(state, s)}{_own_cards(mine, s, pending_cards(state, s)) if own else ''}, "
             f"knights {h.knights}; "
             f"pieces left {h.roads_left}/{h.settlements_left}/{h.cities_left}"

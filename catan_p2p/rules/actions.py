@@ -179,6 +179,7 @@ class BuildSettlement(Action):
     vertex: VertexId
     deck: tuple[str, ...] | None = None
     proof: str | None = None
+    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"build settlement {format_place(self.vertex)}"
@@ -191,6 +192,7 @@ class BuildRoad(Action):
 
     kind: ClassVar[str] = "build_road"
     edge: EdgeId
+    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"build road {format_place(self.edge)}"
@@ -203,6 +205,7 @@ class BuildCity(Action):
 
     kind: ClassVar[str] = "build_city"
     vertex: VertexId
+    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"build city {format_place(self.vertex)}"
@@ -243,6 +246,7 @@ class Discard(Action):
 
     kind: ClassVar[str] = "discard"
     cards: Counts = NO_CARDS
+    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"discard {format_counts(self.cards)}"
@@ -278,23 +282,40 @@ class MoveRobber(Action):
 @_register
 @dataclass(frozen=True, slots=True)
 class GiveCard(Action):
-    """The robbed player's answer: its next dice-chain element picks the stolen card.
+    """The robbed player's answer: its value for this steal, which picks the card.
 
-    Only in a game with seat keys, on the concurrent step the robber opens; ``stolen`` is
-    filled in when the element is applied (``rules.chance.stolen_index``).
+    Only in a game with seat keys, on the concurrent step the robber opens. ``answer``
+    is ``V = x·P`` for the steal's point ``P`` with its proof (``rules.deck.token``);
+    with the robber's token it gives a value only those two seats can compute, which
+    picks the card (``rules.chance.stolen_index``), so nobody else learns it. ``steals``
+    shows the robbed player's own pending steals first: the card is picked from a hand
+    whose every card its owner knows.
     """
 
     kind: ClassVar[str] = "give_card"
-    reveal: str | None = None
-    stolen: Resource | None = None
+    answer: str | None = None
+    steals: tuple[str, ...] | None = None
 
     def describe(self) -> str:
-        if self.stolen is None:
-            return "give the robber a card"
-        return f"give the robber 1 {Resource(self.stolen).label}"
+        return "give the robber a card"
 
-    def unresolved(self) -> Action:
-        return GiveCard(self.player, self.reveal)
+
+@_register
+@dataclass(frozen=True, slots=True)
+class ShowSteal(Action):
+    """A robbed player's answer to a monopoly played while its steal was pending.
+
+    The monopoly takes every card of a resource, so the card of every pending steal
+    must be known first: each robbed player shows the steal it was robbed in (the
+    shared value with its proof, ``rules.deck.exchange``), on the concurrent step the
+    monopoly opens. Only the robbed answer, so no two answers show the same steal.
+    """
+
+    kind: ClassVar[str] = "show_steal"
+    proof: str | None = None
+
+    def describe(self) -> str:
+        return "show the card stolen from them"
 
 
 @_register
@@ -319,12 +340,13 @@ class BuyDevCard(Action):
 
     kind: ClassVar[str] = "buy_dev_card"
     card: DevCard | None = None
+    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return "buy development card"  # the card stays secret in the summary
 
     def unresolved(self) -> Action:
-        return BuyDevCard(self.player)
+        return BuyDevCard(self.player, None, self.steals)
 
 
 @_register
@@ -368,6 +390,7 @@ class PlayMonopoly(Action):
     kind: ClassVar[str] = "play_monopoly"
     resource: Resource
     card: str | None = None  # with seat keys: which card, and the proof ("position:proof")
+    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"play monopoly on {Resource(self.resource).label}"
@@ -392,6 +415,7 @@ class MaritimeTrade(Action):
     kind: ClassVar[str] = "maritime_trade"
     give: Resource
     get: Resource
+    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"trade {Resource(self.give).label} for 1 {Resource(self.get).label} with the bank"
@@ -405,6 +429,7 @@ class OfferTrade(Action):
     kind: ClassVar[str] = "offer_trade"
     give: Counts
     get: Counts
+    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"offer {format_counts(self.give)} for {format_counts(self.get)}"
@@ -417,6 +442,7 @@ class AnswerTrade(Action):
 
     kind: ClassVar[str] = "answer_trade"
     accept: bool
+    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return "accept the offer" if self.accept else "decline the offer"

@@ -95,22 +95,23 @@ def chain(secret: bytes, length: int = CHAIN_LENGTH) -> list[str]:
     return out
 
 
-def stolen_index(turn: int, reveal: str, token: str, cards: int) -> int:
+def stolen_index(turn: int, shared: str, cards: int) -> int:
     """Which of the victim's ``cards`` (laid out in resource order) the robber takes.
 
-    ``reveal`` is the victim's next dice-chain element, given as its answer after the
-    robber moved: fixed before the game, so the victim cannot bias it, and secret until
-    then, so the mover could not foresee it when choosing whom to rob. ``token`` is the
-    robber's value for this steal (``rules.deck.token``), given with its move: unique, so
-    the robber cannot bias it, and secret until then, so the victim could not lay out
-    its hand (discarding or trading) to lose the card it minds least.
+    ``shared`` is the steal's value ``x_r·V = x_v·T`` (hex): the robber's token ``T``
+    and the victim's answer ``V`` are each unique to their seat's key (so neither can
+    bias the pick) and secret until given (so the robber could not foresee the card
+    when choosing whom to rob, nor the victim lay out its hand to lose the card it
+    minds least); their combination is known only to the two seats, so nobody else
+    learns the card until one of them shows it.
     """
-    return Chance("", f"steal/v3\0{turn}\0{reveal}\0{token}").randrange(cards)
+    return Chance("", f"steal/v4\0{turn}\0{shared}").randrange(cards)
 
 
 def roll_of(turn: int, reveal: str, beacon: str) -> tuple[int, int]:
     """The dice of turn ``turn``: the roller's ``reveal`` and the previous player's last
-    revealed element (``beacon``, revealed when it ended its turn).
+    revealed element (``beacon``, revealed when it ended its turn; nothing else reveals
+    one, so it is the element the turn began with).
 
     Both were fixed by the chain anchors before the game started, so nobody can bias a
     roll; only the roller can compute it, and only once its turn has begun. The chains

@@ -434,6 +434,35 @@ def check_token(proof: object, key: str, context: bytes) -> str:
     return value.hex()
 
 
+def exchange(secret: bytes, point: str) -> str:
+    """``x·Q`` for another seat's value ``Q``, with the proof that ``x`` is behind the
+    seat's deck key (192 hex, like a token).
+
+    A steal's shared value: the robber's token ``T = x_r·P`` and the victim's answer
+    ``V = x_v·P`` give ``x_r·V = x_v·T``, which only those two seats can compute
+    (computational Diffie-Hellman), until one of them shows it with this proof.
+    """
+    x = deck_key(secret)
+    base = _point(point)
+    value = _mul(x, base)
+    return (value + _dleq(x, base, _base(x), value, b"exchange")).hex()
+
+
+def check_exchange(proof: object, key: str, point: str) -> str:
+    """The value in ``proof`` (from ``exchange``) once checked against the seat's key."""
+    if not is_hex(proof, PROOF_HEX):
+        raise ValueError("a shared value and its proof are 192 lower-case hex digits")
+    value = _point(proof[:POINT_HEX])  # type: ignore[index]
+    _check_dleq(bytes.fromhex(proof[POINT_HEX:]), _point(point), _point(key), value, b"exchange")  # type: ignore[index]
+    return value.hex()
+
+
+def shared_value(secret: bytes, point: str) -> str:
+    """``x·Q`` without a proof: what a seat reads for itself, and what anyone computes
+    once the seat's secret is revealed at the end of the game."""
+    return _mul(deck_key(secret), _point(point)).hex()
+
+
 def _token_base(context: bytes) -> bytes:
     return crypto_core_ed25519_from_uniform(hashlib.sha256(b"catan-p2p/token\0" + context).digest())
 

@@ -40,6 +40,7 @@ from catan_p2p.rules.actions import (
     PlayYearOfPlenty,
     RevealDeck,
     RollDice,
+    ShowSteal,
 )
 from catan_p2p.rules.board import NO_PORT, BoardGraph
 from catan_p2p.rules.cards import (
@@ -67,6 +68,7 @@ from catan_p2p.rules.state import (
     LONGEST_ROAD_MIN,
     NOBODY,
     GameState,
+    Steal,
     TradeOffer,
 )
 from catan_p2p.rules.state import Answer as _AnswerEnum
@@ -126,6 +128,9 @@ def _expecting(state: GameState) -> str:
         return f"the game is over, {_name(state, state.winner)} won"
     if phase is Phase.STEAL:
         return f"waiting for {_name(state, state.victim)} to give {who} a card"
+    if phase is Phase.MONOPOLY:
+        owing = ", ".join(_name(state, s.victim) for s in state.steals)
+        return f"waiting for {owing} to show the cards stolen from them ({who}'s monopoly)"
     return f"it is {who}'s turn"
 
 
@@ -136,12 +141,37 @@ def expecting(state: GameState) -> str:
 
 def _pay(state: GameState, seat: int, cost: Counts, what: str) -> tuple[Counts, Counts]:
     hand = state.hands[seat].resources
-    if not covers(hand, cost):
+    if not covers(_spendable(state, seat), cost):
         raise IllegalAction(
             f"cost: {what} costs {format_counts(cost)}; {_name(state, seat)} has "
-            f"{format_counts(hand)}"
+            f"{format_counts(hand)}{_unshown(state, seat)}"
         )
     return sub(hand, cost), add(state.bank, cost)
+
+
+def _spendable(state: GameState, seat: int) -> Counts:
+    """The cards ``seat`` surely holds of each resource, as the state shows them.
+
+    A robbed seat's ``resources`` still count the card it lost until the steal is
+    shown (``Steal``), which could be of any resource; cards it gained are not counted
+    yet. So a move may spend what this leaves, and anything more needs the steals shown.
+    """
+    hand = state.hands[seat].resources
+    if not state.steals:
+        return hand
+    lost = sum(1 for s in state.steals if s.victim == seat)
+    return tuple(max(0, n - lost) for n in hand) if lost else hand  # type: ignore[return-value]
+
+
+def _unshown(state: GameState, seat: int) -> str:
+    """The end of a sentence saying that ``seat``'s steals are not shown yet, if any."""
+    n = sum(1 for s in state.steals if seat in (s.mover, s.victim))
+    if not n:
+        return ""
+    return (
+        f", with {n} steal(s) not shown yet (a move that needs those cards shows them "
+        "in its `steals`)"
+    )
 
 
 def _vertex(graph: BoardGraph, vid: tuple) -> int:
@@ -446,9 +476,8 @@ def _roll_dice(
     state = _take_shares(state, seat, a.shares)
     if state.reveals:  # a game with seat keys: the dice come from the players' chains
         state = _take_reveal(state, seat, a.reveal, "rolling")
-        beacon = state.beacon or state.reveals[(seat - 1) % len(state.players)]
+        beacon = state.reveals[(seat - 1) % len(state.players)]
         derived = roll_of(state.turn, state.reveals[seat], beacon)
-        state = state._replace(beacon="")
         if a.dice is not None and tuple(a.dice) != derived:
             raise IllegalAction(
                 f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
@@ -483,10 +512,10 @@ def _discard(
             f"(half of {state.hands[seat].card_count}, rounded down), not {sum(cards)}"
         )
     hand = state.hands[seat]
-    if not covers(hand.resources, cards):
+    if not covers(_spendable(state, seat), cards):
         raise IllegalAction(
             f"discard: {_name(state, seat)} cannot discard {format_counts(cards)} "
-            f"holding {format_counts(hand.resources)}"
+            f"holding {format_counts(hand.resources)}{_unshown(state, seat)}"
         )
     hand = hand._replace(resources=sub(hand.resources, cards))
     discards = _with(state.discards, seat, 0)
@@ -541,7 +570,7 @@ def _move_robber(
             )
         try:
             token = cards_deck.check_token(
-                a.token, state.deck.keys[seat], steal_context(state, victim)
+                a.token, state.deck.keys[seat], steal_context(state.turn, tile, victim)
             )
         except ValueError as exc:
             raise IllegalAction(
@@ -567,41 +596,104 @@ def _move_robber(
     return _check_victory(state._replace(hands=hands)), resolved
 
 
-def steal_context(state: GameState, victim: int) -> bytes:
-    """What a robber's token is for: this turn and the victim's chain element before its
-    answer (a new one at every steal)."""
-    return f"steal\0{state.turn}\0{state.reveals[victim]}".encode()
+def steal_context(turn: int, tile: int, victim: int) -> bytes:
+    """What a steal's token and answer are for: the turn, the robber's new tile (it
+    moves at most twice a turn, never to where it is) and the victim."""
+    return f"steal\0{turn}\0{tile}\0{victim}".encode()
 
 
 def _give_card(
     state: GameState, seat: int, a: GiveCard, chance: Chance | None
 ) -> tuple[GameState, Action]:
-    """The robbed player's answer: its next dice-chain element picks the card."""
+    """The robbed player's answer: with the robber's token it picks the card, which
+    only the two of them learn (``Steal``)."""
     _need_phase(state, "give the robber a card", Phase.STEAL)
     if seat != state.victim:
         raise IllegalAction(
             f"robber: {_name(state, state.victim)} is the one robbed, not {_name(state, seat)}"
         )
-    if state.dice is None and seat == (state.current - 1) % len(state.players):
-        # A knight before the roll robbed the seat whose element the roll uses: the roll
-        # keeps the element it had when the turn began, or the mover could re-roll.
-        state = state._replace(beacon=state.beacon or state.reveals[seat])
-    state = _take_reveal(state, seat, a.reveal, "giving the robber a card")
-    loser = state.hands[seat]
-    pick = stolen_index(state.turn, a.reveal, state.token, loser.card_count)
-    stolen = _pick_card(loser.resources, pick)
-    if a.stolen is not None and int(a.stolen) != stolen:
+    if any(seat in (s.mover, s.victim) for s in state.steals):
         raise IllegalAction(
-            f"robber: the revealed chain element picks {Resource(stolen).label}, "
-            f"not {Resource(a.stolen).label}"
+            f"robber: {_name(state, seat)} must show its earlier steals (`steals`) when it "
+            "is robbed: the card is picked from a hand whose every card it knows"
         )
-    card = one(stolen)
+    assert state.deck is not None
+    try:
+        answer = cards_deck.check_token(
+            a.answer, state.deck.keys[seat], steal_context(state.turn, state.robber, seat)
+        )
+    except ValueError as exc:
+        raise IllegalAction(
+            f"robber: {_name(state, seat)}'s answer carries its value for this steal, made "
+            f"with its deck key ({exc})"
+        ) from None
     mover = state.current
-    winner = state.hands[mover]
-    hands = _with(state.hands, seat, loser._replace(resources=sub(loser.resources, card)))
-    hands = _with(hands, mover, winner._replace(resources=add(winner.resources, card)))
-    state = state._replace(hands=hands, victim=NOBODY, token="", phase=_after_robber_phase(state))
-    return _check_victory(state), GiveCard(a.player, a.reveal, Resource(stolen))
+    steal = Steal(mover, seat, state.turn, state.token, answer, state.hands[seat].resources)
+    hands = list(state.hands)
+    hands[seat] = hands[seat]._replace(hidden=hands[seat].hidden - 1)
+    hands[mover] = hands[mover]._replace(hidden=hands[mover].hidden + 1)
+    state = state._replace(
+        hands=tuple(hands),
+        steals=(*state.steals, steal),
+        victim=NOBODY,
+        token="",
+        phase=_after_robber_phase(state),
+    )
+    return _check_victory(state), a
+
+
+def _show_steals(state: GameState, seat: int, proofs: tuple[str, ...]) -> GameState:
+    """``seat`` shows every pending steal it took part in: one proof each, oldest first.
+
+    Robber or robbed, it gives the steal's shared value with the proof that its deck
+    key made it (``rules.deck.exchange``); the value picks the card, which moves now.
+    """
+    name = _name(state, seat)
+    mine = [i for i, s in enumerate(state.steals) if seat in (s.mover, s.victim)]
+    if not state.reveals:
+        raise IllegalAction("steal: only a game with seat keys has steals to show")
+    if not proofs or len(proofs) != len(mine):
+        raise IllegalAction(
+            f"steal: {name} shows all of its {len(mine)} pending steal(s) at once, one "
+            f"proof each, oldest first, not {len(proofs)}"
+        )
+    assert state.deck is not None
+    key = state.deck.keys[seat]
+    done = set()
+    for i, proof in zip(mine, proofs, strict=True):
+        s = state.steals[i]
+        try:
+            shared = cards_deck.check_exchange(proof, key, s.answer if seat == s.mover else s.token)
+        except ValueError as exc:
+            raise IllegalAction(
+                f"steal: {name}'s proof for the card stolen in turn {s.turn} does not hold ({exc})"
+            ) from None
+        state = settle(state, s, shared)
+        done.add(i)
+    return state._replace(steals=tuple(s for i, s in enumerate(state.steals) if i not in done))
+
+
+def stolen_resource(steal: Steal, shared: str) -> int:
+    """The resource ``steal`` takes, given its shared value (``rules.chance.stolen_index``)."""
+    return _pick_card(steal.hand, stolen_index(steal.turn, shared, sum(steal.hand)))
+
+
+def settle(state: GameState, steal: Steal, shared: str) -> GameState:
+    """Move the card ``steal`` picked from its victim to its robber; the caller drops
+    ``steal`` from ``state.steals``."""
+    return _move_stolen(state, steal, stolen_resource(steal, shared))
+
+
+def _move_stolen(state: GameState, steal: Steal, r: int) -> GameState:
+    hands = list(state.hands)
+    loser, winner = hands[steal.victim], hands[steal.mover]
+    if loser.resources[r] <= 0:  # cannot happen: spending keeps the card (_spendable)
+        raise IllegalAction(f"steal: {_name(state, steal.victim)} no longer holds the card")
+    loser = loser._replace(resources=sub(loser.resources, one(r)))
+    winner = winner._replace(resources=add(winner.resources, one(r)))
+    hands[steal.victim] = loser._replace(hidden=loser.hidden + 1)
+    hands[steal.mover] = winner._replace(hidden=winner.hidden - 1)
+    return state._replace(hands=tuple(hands))
 
 
 def _end_turn(
@@ -761,6 +853,24 @@ def _play_monopoly(
 ) -> tuple[GameState, Action]:
     state = _take_dev_card(state, seat, DevCard.MONOPOLY, a.card)
     r = int(a.resource)
+    if any(seat in (s.mover, s.victim) for s in state.steals):
+        raise IllegalAction(
+            f"monopoly: {_name(state, seat)} shows its pending steals (`steals`) with the "
+            "monopoly: how many cards it takes depends on them"
+        )
+    if state.steals and not state.reveals:
+        # Only a player's view has steals but no keys (``rules.views``): a bot's search
+        # plays them the simple way, each the victim's first card it still holds.
+        for steal in state.steals:
+            r0 = next(k for k, n in enumerate(state.hands[steal.victim].resources) if n)
+            state = _move_stolen(state, steal, r0)
+        state = state._replace(steals=())
+    if state.steals:  # the others' steals must be shown first: the robbed players answer
+        return state._replace(phase=Phase.MONOPOLY, monopoly=r), a
+    return _check_victory(_take_monopoly(state, seat, r)), a
+
+
+def _take_monopoly(state: GameState, seat: int, r: int) -> GameState:
     hands = list(state.hands)
     taken = 0
     for s, h in enumerate(hands):
@@ -768,7 +878,35 @@ def _play_monopoly(
             taken += h.resources[r]
             hands[s] = h._replace(resources=_with(h.resources, r, 0))
     hands[seat] = hands[seat]._replace(resources=add(hands[seat].resources, one(r, taken)))
-    return _check_victory(state._replace(hands=tuple(hands))), a
+    return state._replace(hands=tuple(hands))
+
+
+def _show_steal(
+    state: GameState, seat: int, a: ShowSteal, chance: Chance | None
+) -> tuple[GameState, Action]:
+    """A robbed player shows its steal for a pending monopoly; the last one lets the
+    monopoly take its cards."""
+    _need_phase(state, "show a stolen card", Phase.MONOPOLY)
+    name = _name(state, seat)
+    found = [i for i, s in enumerate(state.steals) if s.victim == seat]
+    if not found:
+        raise IllegalAction(f"monopoly: {name} was robbed in no pending steal")
+    i = found[0]
+    steal = state.steals[i]
+    assert state.deck is not None
+    try:
+        shared = cards_deck.check_exchange(a.proof, state.deck.keys[seat], steal.token)
+    except ValueError as exc:
+        raise IllegalAction(
+            f"steal: {name}'s proof for the card stolen in turn {steal.turn} does not hold ({exc})"
+        ) from None
+    state = settle(state, steal, shared)
+    state = state._replace(steals=state.steals[:i] + state.steals[i + 1 :])
+    if state.steals:
+        return state, a
+    state = _take_monopoly(state, state.current, state.monopoly)
+    state = state._replace(monopoly=NOBODY, phase=_after_robber_phase(state))
+    return _check_victory(state), a
 
 
 def _maritime_trade(
@@ -781,10 +919,10 @@ def _maritime_trade(
         raise IllegalAction("maritime trade: giving and getting the same resource makes no trade")
     rate = state.rate(seat, give)
     hand = state.hands[seat]
-    if hand.resources[give] < rate:
+    if _spendable(state, seat)[give] < rate:
         raise IllegalAction(
             f"maritime trade: {_name(state, seat)} trades {Resource(give).label} at {rate}:1 "
-            f"and holds only {hand.resources[give]}"
+            f"and holds only {hand.resources[give]}{_unshown(state, seat)}"
         )
     if state.bank[get] <= 0:
         raise IllegalAction(f"maritime trade: the bank has no {Resource(get).label} left")
@@ -810,10 +948,10 @@ def _offer_trade(
         raise IllegalAction("player trade: no gifts, both sides of a trade must give something")
     if any(g and w for g, w in zip(give, get, strict=True)):
         raise IllegalAction("player trade: no like-for-like, a resource cannot be on both sides")
-    if not covers(state.hands[seat].resources, give):  # type: ignore[arg-type]
+    if not covers(_spendable(state, seat), give):  # type: ignore[arg-type]
         raise IllegalAction(
             f"player trade: {_name(state, seat)} cannot offer {format_counts(give)} "  # type: ignore[arg-type]
-            f"holding {format_counts(state.hands[seat].resources)}"
+            f"holding {format_counts(state.hands[seat].resources)}{_unshown(state, seat)}"
         )
     answers = tuple(Answer.PENDING for _ in state.players)
     offer = TradeOffer(give, get, answers)  # type: ignore[arg-type]
@@ -830,10 +968,11 @@ def _answer_trade(
         raise IllegalAction("player trade: the player who made the offer does not answer it")
     if offer.answers[seat] is not Answer.PENDING:
         raise IllegalAction(f"player trade: {_name(state, seat)} has already answered")
-    if a.accept and not covers(state.hands[seat].resources, offer.get):
+    if a.accept and not covers(_spendable(state, seat), offer.get):
         raise IllegalAction(
             f"player trade: {_name(state, seat)} cannot accept, it asks for "
             f"{format_counts(offer.get)} and they hold {format_counts(state.hands[seat].resources)}"
+            f"{_unshown(state, seat)}"
         )
     answer = Answer.ACCEPT if a.accept else Answer.DECLINE
     offer = offer._replace(answers=_with(offer.answers, seat, answer))
@@ -853,7 +992,9 @@ def _confirm_trade(
     if partner == seat or offer.answers[partner] is not Answer.ACCEPT:
         raise IllegalAction(f"player trade: {_name(state, partner)} has not accepted the offer")
     mine, theirs = state.hands[seat], state.hands[partner]
-    if not covers(mine.resources, offer.give) or not covers(theirs.resources, offer.get):
+    if not covers(_spendable(state, seat), offer.give) or not covers(
+        _spendable(state, partner), offer.get
+    ):
         raise IllegalAction("player trade: one side no longer holds the cards of the offer")
     hands = _with(
         state.hands, seat, mine._replace(resources=add(sub(mine.resources, offer.give), offer.get))
@@ -1027,9 +1168,8 @@ def _draw_hidden(state: GameState, seat: int, a: BuyDevCard) -> tuple[GameState,
         shown=(*deck.shown, -1),
     )
     hand = state.hands[seat]._replace(resources=resources)
-    return state._replace(hands=_with(state.hands, seat, hand), bank=bank, deck=deck), BuyDevCard(
-        a.player
-    )
+    state = state._replace(hands=_with(state.hands, seat, hand), bank=bank, deck=deck)
+    return state, a
 
 
 def _show_card(
@@ -1145,9 +1285,13 @@ def _open_all(state: GameState) -> GameState:
             h = hands[holder]
             hands[holder] = h._replace(dev_cards=add(h.dev_cards, one(found)))
             dev_deck = sub(dev_deck, one(found))
-    return state._replace(
+    state = state._replace(
         deck=deck._replace(shown=tuple(shown)), hands=tuple(hands), dev_deck=dev_deck
     )
+    for steal in state.steals:  # every steal is read too, with the robber's secret
+        shared = cards_deck.shared_value(secrets[steal.mover], steal.answer)
+        state = settle(state, steal, shared)
+    return state._replace(steals=())
 
 
 Handler = Callable[[GameState, int, Action, "Chance | None"], "tuple[GameState, Action]"]
@@ -1175,6 +1319,7 @@ HANDLERS: dict[type[Action], Handler] = {
     ClaimVictory: _claim_victory,  # type: ignore[dict-item]
     RevealDeck: _reveal_deck,  # type: ignore[dict-item]
     GiveCard: _give_card,  # type: ignore[dict-item]
+    ShowSteal: _show_steal,  # type: ignore[dict-item]
 }
 
 
@@ -1203,6 +1348,9 @@ def step(
         raise IllegalAction(
             f"players: {action.player!r} is not in this game ({', '.join(state.players)})"
         ) from None
+    proofs = getattr(action, "steals", None)
+    if proofs is not None:
+        state = _show_steals(state, seat, proofs)
     return handler(state, seat, action, chance)
 
 
@@ -1388,12 +1536,10 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
                 out.extend(
                     ConfirmTrade(name, players[p])
                     for p, ans in enumerate(offer.answers)
-                    if p != cur
-                    and ans is Answer.ACCEPT
-                    and covers(state.hands[p].resources, offer.get)
+                    if p != cur and ans is Answer.ACCEPT and covers(_spendable(state, p), offer.get)
                 )
             elif offer.answers[s] is Answer.PENDING:
-                if covers(state.hands[s].resources, offer.get):
+                if covers(_spendable(state, s), offer.get):
                     out.append(AnswerTrade(name, True))
                 out.append(AnswerTrade(name, False))
         return out
@@ -1422,7 +1568,7 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
         vertex_tiles = graph.vertex_tiles
         robbed: dict[int, list[int]] = {}  # tile -> seats with cards and a building on it
         for s, h in enumerate(state.hands):
-            if s != seat and any(h.resources):
+            if s != seat and h.card_count > 0:
                 for buildings in (h.settlements, h.cities):
                     for v in buildings:
                         for t in vertex_tiles[v]:
@@ -1470,4 +1616,6 @@ def actors(state: GameState) -> list[str]:
         return []
     if state.phase is Phase.STEAL:
         return [state.players[state.victim]]
+    if state.phase is Phase.MONOPOLY:
+        return [state.players[s.victim] for s in state.steals]
     return [state.players[state.current]]

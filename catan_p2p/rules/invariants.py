@@ -38,6 +38,26 @@ def check_invariants(state: GameState) -> None:
         bad = [f"{r.label} {total[r]}" for r in RESOURCES if total[r] != RESOURCE_SUPPLY[r]]
         raise InvariantViolation(f"conservation of resource cards: {', '.join(bad)} instead of 19")
 
+    # Pending steals: the hands' hidden counts are theirs, a seat is robbed in at most
+    # one (it shows the last before it is robbed again), and its card is still there.
+    hidden = [0] * len(hands)
+    for s in state.steals:
+        hidden[s.mover] += 1
+        hidden[s.victim] -= 1
+        if s.mover == s.victim or not any(s.hand):
+            raise InvariantViolation(f"steals: a pending steal is malformed {s}")
+        if not any(n >= 1 for n in hands[s.victim].resources):
+            raise InvariantViolation(f"steals: seat {s.victim} no longer holds its stolen card")
+    if hidden != [h.hidden for h in hands]:
+        raise InvariantViolation(f"steals: hidden cards {[h.hidden for h in hands]}, not {hidden}")
+    victims = [s.victim for s in state.steals]
+    if len(set(victims)) != len(victims):
+        raise InvariantViolation("steals: a seat is robbed in two pending steals")
+    if (state.phase is Phase.MONOPOLY) != (state.monopoly != NOBODY) or (
+        state.phase is Phase.MONOPOLY and not state.steals
+    ):
+        raise InvariantViolation("steals: a monopoly waits for shown steals in phase monopoly only")
+
     # Conservation of development cards: deck + hands + played = 25 by kind.
     dev = state.dev_deck
     for h in hands:

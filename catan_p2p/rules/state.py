@@ -43,6 +43,7 @@ class Phase(IntEnum):
     TRADE = 7  # an offer is open: the others answer, then the active player closes it
     GAME_OVER = 8
     STEAL = 9  # with seat keys: the robbed player's answer decides which card is stolen
+    MONOPOLY = 10  # with seat keys: robbed players show their steals for a monopoly
 
     @property
     def label(self) -> str:
@@ -65,6 +66,24 @@ class TradeOffer(NamedTuple):
     answers: tuple[Answer, ...]
 
 
+class Steal(NamedTuple):
+    """A card stolen with seat keys whose type only the robber and the robbed know yet.
+
+    The card is still counted in the victim's ``resources`` and not in the robber's;
+    ``hidden`` of both hands says one card has moved. It is picked from ``hand`` (the
+    victim's cards then, every one known to it) by the value ``x_r·answer = x_v·token``
+    that only the two seats can compute (``rules.chance.stolen_index``). Either shows it
+    when a move of theirs needs the card's type; at the end every one is read.
+    """
+
+    mover: int
+    victim: int
+    turn: int
+    token: str  # the robber's token T = x_r·P (hex)
+    answer: str  # the victim's value V = x_v·P (hex)
+    hand: Counts  # the victim's cards when it was robbed
+
+
 class PlayerState(NamedTuple):
     """One seat: hand, development cards, pieces on the board and cached road length."""
 
@@ -77,10 +96,13 @@ class PlayerState(NamedTuple):
     roads: frozenset[int] = frozenset()
     road_length: int = 0  # longest road of this player's network (cached)
     ports: frozenset[int] = frozenset()  # port codes touched by this player's buildings
+    # Cards gained minus cards lost in steals whose type is not shown yet (``Steal``);
+    # derived from ``GameState.steals``, kept here because hand sizes are read often.
+    hidden: int = 0
 
     @property
     def card_count(self) -> int:
-        return sum(self.resources)
+        return sum(self.resources) + self.hidden
 
     @property
     def knights(self) -> int:
@@ -129,10 +151,11 @@ class GameState(NamedTuple):
     victory_points: int = VICTORY_POINTS
     victim: int = NOBODY  # the seat the robber steals from while its answer is owed
     token: str = ""  # the robber's token for that steal (``rules.deck.token``)
-    # The previous seat's dice-chain element the coming roll uses, kept only when that
-    # seat has revealed another since its turn ended (robbed by a knight before the
-    # roll): "" otherwise, and the roll uses its last revealed element.
-    beacon: str = ""
+    # Steals whose card only the robber and the robbed know, oldest first (``Steal``).
+    steals: tuple[Steal, ...] = ()
+    # The resource of a monopoly played while steals were pending, until every robbed
+    # player has shown its steal (phase MONOPOLY); NOBODY otherwise.
+    monopoly: int = NOBODY
     # Seat keys of a replicated game, in seat order ("" while a seat is unclaimed); ()
     # when nobody signs (a simulation). Set-up starts once every seat is claimed.
     seats: tuple[str, ...] = ()

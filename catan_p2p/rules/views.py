@@ -11,8 +11,9 @@ seat keys and dice chains are dropped, so a bot's search plays chance the simple
 from __future__ import annotations
 
 from catan_p2p.rules.cards import DevCard, add, one, sub
-from catan_p2p.rules.deck import peek
-from catan_p2p.rules.state import GameState
+from catan_p2p.rules.deck import peek, shared_value
+from catan_p2p.rules.engine import settle, stolen_resource
+from catan_p2p.rules.state import GameState, Steal
 
 
 def own_cards(state: GameState, seat: int, secret: bytes) -> list[tuple[int, DevCard]]:
@@ -47,11 +48,32 @@ def hidden_count(state: GameState, seat: int) -> int:
     return len(state.deck.held(seat))
 
 
+def stolen_card(steal: Steal, seat: int, secret: bytes) -> int:
+    """The resource of a pending steal, as its robber or its victim reads it."""
+    point = steal.answer if seat == steal.mover else steal.token
+    return stolen_resource(steal, shared_value(secret, point))
+
+
+def _read_steals(state: GameState, seat: int, secret: bytes) -> GameState:
+    """The steals ``seat`` took part in, moved as they will be once shown."""
+    left = []
+    for s in state.steals:
+        if seat in (s.mover, s.victim):
+            point = s.answer if seat == s.mover else s.token
+            state = settle(state, s, shared_value(secret, point))
+        else:
+            left.append(s)
+    return state._replace(steals=tuple(left))
+
+
 def private_view(state: GameState, seat: int, secret: bytes) -> GameState:
-    """``state`` as ``seat`` sees it: its readable hidden cards in its hand."""
+    """``state`` as ``seat`` sees it: its readable hidden cards in its hand, and the
+    cards of its pending steals (robber or robbed) moved."""
     deck = state.deck
     if deck is None or state.lobby_open:
         return state  # nothing is hidden yet, and the lobby's seats must stay open
+    if state.steals:
+        state = _read_steals(state, seat, secret)
     hand = state.hands[seat]
     held, new, unseen = hand.dev_cards, hand.new_dev_cards, state.dev_deck
     for pos, card in own_cards(state, seat, secret):

@@ -30,7 +30,7 @@ from catan_p2p.errors import (
     UsageError,
     VerificationError,
 )
-from catan_p2p.rules.actions import Action, GiveCard
+from catan_p2p.rules.actions import Action, GiveCard, ShowSteal
 from catan_p2p.rules.board import STANDARD_BOARD, Board
 from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
 from catan_p2p.rules.state import GameState, Phase
@@ -436,6 +436,14 @@ class GitSession:
                 if victim not in self.peers:
                     break
                 self._submit(GiveCard(victim))
+                continue
+            if state.phase is Phase.MONOPOLY:  # so do robbed local seats for a monopoly
+                given = {a.player for a in self._answers()}
+                owing = [p for p in concurrent.owed_answers(state) if p in self.peers]
+                owing = [p for p in owing if p not in given]
+                if not owing:
+                    break
+                self._submit(ShowSteal(owing[0]))
                 continue
             current = state.players[state.current]
             claim = None

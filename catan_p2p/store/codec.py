@@ -14,6 +14,7 @@ names the file, commit and field of the first problem.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -33,6 +34,7 @@ from catan_p2p.rules.state import (
     GameState,
     Phase,
     PlayerState,
+    Steal,
     TradeOffer,
     setup_order,
 )
@@ -75,7 +77,8 @@ STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
         "winner",
         "victim",
         "token",
-        "beacon",
+        "steals",
+        "monopoly",
         "bank",
     ),
     "game.json": ("players", "victory_points"),
@@ -94,7 +97,7 @@ HAND_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
     "map/": ("cities",),
 }
 #: ``PlayerState`` fields the decoder derives from the files (never written).
-DERIVED_HAND_FIELDS = ("settlements", "roads", "road_length", "ports")
+DERIVED_HAND_FIELDS = ("settlements", "roads", "road_length", "ports", "hidden")
 
 _turn_fields = attrgetter(*STATE_FIELDS_BY_FILE["turn.json"])
 _turn_hand_fields = attrgetter(*HAND_FIELDS_BY_FILE["turn.json"])
@@ -187,8 +190,20 @@ def turn_data(state: GameState) -> dict:
         data["victim"] = players[state.victim]
     if state.token:
         data["token"] = state.token
-    if state.beacon:
-        data["beacon"] = state.beacon
+    if state.steals:
+        data["steals"] = [
+            {
+                "mover": players[s.mover],
+                "victim": players[s.victim],
+                "turn": s.turn,
+                "token": s.token,
+                "answer": s.answer,
+                "hand": _some(_RES, s.hand),
+            }
+            for s in state.steals
+        ]
+    if state.monopoly != NOBODY:
+        data["monopoly"] = _RES[state.monopoly]
     return data
 
 
@@ -613,6 +628,10 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         trade = TradeOffer(
             _counts(turn.trade.give, _RES), _counts(turn.trade.get, _RES), tuple(answers)
         )
+    steals = _read_steals(turn.steals, player_of, where)
+    for st in steals:  # the hands' hidden counts are derived from the steals
+        hands[st.mover] = hands[st.mover]._replace(hidden=hands[st.mover].hidden + 1)
+        hands[st.victim] = hands[st.victim]._replace(hidden=hands[st.victim].hidden - 1)
     discards = [0] * len(players)
     for name, n in turn.discards.items():
         discards[player_of("turn.json", name)] = n
@@ -639,13 +658,32 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         winner=player_of("turn.json", turn.winner),
         victim=player_of("turn.json", turn.victim),
         token=turn.token or "",
-        beacon=turn.beacon or "",
+        steals=steals,
+        monopoly=NOBODY if turn.monopoly is None else _RES.index(turn.monopoly),
         victory_points=game.victory_points,
         seats=(seats := _per_player(files, "seats.json", schema.SeatsFile, players, where)),
         reveals=_chain(files, players, where) if seats else (),
         deck=_read_deck(files, players, drawn, where, turn.turn, phase) if seats else None,
     )
     return state, GameInfo(game.game, game.seed)
+
+
+def _read_steals(entries: list, player_of: Callable, where: str) -> tuple[Steal, ...]:
+    """The pending steals of ``turn.json``, checked for what the file can say alone."""
+    out = []
+    for e in entries:
+        mover, victim = player_of("turn.json", e.mover), player_of("turn.json", e.victim)
+        if mover == victim:
+            raise StateFileError(f"turn.json in {where}: a pending steal robs its robber")
+        if not (cards_deck.is_point(e.token) and cards_deck.is_point(e.answer)):
+            raise StateFileError(
+                f"turn.json in {where}: a pending steal's values are not points of the group"
+            )
+        hand = _counts(e.hand, _RES)
+        if not any(hand):
+            raise StateFileError(f"turn.json in {where}: a pending steal robbed an empty hand")
+        out.append(Steal(mover, victim, e.turn, e.token, e.answer, hand))
+    return tuple(out)
 
 
 def _read_deck(

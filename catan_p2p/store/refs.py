@@ -23,7 +23,7 @@ HEADS = "refs/heads/"
 REMOTE = "origin"
 ZERO = "0" * 40
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-KINDS = ("discard", "trade", "seat", "steal")  # the concurrent steps (sync.concurrent)
+KINDS = ("discard", "trade", "seat", "steal", "monopoly")  # the concurrent steps (sync.concurrent)
 
 
 def check_name(what: str, name: str) -> str:

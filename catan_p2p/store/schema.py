@@ -98,6 +98,7 @@ PHASES = Literal[
     "trade",
     "game_over",
     "steal",
+    "monopoly",
 ]
 
 
@@ -118,6 +119,20 @@ class ResourceTable(_File):
 
 
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+
+
+RESOURCE_NAMES = Literal["lumber", "brick", "wool", "grain", "ore"]
+
+
+class StealEntry(_File):
+    """A steal whose card only the robber and the robbed know yet (PROTOCOL.md "Steals")."""
+
+    mover: str
+    victim: str
+    turn: int = Field(ge=1)
+    token: Hex64  # the robber's token T = x_r·P
+    answer: Hex64  # the victim's value V = x_v·P
+    hand: SomeResources  # the victim's cards when it was robbed
 
 
 class TurnFile(_File):
@@ -141,9 +156,8 @@ class TurnFile(_File):
     winner: str | None = None
     victim: str | None = None  # the robbed player, while its answer is owed (phase steal)
     token: Hex64 | None = None  # the robber's token for that steal, while it is owed
-    # The dice-chain element the coming roll uses, while the previous player has revealed
-    # another since its turn ended (robbed by a knight before the roll).
-    beacon: Hex64 | None = None
+    steals: list[StealEntry] = []  # steals whose card is not shown yet, oldest first
+    monopoly: RESOURCE_NAMES | None = None  # a monopoly's resource, while steals are shown
 
 
 class DeckFile(DevCardCounts):

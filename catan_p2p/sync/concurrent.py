@@ -12,7 +12,7 @@ the commits ``merge_commit`` describes; the verifier runs the checks below.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.rules.actions import (
@@ -23,6 +23,7 @@ from catan_p2p.rules.actions import (
     ConfirmTrade,
     Discard,
     GiveCard,
+    ShowSteal,
 )
 from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState, Phase
@@ -36,10 +37,16 @@ ANSWER_KINDS: dict[str, type[Action]] = {
     "discard": Discard,
     "trade": AnswerTrade,
     "steal": GiveCard,
+    "monopoly": ShowSteal,
 }
 """Each kind of concurrent step and the answer action it takes."""
 
-_KIND_OF_PHASE = {Phase.DISCARD: "discard", Phase.TRADE: "trade", Phase.STEAL: "steal"}
+_KIND_OF_PHASE = {
+    Phase.DISCARD: "discard",
+    Phase.TRADE: "trade",
+    Phase.STEAL: "steal",
+    Phase.MONOPOLY: "monopoly",
+}
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ def open_kind(state: GameState) -> str | None:
 
 def is_answer(action: Action) -> bool:
     """True for an action that only ever goes on an answer branch (claim, discard, answer)."""
-    return isinstance(action, (ClaimSeat, Discard, AnswerTrade, GiveCard))
+    return isinstance(action, (ClaimSeat, Discard, AnswerTrade, GiveCard, ShowSteal))
 
 
 def owed_answers(state: GameState) -> frozenset[str]:
@@ -73,6 +80,8 @@ def owed_answers(state: GameState) -> frozenset[str]:
         return frozenset(p for p, k in zip(state.players, state.seats, strict=True) if not k)
     if state.phase is Phase.STEAL:
         return frozenset((state.players[state.victim],))
+    if state.phase is Phase.MONOPOLY:
+        return frozenset(state.players[s.victim] for s in state.steals)
     return owed_discards(state)
 
 
@@ -83,9 +92,29 @@ def owed_discards(state: GameState) -> frozenset[str]:
 
 def with_answers(state: GameState, answers: Iterable[Answer]) -> GameState:
     """The opening state with ``answers`` applied in order (what the merge's tree holds)."""
+    opening = state
     for a in answers:
-        state = step(state, a.action)[0]
+        state = step(state, as_merged(opening, state, a.action))[0]
     return state
+
+
+def as_merged(opening: GameState, state: GameState, action: Action) -> Action:
+    """An answer as the merge applies it on ``state``, after the answers before it.
+
+    Each answer was made on the opening, so it shows (``steals``) every steal its
+    player took part in then, oldest first; a steal an earlier answer of the same merge
+    showed already is no longer pending, and its proof is dropped here (robber and
+    robbed may both answer one step).
+    """
+    proofs = getattr(action, "steals", None)
+    if not proofs or state is opening:
+        return action
+    seat = opening.players.index(action.player)
+    mine = [s for s in opening.steals if seat in (s.mover, s.victim)]
+    if len(mine) != len(proofs):
+        return action  # not as the rules take it: let them refuse it
+    kept = tuple(p for s, p in zip(mine, proofs, strict=True) if s in state.steals)
+    return action if len(kept) == len(proofs) else replace(action, steals=kept or None)
 
 
 # --- where an action goes ------------------------------------------------------------------
@@ -144,14 +173,15 @@ def plan_action(
     kind = open_kind(state)
     if kind is not None and is_answer(action):
         # Every answer, the active player's own discard included, goes on its own branch.
-        step(with_answers(state, answers()), action)  # legal on top of the answers given?
+        given = with_answers(state, answers())
+        step(given, as_merged(state, given, action))  # legal on top of the answers given?
         return AnswerOnBranch(kind, answer_ref(game, kind, opening, action.player))
     if kind == "trade" and isinstance(action, (ConfirmTrade, CancelTrade)):
         given = tuple(answers())
         if isinstance(action, ConfirmTrade):
             step(with_answers(state, given), action)  # refuse before writing the merge
         return MergeThenRecord(kind, given) if given else Record()
-    if kind in ("discard", "steal"):
+    if kind in ("discard", "steal", "monopoly"):
         return SettleThenRecord(kind)
     return Record()
 
@@ -177,7 +207,7 @@ def merge_due(
             active seat could merge (collecting them verifies commits).
     """
     kind = open_kind(state)
-    if kind not in ("seat", "discard", "steal"):
+    if kind not in ("seat", "discard", "steal", "monopoly"):
         return None
     active = state.players[state.current]
     if active not in local:
@@ -294,10 +324,12 @@ def check_merge_parents(
         )
 
 
-def combine(c: Commit, state: GameState, answer: str, action: Action) -> GameState:
+def combine(
+    c: Commit, opening: GameState, state: GameState, answer: str, action: Action
+) -> GameState:
     """Apply one merged answer; ``VerificationError`` when it does not combine."""
     try:
-        return step(state, action)[0]
+        return step(state, as_merged(opening, state, action))[0]
     except IllegalAction as exc:
         raise VerificationError(
             f"{who(c)} is rejected: answer {answer[:10]} does not combine ({exc})"
@@ -313,6 +345,10 @@ def check_merged(c: Commit, kind: str, state: GameState) -> None:
     if kind == "steal" and state.phase is Phase.STEAL:
         raise VerificationError(
             f"{who(c)} is rejected: a steal merge must include the robbed player's answer"
+        )
+    if kind == "monopoly" and state.phase is Phase.MONOPOLY:
+        raise VerificationError(
+            f"{who(c)} is rejected: a monopoly merge must include every robbed player's answer"
         )
     if kind == "seat" and state.lobby_open:
         raise VerificationError(

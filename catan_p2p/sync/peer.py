@@ -27,10 +27,11 @@ from catan_p2p.rules.actions import (
     PlayYearOfPlenty,
     RevealDeck,
     RollDice,
+    ShowSteal,
 )
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.chance import chain, derive_chance
-from catan_p2p.rules.engine import steal_context, step
+from catan_p2p.rules.engine import refusal, steal_context, step
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.store.codec import GameInfo
@@ -165,15 +166,43 @@ class Peer:
         ):
             action = replace(action, **self._shuffle(deck, seat))
         elif isinstance(action, MoveRobber) and action.victim in state.players and not action.token:
-            context = steal_context(state, state.players.index(action.victim))
-            action = replace(action, token=cards_deck.token(self.deck_secret, context))
+            tile = state.board.graph.tile_index.get(action.tile)  # type: ignore[arg-type]
+            if tile is not None:
+                context = steal_context(state.turn, tile, state.players.index(action.victim))
+                action = replace(action, token=cards_deck.token(self.deck_secret, context))
+        elif isinstance(action, GiveCard) and action.answer is None:
+            context = steal_context(state.turn, state.robber, seat)
+            action = replace(action, answer=cards_deck.token(self.deck_secret, context))
+        elif isinstance(action, ShowSteal) and action.proof is None:
+            robbed = [s for s in state.steals if s.victim == seat]
+            if robbed:
+                proof = cards_deck.exchange(self.deck_secret, robbed[0].token)
+                action = replace(action, proof=proof)
         elif isinstance(action, tuple(_PLAYS)) and action.card is None:
             wanted = _PLAYS[type(action)]
             for pos, card in own_cards(state, seat, self.deck_secret):
                 if card is wanted and deck.bought[pos] != state.turn:
                     action = replace(action, card=self._card_proof(state, pos))
                     break
-        return action
+        return self._with_steals(action, state, seat)
+
+    def _with_steals(self, action: Action, state: GameState, seat: int) -> Action:
+        """``action`` showing this seat's pending steals, when it needs their cards.
+
+        Only then: a steal shown tells everyone the card, so a move that the cards the
+        state shows can pay for keeps them hidden.
+        """
+        if not hasattr(action, "steals"):
+            return action  # not a move that can show steals
+        action = replace(action, steals=None)  # made for another state, they may be stale
+        mine = [s for s in state.steals if seat in (s.mover, s.victim)]
+        if not mine or refusal(state, action) is None:
+            return action
+        proofs = tuple(
+            cards_deck.exchange(self.deck_secret, s.answer if seat == s.mover else s.token)
+            for s in mine
+        )
+        return replace(action, steals=proofs)
 
     def _shuffle(self, deck: cards_deck.Deck, seat: int) -> dict:
         """This seat's pass over the deck and the proof that it is a shuffle."""
@@ -186,7 +215,7 @@ class Peer:
         """``action`` with the next dice-chain element filled in when it must reveal one."""
         if not state.reveals or state.lobby_open:
             return action
-        if not isinstance(action, (RollDice, EndTurn, GiveCard)):
+        if not isinstance(action, (RollDice, EndTurn)):
             return action
         if action.reveal is not None:
             return action

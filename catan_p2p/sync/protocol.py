@@ -118,6 +118,7 @@ MERGE_WHAT = {
     "trade": "trade answers",
     "seat": "seat claims",
     "steal": "the card given",
+    "monopoly": "the stolen cards shown",
 }
 
 

@@ -221,7 +221,7 @@ class Verifier:
         state = opening_state
         for a in answers:
             action, _ = self.verify_answer(a, opening, info.kind)
-            state = concurrent.combine(c, state, a, action)
+            state = concurrent.combine(c, opening_state, state, a, action)
         concurrent.check_merged(c, info.kind, state)
         check_vouched(c, state, merge_message(c.author, info.kind, authors, self.info.game), signed)
         return state

@@ -31,6 +31,7 @@ from catan_p2p.rules.actions import (
     PlayYearOfPlenty,
     RevealDeck,
     RollDice,
+    ShowSteal,
 )
 from catan_p2p.rules.cards import DevCard, Resource
 
@@ -72,8 +73,10 @@ EXAMPLES: list[Action] = [
     RevealDeck("red", "5" * 64),
     RollDice("red", None, "6" * 64, ("0:" + "7" * 192,)),
     PlayKnight("red", "1:" + "8" * 192),
-    GiveCard("blue", "9" * 64),
-    GiveCard("blue", "9" * 64, Resource.ORE),
+    GiveCard("blue", "9" * 192),
+    ShowSteal("blue", "9" * 192),
+    GiveCard("blue", "9" * 192, ("8" * 192, "7" * 192)),
+    BuildRoad("red", ((0, 0), (1, 0)), ("8" * 192,)),
 ]
 
 

@@ -5,8 +5,8 @@ until your roll was what it wanted. Since protocol 3 a roll is derived from dice
 elements fixed before the game began, so every canonical variant gives the same roll and
 every other variant is refused. A development card is the next card of a deck every
 seat shuffled before the game began, so no variant of the purchase changes it either,
-and a stolen card is picked by the robbed player's next chain element, given after the
-robber moved.
+and a stolen card is picked by the robber's token and the robbed player's answer, each
+unique to its seat's key and given only after the robber moved.
 """
 
 from __future__ import annotations
@@ -20,13 +20,11 @@ from gitgames import copy_game, play_some, sign_commit
 from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import BuyDevCard, EndTurn, GiveCard, MoveRobber, RollDice
-from catan_p2p.rules.cards import Resource
 from catan_p2p.rules.chance import derive_chance, stolen_index
 from catan_p2p.rules.engine import legal_actions, steal_context, step
 from catan_p2p.rules.state import Phase
 from catan_p2p.rules.views import own_cards
 from catan_p2p.session.git import GitSession, create_game
-from catan_p2p.store.codec import read_state
 from catan_p2p.store.objects import commit_data, object_id
 from catan_p2p.sync.protocol import action_message, player_email
 
@@ -170,23 +168,32 @@ def test_a_steal_cannot_be_ground_nor_foreseen_by_the_robber(red_ends):
     waiting = after.pop()
     assert waiting.phase is Phase.STEAL and waiting.hands == state.hands
     victim = move.victim
-    # ... whose next dice-chain element, secret until it answers, picks the card: the
-    # robber could not compute it when choosing whom to rob. The answer is forced: any
-    # other element, or another card named, is refused.
+    # ... whose value for this steal (unique to its key, secret until it answers) picks
+    # the card with the robber's token: the robber could not compute it when choosing
+    # whom to rob. The answer is forced: a value for another steal, another key's, or
+    # none, is refused.
     answer = everyone.peers[victim].with_secrets(GiveCard(victim), waiting)
-    given = step(waiting, answer)[1]
-    assert given.stolen is not None
-    with pytest.raises(IllegalAction, match="next dice-chain element"):
-        step(waiting, GiveCard(victim, "0" * 64))
-    other = next(r for r in Resource if r != given.stolen)
-    with pytest.raises(IllegalAction, match="picks"):
-        step(waiting, GiveCard(victim, answer.reveal, other))
+    robbed = step(waiting, answer)[0]
+    assert len(robbed.steals) == 1 and robbed.hands[0].hidden == 1
+    seat = state.players.index(victim)
+    wrong_tile = (state.robber + 1) % len(state.board.graph.tiles)
+    for value in (
+        "0" * 192,
+        cards_deck.token(everyone.peers[victim].deck_secret, steal_context(1, wrong_tile, seat)),
+        cards_deck.token(
+            everyone.peers["red"].deck_secret, steal_context(waiting.turn, waiting.robber, seat)
+        ),
+    ):
+        with pytest.raises(IllegalAction, match="its value for this steal"):
+            step(waiting, GiveCard(victim, value))
+    with pytest.raises(IllegalAction, match="its value for this steal"):
+        step(waiting, GiveCard(victim))
 
 
 def test_a_knight_before_the_roll_that_robs_the_previous_seat_does_not_reroll(red_ends):
-    """Robbing the seat before you makes it reveal its next chain element; the roll must
-    still use the element it had when your turn began, or a knight would be a re-roll
-    whose outcome you see before choosing (and the first one you already know)."""
+    """Robbing the seat before you must not change the roll you are about to make: the
+    robbed seat's answer reveals no dice-chain element, so the roll uses the elements it
+    had when your turn began (a knight is no re-roll whose outcome you see first)."""
     everyone = red_ends
     state = everyone.committed_state
     end = everyone.peers["red"].with_reveal(EndTurn("red"), state)
@@ -202,18 +209,12 @@ def test_a_knight_before_the_roll_that_robs_the_previous_seat_does_not_reroll(re
     waiting = step(knighted, everyone.peers["blue"].with_secrets(robs_red[0], knighted))[0]
     answer = everyone.peers["red"].with_secrets(GiveCard("red"), waiting)
     back = step(waiting, answer)[0]
-    assert back.phase is Phase.ROLL and back.reveals[0] != blues_turn.reveals[0]
-    assert back.beacon == blues_turn.reveals[0]
-    # The element is kept in the tree, so every peer rolls the same.
-    tree = everyone.repo.writer(everyone.info).write(back)
-    assert read_state(everyone.repo.store, tree, "test")[0] == back
+    assert back.phase is Phase.ROLL and back.reveals == blues_turn.reveals
     assert _blues_roll(everyone, back, "any-parent") == direct
-    rolled = step(back, everyone.peers["blue"].with_reveal(RollDice("blue"), back))[0]
-    assert rolled.beacon == ""
 
 
 def test_the_victim_cannot_lay_out_its_hand_to_choose_the_card_it_loses(red_ends):
-    """The victim knows its own next chain element long before it is robbed, and may
+    """The victim knows its own value for a steal long before it is robbed, and may
     discard or trade first; the robber's token, unknown to it until the robber moves,
     decides with it. Other robbers (other keys) would take other cards from the same
     hand, and the token is the only one a robber can give for that steal."""
@@ -221,27 +222,25 @@ def test_the_victim_cannot_lay_out_its_hand_to_choose_the_card_it_loses(red_ends
     state = _rich(everyone.committed_state)._replace(phase=Phase.MOVE_ROBBER)
     move = next(a for a in legal_actions(state, "red") if isinstance(a, MoveRobber) and a.victim)
     victim = state.players.index(move.victim)
-    reveal = everyone.peers[move.victim].with_reveal(GiveCard(move.victim), state).reveal
-    context = steal_context(state, victim)
+    tile = state.board.graph.tile_index[move.tile]
+    context = steal_context(state.turn, tile, victim)
+    answer = cards_deck.token(everyone.peers[move.victim].deck_secret, context)[:64]
     picks = {
         stolen_index(
             state.turn,
-            reveal,
-            cards_deck.check_token(
-                cards_deck.token(bytes([n]) * 32, context),
-                cards_deck.public_key(bytes([n]) * 32),
-                context,
-            ),
+            cards_deck.shared_value(bytes([n]) * 32, answer),
             state.hands[victim].card_count,
         )
         for n in range(40)
     }
-    assert len(picks) > 5  # the victim's element alone does not say which card goes
+    assert len(picks) > 5  # the victim's value alone does not say which card goes
     honest = everyone.peers["red"].with_secrets(move, state)
     assert step(state, honest)[0].token
     # Red cannot give another value: one made for another steal, another key's, or a
     # well-formed value with a forged proof, are all refused.
-    other_turn = cards_deck.token(everyone.peers["red"].deck_secret, b"steal\0999\0x")
+    other_turn = cards_deck.token(
+        everyone.peers["red"].deck_secret, steal_context(999, tile, victim)
+    )
     blues = cards_deck.token(everyone.peers["blue"].deck_secret, context)
     forged = honest.token[:64] + blues[64:]
     for token in (other_turn, blues, forged, "0" * 192, "not hex"):

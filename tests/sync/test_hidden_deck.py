@@ -317,8 +317,9 @@ def test_the_view_shows_only_the_viewers_own_cards(holding):
         mine = sum(view.hands[s].dev_cards) - sum(state.hands[s].dev_cards)
         assert mine == len(own_cards(state, s, session.peers[p].deck_secret))
         for o in range(3):
-            if o != s:
-                assert view.hands[o] == state.hands[o]  # the others' cards stay hidden
+            if o != s:  # the others' cards stay hidden (but a steal with them is read)
+                assert view.hands[o].dev_cards == state.hands[o].dev_cards
+                assert view.hands[o].new_dev_cards == state.hands[o].new_dev_cards
     assert session.view(state.players[seat]).hands[seat].dev_cards[card] >= 1
 
 

@@ -148,7 +148,7 @@ def _collect(session: GitSession) -> dict[str, Scene]:
             scenes["rob"] = Scene(head, state, move)
             robbed = step(state, move)[0]
             victim = robbed.players[robbed.victim]
-            answer = peer[victim].with_reveal(GiveCard(victim), robbed)
+            answer = peer[victim].with_secrets(GiveCard(victim), robbed)
             scenes["steal"] = Scene(None, robbed, step(robbed, answer)[1])
         if wanted <= set(scenes) or driver.step() is None:
             break
@@ -411,11 +411,18 @@ def _resource_variants() -> dict[str, Mutation]:
     }
 
 
-def _stolen_variants() -> dict[str, Mutation]:
-    def another(v, g, s):
-        return next(r.label for r in Resource if r.label != v)
-
-    return {**_resource_variants(), "another-resource": another}
+def _steals_variants() -> dict[str, Mutation]:
+    """Ways to show steals that are not there, or not as a list of proofs."""
+    return {
+        "empty-list": lambda v, g, s: [],
+        "a-string": lambda v, g, s: "0" * 192,
+        "one-forged": lambda v, g, s: ["0" * 192],
+        "the-answer-as-proof": lambda v, g, s: [s.honest.answer],
+        "a-number": lambda v, g, s: [1],
+        "nested": lambda v, g, s: [["0" * 192]],
+        "null-item": lambda v, g, s: [None],
+        "an-object": lambda v, g, s: {"a": 1},
+    }
 
 
 def _dice_variants() -> dict[str, Mutation]:
@@ -523,10 +530,10 @@ def _cases() -> list[Case]:
             _play_as(ClaimVictory),
         )
     )
-    for name, change in _reveal_variants().items():
-        add(Case("steal", "reveal", name, change))
-    for name, change in _stolen_variants().items():
-        add(Case("steal", "stolen", name, change))
+    for name, change in _token_variants().items():
+        add(Case("steal", "answer", name, change))
+    for name, change in _steals_variants().items():
+        add(Case("steal", "steals", name, change))
     for name, change in _secret_variants().items():
         add(Case("reveal", "secret", name, change))
     return cases

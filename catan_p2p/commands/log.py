@@ -6,11 +6,12 @@ import argparse
 
 from catan_p2p.commands._common import open_session, print_json, viewer_session
 from catan_p2p.commands._options import add_json, add_repo, add_viewer
-from catan_p2p.rules.cards import DevCard
+from catan_p2p.rules.cards import DevCard, Resource
 from catan_p2p.rules.places import in_words
-from catan_p2p.rules.views import own_cards
+from catan_p2p.rules.views import own_cards, stolen_card
 from catan_p2p.session.base import LogEntry
 from catan_p2p.session.git import GitSession
+from catan_p2p.store.codec import read_state
 from catan_p2p.sync.concurrent import is_answer
 
 
@@ -45,6 +46,26 @@ def drawn_by(session: GitSession, viewer: str, entries: list[LogEntry]) -> dict[
     }
 
 
+def stolen_for(session: GitSession, viewer: str, entries: list[LogEntry]) -> dict[str, str]:
+    """Commit -> the card taken, for the steals ``viewer`` made or suffered.
+
+    Only robber and robbed can read a steal's card (``rules.views.stolen_card``); the
+    card is read from the pending steal in the robbed player's ``give_card`` answer.
+    """
+    store = session.repo.store
+    secret = session.peers[viewer].deck_secret
+    out = {}
+    for e in entries:
+        if e.action.kind != "give_card":
+            continue
+        state = read_state(store, session.repo.commit(e.commit).tree, e.commit)[0]
+        seat = state.players.index(viewer)
+        steal = state.steals[-1] if state.steals else None
+        if steal is not None and seat in (steal.mover, steal.victim):
+            out[e.commit] = Resource(stolen_card(steal, seat, secret)).label
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     if args.chat:
         from catan_p2p.commands import chat
@@ -55,9 +76,11 @@ def run(args: argparse.Namespace) -> int:
     entries = session.history()
     board = session.state.board
     cards: dict[str, str] = {}
+    stolen: dict[str, str] = {}
     if args.viewer:
         viewer = viewer_session(args.repo, args.game, args.viewer, args.key)
         cards = drawn_by(viewer, args.viewer, entries)
+        stolen = stolen_for(viewer, args.viewer, entries)
     if args.json:
         print_json(
             [
@@ -68,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
                     "summary": e.summary,
                     "words": in_words(board, e.summary),
                     **({"drew": cards[e.commit]} if e.commit in cards else {}),
+                    **({"stolen": stolen[e.commit]} if e.commit in stolen else {}),
                 }
                 for e in entries
             ]
@@ -78,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         summary = in_words(board, e.summary.split(": ", 1)[-1])
         if e.commit in cards:
             summary += f" (drew a {cards[e.commit]})"
+        if e.commit in stolen:
+            summary += f" (the card: {stolen[e.commit]})"
         print(f"{i:>5}  {e.commit[:10]}  {e.author:8}  {summary}")
     print(count_note(entries))
     return 0

@@ -373,3 +373,19 @@ def test_a_crafted_pending_steal_in_a_tree_is_refused_in_one_sentence(played):
         spoiled["turn.json"] = bad.encode()
         with pytest.raises(StateFileError, match="turn.json"):
             decode(spoiled, "commit x")
+
+
+def test_log_as_a_player_names_the_cards_of_its_own_steals_only(played):
+    from catan_p2p.commands.log import stolen_for
+
+    session = played
+    entries = session.history()
+    gives = [e for e in entries if e.action.kind == "give_card"]
+    seen = {p: stolen_for(session, p, entries) for p in FOUR}
+    for e in gives:
+        state = _state_at(session, e.commit)
+        steal = state.steals[-1]
+        knows = {FOUR[steal.mover], FOUR[steal.victim]}
+        card = Resource(stolen_resource(steal, _shared(session, steal))).label
+        for p in FOUR:
+            assert seen[p].get(e.commit) == (card if p in knows else None)

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "join": "fetch a game from a remote and take a seat",
     "bot": "run a bot as a networked peer until the game ends",
     "sync": "fetch, verify and fast-forward, then push own refs",
+    "abandon": "end a game a player has kept waiting longer than agreed",
     "chat": "say something to the other players of a game",
     "log": "the game as a table of actions",
     "show": "the state at a commit",

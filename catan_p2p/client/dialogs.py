@@ -442,10 +442,14 @@ class GameOverDialog(Dialog):
 
     def draw_body(self, surface: pygame.Surface) -> None:
         state = self.state
-        winner = state.players[state.winner]
+        if state.winner < 0:  # abandoned: the others ended the game without a player
+            headline = f"The game ended without {_name(state.players[state.abandoned])}"
+        else:
+            winner = state.players[state.winner]
+            headline = f"{_name(winner)} wins with {state.points(state.winner)} points!"
         self.text(
             surface,
-            f"{_name(winner)} wins with {state.points(state.winner)} points!",
+            headline,
             self.rect.top + 48,
             size=18,
             colour=theme.player_colour(winner),

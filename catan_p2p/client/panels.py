@@ -85,11 +85,12 @@ def draw_status(
     draw_text(surface, headline, (x, y), 14, theme.MUTED, True)
     who = acting or current
     if state.is_over:
-        who = state.players[state.winner]
+        who = state.players[state.winner if state.winner >= 0 else state.abandoned]
     pygame.draw.circle(surface, theme.player_colour(who), (x + 8, y + 32), 8)
     pygame.draw.circle(surface, (0, 0, 0), (x + 8, y + 32), 8, width=1)
-    if state.is_over:
-        who = state.players[state.winner]
+    if state.is_over and state.winner < 0:
+        label = f"Ended without {who.capitalize()}"
+    elif state.is_over:
         label = f"{who.capitalize()} wins with {state.points(state.winner)} points"
     elif acting:
         label = f"{who.capitalize()} to play"

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         time.sleep(pause)
     session.flush()
-    winner = state.players[state.winner]
+    winner = state.players[state.winner] if state.winner >= 0 else "nobody"
     print(f"Game {session.game_id} over after turn {state.turn}: {winner} won.")
     session.close()
     return 0

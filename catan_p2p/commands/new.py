@@ -17,6 +17,7 @@ from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.rules.board import Board
 from catan_p2p.session.git import GitSession, create_game
 from catan_p2p.session.keys import remember, seat_key
+from catan_p2p.store.schema import MAX_TIMEOUT
 from catan_p2p.sync import transport
 from catan_p2p.sync.repo import GameRepo
 
@@ -39,6 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_board(parser, "game seed: the same seed deals the same board and dice (default: random)")
     parser.add_argument(
         "--victory-points", type=int, default=10, help="points needed to win (default 10)"
+    )
+    parser.add_argument(
+        "--timeout",
+        default=None,
+        metavar="TIME",
+        help="how long a player may keep the game waiting before the others may end it "
+        "with `catan-p2p abandon`, e.g. 30m, 48h, 7d (default: no limit, wait for ever)",
     )
     parser.add_argument(
         "--remote", default=None, metavar="URL", help="also share the game on this Git remote"
@@ -64,6 +72,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="game id (default: a random one); needed to add a second game to a repository",
     )
     add_key(parser)
+
+
+_UNITS = {"m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(text: str) -> int:
+    """Seconds in ``30m``, ``48h`` or ``7d``; ``UsageError`` naming the form otherwise."""
+    number, unit = text.strip()[:-1], text.strip()[-1:].lower()
+    if unit not in _UNITS or not number.isdigit():
+        raise UsageError(
+            f"--timeout {text!r} is not a time like 30m, 48h or 7d (minutes, hours, days)"
+        )
+    seconds = int(number) * _UNITS[unit]
+    if not 60 <= seconds <= MAX_TIMEOUT:
+        raise UsageError(
+            f"--timeout {text} is outside 1m..{MAX_TIMEOUT // 86400}d; pick a time in between"
+        )
+    return seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
             victory_points=args.victory_points,
             local=(me,) if args.remote else None,
             keys=keys,
+            timeout=parse_duration(args.timeout) if args.timeout else 0,
         )
         if key_path:
             remember(GameRepo(path).git_dir, me, key_path)

@@ -375,7 +375,7 @@ def play_headless(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     png = _final_png(session, game.repo)
     _close(session)
-    winner = state.players[state.winner].capitalize() if state.is_over else "nobody"
+    winner = state.players[state.winner].capitalize() if state.winner >= 0 else "nobody"
     print(
         f"{winner} won after {state.turn} turns ({actions} actions in {seconds:.1f} s); "
         f"final scores: " + ", ".join(f"{p} {state.points(s)}" for s, p in enumerate(state.players))

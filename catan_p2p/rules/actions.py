@@ -320,6 +320,23 @@ class ShowSteal(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
+class Abandon(Action):
+    """End the game because ``absent`` kept it waiting longer than the players agreed.
+
+    Only in a game with a timeout (``catan-p2p new --timeout``), by another seated
+    player, once the commit the game waits after is that old (PROTOCOL.md "Liveness").
+    Nobody wins an abandoned game.
+    """
+
+    kind: ClassVar[str] = "abandon"
+    absent: str
+
+    def describe(self) -> str:
+        return f"end the game: {self.absent.capitalize()} has kept it waiting too long"
+
+
+@_register
+@dataclass(frozen=True, slots=True)
 class EndTurn(Action):
     """Pass the dice to the next player (revealing a dice-chain element, with seat keys)."""
 

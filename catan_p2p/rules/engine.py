@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
+    Abandon,
     Action,
     AnswerTrade,
     BuildCity,
@@ -125,6 +126,8 @@ def _expecting(state: GameState) -> str:
     if phase is Phase.TRADE:
         return f"{who}'s trade offer is open"
     if phase is Phase.GAME_OVER:
+        if state.abandoned != NOBODY:
+            return f"the game is over: the others ended it without {_name(state, state.abandoned)}"
         return f"the game is over, {_name(state, state.winner)} won"
     if phase is Phase.STEAL:
         return f"waiting for {_name(state, state.victim)} to give {who} a card"
@@ -1230,13 +1233,37 @@ def _claim_victory(
 
 
 def owed_reveal(state: GameState) -> str | None:
-    """The player whose deck secret the game waits for after it ends (seat order)."""
+    """The player whose deck secret the game waits for after it ends (seat order; never
+    the player the game was abandoned without)."""
     if not state.is_over or state.deck is None:
         return None
-    for p, secret in zip(state.players, state.deck.secrets, strict=True):
-        if not secret:
+    deck = state.deck
+    for s, (p, secret) in enumerate(zip(state.players, deck.secrets, strict=True)):
+        if not secret and s != state.abandoned and deck.keys[s]:
             return p
     return None
+
+
+def _abandon(
+    state: GameState, seat: int, a: Abandon, chance: Chance | None
+) -> tuple[GameState, Action]:
+    """End the game without a player the game waits on; whether it waited long enough
+    is the verifier's to judge (commit times, ``sync.verify``)."""
+    name = _name(state, seat)
+    if state.is_over:
+        raise IllegalAction("abandon: the game is over already")
+    if a.absent not in state.players:
+        raise IllegalAction(f"abandon: there is no player {a.absent!r}")
+    absent = state.seat(a.absent)
+    if absent == seat:
+        raise IllegalAction(f"abandon: {name} cannot end the game for waiting on itself")
+    if state.seats and not state.seats[seat]:
+        raise IllegalAction(f"abandon: {name} has not claimed its seat")
+    if a.absent not in waits_for(state) and absent != state.current:
+        raise IllegalAction(
+            f"abandon: the game does not wait on {_name(state, absent)} ({_expecting(state)})"
+        )
+    return state._replace(phase=Phase.GAME_OVER, abandoned=absent, winner=NOBODY), a
 
 
 def _reveal_deck(
@@ -1258,12 +1285,13 @@ def _reveal_deck(
     name = _name(state, seat)
     if not cards_deck.secret_matches(secret, deck.keys[seat]):
         raise IllegalAction(f"deck: that secret is not the one behind {name}'s deck key")
-    before = deck.passes[seat - 1] if seat else cards_deck.first_cards()
-    if cards_deck.shuffle(before, secret) != deck.passes[seat]:
-        raise IllegalAction(f"deck: {name}'s shuffle of the development cards was dishonest")
+    if seat < len(deck.passes):  # (a game abandoned in its lobby has no shuffles)
+        before = deck.passes[seat - 1] if seat else cards_deck.first_cards()
+        if cards_deck.shuffle(before, secret) != deck.passes[seat]:
+            raise IllegalAction(f"deck: {name}'s shuffle of the development cards was dishonest")
     deck = deck._replace(secrets=_with(deck.secrets, seat, text))
     state = state._replace(deck=deck)
-    if "" not in deck.secrets:
+    if "" not in deck.secrets:  # an abandoned game stays closed: one layer is missing
         state = _open_all(state)
     return state, a
 
@@ -1320,6 +1348,7 @@ HANDLERS: dict[type[Action], Handler] = {
     RevealDeck: _reveal_deck,  # type: ignore[dict-item]
     GiveCard: _give_card,  # type: ignore[dict-item]
     ShowSteal: _show_steal,  # type: ignore[dict-item]
+    Abandon: _abandon,  # type: ignore[dict-item]
 }
 
 
@@ -1333,11 +1362,15 @@ def step(
             unchanged (it is immutable).
     """
     if state.phase is Phase.GAME_OVER and not isinstance(action, RevealDeck):
+        if state.abandoned != NOBODY:
+            raise IllegalAction(
+                f"game over: the game was ended without {_name(state, state.abandoned)}"
+            )
         raise IllegalAction(f"game over: {_name(state, state.winner)} has already won")
     handler = HANDLERS.get(type(action))
     if handler is None:
         raise IllegalAction(f"unknown action {action!r}")
-    if state.lobby_open and handler is not _claim_seat:
+    if state.lobby_open and handler not in (_claim_seat, _abandon):
         waiting = ", ".join(p.capitalize() for p in actors(state))
         raise IllegalAction(
             f"seats: the game starts once every seat is claimed (waiting for {waiting})"

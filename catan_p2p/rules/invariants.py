@@ -143,7 +143,10 @@ def check_invariants(state: GameState) -> None:
             2 if state.longest_road == s else 0
         ) + (2 if state.largest_army == s else 0):
             raise InvariantViolation(f"points: {state.players[s]}'s points disagree with the board")
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is Phase.GAME_OVER and state.abandoned != NOBODY:
+        if state.winner != NOBODY:
+            raise InvariantViolation("victory: an abandoned game has no winner")
+    elif state.phase is Phase.GAME_OVER:
         if state.winner == NOBODY or state.points(state.winner) < state.victory_points:
             raise InvariantViolation("victory: the game ended without a winner at the goal")
     elif state.phase >= Phase.ROLL and state.points(state.current) >= state.victory_points:

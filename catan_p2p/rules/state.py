@@ -156,6 +156,9 @@ class GameState(NamedTuple):
     # The resource of a monopoly played while steals were pending, until every robbed
     # player has shown its steal (phase MONOPOLY); NOBODY otherwise.
     monopoly: int = NOBODY
+    # The seat the others ended the game without, after it kept them waiting longer
+    # than they agreed (``Abandon``); NOBODY otherwise. An abandoned game has no winner.
+    abandoned: int = NOBODY
     # Seat keys of a replicated game, in seat order ("" while a seat is unclaimed); ()
     # when nobody signs (a simulation). Set-up starts once every seat is claimed.
     seats: tuple[str, ...] = ()
@@ -180,7 +183,12 @@ class GameState(NamedTuple):
     @property
     def settled(self) -> bool:
         """True once the game is over and every secret behind it is revealed."""
-        return self.is_over and (self.deck is None or "" not in self.deck.secrets)
+        if not self.is_over:
+            return False
+        if self.deck is None:
+            return True
+        deck = self.deck
+        return all(x or s == self.abandoned or not deck.keys[s] for s, x in enumerate(deck.secrets))
 
     @property
     def is_setup(self) -> bool:

@@ -88,6 +88,7 @@ def create_game(
     victory_points: int = 10,
     local: tuple[str, ...] | None = None,
     keys: dict[str, SeatKey] | None = None,
+    timeout: int = 0,
 ) -> str:
     """Write a game's genesis, claim the seats played here, and return the game id.
 
@@ -97,6 +98,8 @@ def create_game(
             claims at once and set-up can start, else the others claim theirs with
             ``join`` and the first player's next sync merges them.
         keys: signing keys by player (default: ``session.keys.seat_key``).
+        timeout: seconds a player may keep the game waiting before the others may end
+            it (``abandon``); 0 for no limit.
     """
     players = tuple(check_name("player", p) for p in players)
     if BANK in players:
@@ -106,7 +109,7 @@ def create_game(
         )
     game = check_name("game id", game_id or new_game_id())
     seed = seed if seed is not None else os.urandom(8).hex()
-    declared = GenesisInfo(game, players, seed, victory_points)
+    declared = GenesisInfo(game, players, seed, victory_points, timeout)
     try:
         check_declared(declared)
     except ValueError as exc:

@@ -50,10 +50,12 @@ BANK = "bank"  # the holder of the bank's cards in turn.json's resources (not a 
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What a game is besides its state: its id and seed (both in ``game.json``)."""
+    """What a game is besides its state: its id, seed and the time the players agreed a
+    silent player may take before the others may end the game (all in ``game.json``)."""
 
     game: str
     seed: str
+    timeout: int = 0  # seconds; 0: the others wait for ever
 
 
 #: What each file is made of: the ``GameState`` fields (and, per seat, ``PlayerState``
@@ -79,6 +81,7 @@ STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
         "token",
         "steals",
         "monopoly",
+        "abandoned",
         "bank",
     ),
     "game.json": ("players", "victory_points"),
@@ -147,6 +150,7 @@ def game_data(state: GameState, info: GameInfo) -> dict:
         "players": list(state.players),
         "seed": info.seed,
         "victory_points": state.victory_points,
+        **({"timeout": info.timeout} if info.timeout else {}),
     }
 
 
@@ -204,6 +208,8 @@ def turn_data(state: GameState) -> dict:
         ]
     if state.monopoly != NOBODY:
         data["monopoly"] = _RES[state.monopoly]
+    if state.abandoned != NOBODY:
+        data["abandoned"] = players[state.abandoned]
     return data
 
 
@@ -660,12 +666,13 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         token=turn.token or "",
         steals=steals,
         monopoly=NOBODY if turn.monopoly is None else _RES.index(turn.monopoly),
+        abandoned=player_of("turn.json", turn.abandoned),
         victory_points=game.victory_points,
         seats=(seats := _per_player(files, "seats.json", schema.SeatsFile, players, where)),
         reveals=_chain(files, players, where) if seats else (),
         deck=_read_deck(files, players, drawn, where, turn.turn, phase) if seats else None,
     )
-    return state, GameInfo(game.game, game.seed)
+    return state, GameInfo(game.game, game.seed, game.timeout or 0)
 
 
 def _read_steals(entries: list, player_of: Callable, where: str) -> tuple[Steal, ...]:

@@ -31,6 +31,9 @@ class DevCardCounts(_File):
     monopoly: int = Field(ge=0, le=2)
 
 
+MAX_TIMEOUT = 90 * 24 * 3600  # three months
+
+
 class GameFile(_File):
     """``game.json``: fixed options of the game, written once in the genesis commit."""
 
@@ -39,6 +42,9 @@ class GameFile(_File):
     players: list[str] = Field(min_length=2, max_length=4)
     seed: str
     victory_points: int = Field(ge=3, le=30)
+    # Seconds a player may keep the game waiting before the others may end it (absent:
+    # no limit); PROTOCOL.md "Liveness".
+    timeout: int | None = Field(default=None, ge=60, le=MAX_TIMEOUT)
 
 
 class TileEntry(_File):
@@ -158,6 +164,7 @@ class TurnFile(_File):
     token: Hex64 | None = None  # the robber's token for that steal, while it is owed
     steals: list[StealEntry] = []  # steals whose card is not shown yet, oldest first
     monopoly: RESOURCE_NAMES | None = None  # a monopoly's resource, while steals are shown
+    abandoned: str | None = None  # the player the others ended the game without
 
 
 class DeckFile(DevCardCounts):

@@ -21,7 +21,7 @@ from catan_p2p.sync.protocol import PROTOCOL_VERSION, GenesisInfo, parse_genesis
 def initial_state(declared: GenesisInfo, board: Board) -> tuple[GameState, GameInfo]:
     """The state a genesis with these declared values must hold."""
     state = new_game(declared.players, board, declared.victory_points, seated=True)
-    return state, GameInfo(declared.game, declared.seed)
+    return state, GameInfo(declared.game, declared.seed, declared.timeout)
 
 
 def check_declared(declared: GenesisInfo) -> None:
@@ -33,6 +33,8 @@ def check_declared(declared: GenesisInfo) -> None:
         raise ValueError(f"{BANK!r} cannot be a player's name")
     if not 2 <= len(declared.players) <= 4 or len(set(declared.players)) != len(declared.players):
         raise ValueError("a game has 2 to 4 players with different names")
+    if declared.timeout and not 60 <= declared.timeout <= schema.MAX_TIMEOUT:
+        raise ValueError(f"a timeout is 1 minute to {schema.MAX_TIMEOUT // 86400} days, or none")
 
 
 def _board_of(store: ObjectStore, tree: str) -> Board:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from catan_p2p.errors import VerificationError
 from catan_p2p.rules.actions import Action
 from catan_p2p.store.objects import Commit
+from catan_p2p.store.schema import MAX_TIMEOUT
 
 GENESIS = "Catan-Genesis"
 ACTION = "Catan-Action"
@@ -49,6 +50,7 @@ class GenesisInfo:
     players: tuple[str, ...]
     seed: str
     victory_points: int
+    timeout: int = 0  # seconds a silent player may take before the others may end the game
 
     def payload(self) -> str:
         return json.dumps(
@@ -58,6 +60,7 @@ class GenesisInfo:
                 "protocol": PROTOCOL_VERSION,
                 "seed": self.seed,
                 "victory_points": self.victory_points,
+                **({"timeout": self.timeout} if self.timeout else {}),
             },
             sort_keys=True,
             separators=(",", ":"),
@@ -78,14 +81,17 @@ def parse_genesis(commit: Commit) -> GenesisInfo:
         raise VerificationError(f"{who} carries no {GENESIS} trailer")
     try:
         data = json.loads(text)
-        if not isinstance(data, dict) or set(data) != {
+        if not isinstance(data, dict) or set(data) - {"timeout"} != {
             "game",
             "players",
             "protocol",
             "seed",
             "victory_points",
         }:
-            raise ValueError("it must name game, players, protocol, seed and victory_points")
+            raise ValueError(
+                "it must name game, players, protocol, seed and victory_points (and may "
+                "name a timeout)"
+            )
         if data["protocol"] != PROTOCOL_VERSION or type(data["protocol"]) is not int:
             raise ValueError(
                 f"protocol {data['protocol']!r} is not this catan_p2p's {PROTOCOL_VERSION}; "
@@ -101,7 +107,10 @@ def parse_genesis(commit: Commit) -> GenesisInfo:
             raise ValueError("victory_points must be an integer 3..30")
         if len(data["seed"]) > 128:
             raise ValueError("the seed is longer than 128 characters")
-        info = GenesisInfo(data["game"], tuple(players), data["seed"], vp)
+        timeout = data.get("timeout", 0)
+        if "timeout" in data and (type(timeout) is not int or not 60 <= timeout <= MAX_TIMEOUT):
+            raise ValueError(f"timeout must be an integer 60..{MAX_TIMEOUT} (seconds)")
+        info = GenesisInfo(data["game"], tuple(players), data["seed"], vp, timeout)
     except (ValueError, TypeError, KeyError) as exc:
         raise VerificationError(
             f"{who} is refused: its {GENESIS} trailer is malformed ({exc})"

@@ -10,8 +10,10 @@ apply + serialise + hash, never a trusted read.
 
 from __future__ import annotations
 
+import time
+
 from catan_p2p.errors import IllegalAction, StateFileError, VerificationError
-from catan_p2p.rules.actions import Action
+from catan_p2p.rules.actions import Abandon, Action
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState
@@ -30,6 +32,9 @@ from catan_p2p.sync.protocol import (
 )
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import check_signature
+
+#: How far ahead of this machine's clock an ``abandon`` may be dated (clocks differ).
+CLOCK_SKEW = 300
 
 __all__ = ["ANSWER_KINDS", "Verifier", "check_vouched"]
 
@@ -180,6 +185,32 @@ class Verifier:
             )
         return new
 
+    def _check_waited(self, c: Commit) -> None:
+        """An ``abandon`` comes after the game waited the agreed time on its parent.
+
+        Times are the commits' own (canonical, ``+0000``): the parent's author cannot
+        backdate it before its own parent's time without every peer seeing it, and an
+        abandon dated in the future is refused until then.
+        """
+        timeout = self.info.timeout
+        if not timeout:
+            raise VerificationError(
+                f"{who(c)} is rejected: this game has no timeout, its players agreed at "
+                "`new` to wait for each other"
+            )
+        parent = self.repo.commit(c.parents[0])
+        waited = c.when - parent.when
+        if waited < timeout:
+            raise VerificationError(
+                f"{who(c)} is rejected: it ends the game {waited} s after "
+                f"{parent.oid[:10]}, before the {timeout} s the players agreed"
+            )
+        if c.when > time.time() + CLOCK_SKEW:
+            raise VerificationError(
+                f"{who(c)} is rejected for now: it is dated in the future "
+                f"({c.when - int(time.time())} s ahead of this clock)"
+            )
+
     def _verify_one(self, c: Commit, parent_state: GameState) -> GameState:
         try:
             check_stamp(c, self.info.game)
@@ -187,6 +218,8 @@ class Verifier:
             if len(c.parents) == 1:
                 action = parse_action(c)
                 concurrent.check_not_answer(c, action)
+                if isinstance(action, Abandon):
+                    self._check_waited(c)
                 new = self._apply(c, c.parents[0], parent_state, action)
                 check_vouched(c, new, action_message(action, self.info.game), signed)
             else:

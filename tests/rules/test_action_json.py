@@ -8,6 +8,7 @@ from builders import cards, corner, path
 from catan_p2p.errors import InvalidAction
 from catan_p2p.rules.actions import (
     ACTION_TYPES,
+    Abandon,
     Action,
     AnswerTrade,
     BuildCity,
@@ -75,6 +76,7 @@ EXAMPLES: list[Action] = [
     PlayKnight("red", "1:" + "8" * 192),
     GiveCard("blue", "9" * 192),
     ShowSteal("blue", "9" * 192),
+    Abandon("red", "blue"),
     GiveCard("blue", "9" * 192, ("8" * 192, "7" * 192)),
     BuildRoad("red", ((0, 0), (1, 0)), ("8" * 192,)),
 ]

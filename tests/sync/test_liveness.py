@@ -1,0 +1,216 @@
+"""Liveness: the others may end a game a player keeps waiting longer than all agreed.
+
+The players agree on the time at ``new --timeout``. An ``abandon`` is refused before
+that time has passed since the commit the game waits after, in a game without a
+timeout, by or about the wrong player, dated in the future, or signed by another key.
+Nobody wins an abandoned game; the others still reveal their deck secrets and every
+peer verifies it. End to end: two repositories, a bare remote, the CLI.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from gitgames import git
+
+from catan_p2p.cli import main
+from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.rules.actions import Abandon, EndTurn
+from catan_p2p.rules.engine import legal_actions, owed_reveal, step
+from catan_p2p.rules.state import NOBODY, Phase
+from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.sync.protocol import action_message
+from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.signing import SeatKey
+
+HOUR = 3600
+
+
+def _session(tmp_path: Path, timeout: int = HOUR) -> GitSession:
+    create_game(tmp_path / "g", ["red", "blue", "white"], seed="live", game_id="g", timeout=timeout)
+    session = GitSession(tmp_path / "g", "g")
+    first = legal_actions(session.state, "red")[0]
+    session.submit(first)  # red's first settlement: the game now waits on red's road
+    return session
+
+
+def _abandon_commit(session: GitSession, player: str, absent: str, when: int, key=None) -> str:
+    """An abandon written on the head as ``player``'s peer would, at time ``when``."""
+    head = session.head
+    state = session.committed_state
+    action = Abandon(player, absent)
+    new = step(state, action)[0]
+    repo = session.repo
+    tree = repo.writer(session.info).write(new)
+    return repo.write_commit(
+        tree,
+        [head],
+        player,
+        action_message(action, "g"),
+        key or session.peers[player].key,
+        when=when,
+    )
+
+
+def _verify(session: GitSession, oid: str, now: float | None = None, monkeypatch=None):
+    if now is not None:
+        monkeypatch.setattr(time, "time", lambda: now)
+    verifier = session.peers["blue"].verifier
+    return verifier.verify(oid)
+
+
+# --- the rules ---------------------------------------------------------------------------------
+
+
+def test_only_another_seat_may_abandon_a_player_the_game_waits_on(tmp_path):
+    session = _session(tmp_path)
+    state = session.committed_state
+    assert state.players[state.current] == "red" and state.phase is Phase.SETUP_ROAD
+    with pytest.raises(IllegalAction, match="waiting on itself"):
+        step(state, Abandon("red", "red"))
+    with pytest.raises(IllegalAction, match="does not wait on Blue"):
+        step(state, Abandon("white", "blue"))
+    with pytest.raises(IllegalAction, match="no player"):
+        step(state, Abandon("white", "green"))
+    over = step(state, Abandon("blue", "red"))[0]
+    assert over.phase is Phase.GAME_OVER and over.abandoned == 0 and over.winner == NOBODY
+    with pytest.raises(IllegalAction, match="ended without Red"):
+        step(over, EndTurn("red"))
+    with pytest.raises(IllegalAction, match="ended without Red"):
+        step(over, Abandon("white", "blue"))
+    # The others reveal their deck secrets; the absent player's is never awaited.
+    assert owed_reveal(over) == "blue"
+    for p in ("blue", "white"):
+        over = step(over, session.peers[p].reveal_deck())[0]
+    assert owed_reveal(over) is None and over.settled
+    session.close()
+
+
+# --- commit times ------------------------------------------------------------------------------
+
+
+def test_an_abandon_before_the_agreed_time_is_refused(tmp_path, monkeypatch):
+    session = _session(tmp_path)
+    since = session.repo.commit(session.head).when
+    early = _abandon_commit(session, "blue", "red", since + HOUR - 1)
+    with pytest.raises(VerificationError, match="before the 3600 s the players agreed"):
+        _verify(session, early, since + 2 * HOUR, monkeypatch)
+    on_time = _abandon_commit(session, "blue", "red", since + HOUR)
+    # Dated in the future of this clock: refused for now ...
+    with pytest.raises(VerificationError, match="dated in the future"):
+        _verify(session, on_time, since + 10, monkeypatch)
+    # ... and taken once the time has come.
+    state = _verify(session, on_time, since + HOUR + 1, monkeypatch)
+    assert state.is_over and state.players[state.abandoned] == "red"
+    session.close()
+
+
+def test_an_abandon_in_a_game_without_timeout_or_with_another_key_is_refused(tmp_path, monkeypatch):
+    session = _session(tmp_path / "none", timeout=0)
+    since = session.repo.commit(session.head).when
+    oid = _abandon_commit(session, "blue", "red", since + 10 * HOUR)
+    with pytest.raises(VerificationError, match="no timeout"):
+        _verify(session, oid, since + 11 * HOUR, monkeypatch)
+    session.close()
+    session = _session(tmp_path / "timed")
+    since = session.repo.commit(session.head).when
+    forged = _abandon_commit(session, "blue", "red", since + HOUR, key=SeatKey.generate())
+    with pytest.raises(VerificationError, match="not signed by Blue's seat key"):
+        _verify(session, forged, since + 2 * HOUR, monkeypatch)
+    session.close()
+
+
+def test_a_timeout_is_declared_in_the_genesis_and_checked_there(tmp_path):
+    from catan_p2p.errors import UsageError
+
+    with pytest.raises(UsageError, match="timeout"):
+        create_game(tmp_path / "x", ["red", "blue"], game_id="x", timeout=5)
+    create_game(tmp_path / "y", ["red", "blue"], game_id="y", timeout=2 * HOUR)
+    repo = GameRepo(tmp_path / "y")
+    genesis = repo.commit(repo.genesis_of(repo.refs.get("refs/heads/catan/y/red")))
+    assert '"timeout":7200' in genesis.message
+    assert GitSession(tmp_path / "y", "y").info.timeout == 2 * HOUR
+
+
+# --- end to end --------------------------------------------------------------------------------
+
+
+def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, monkeypatch, capsys):
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    red, blue = tmp_path / "red", tmp_path / "blue"
+    assert (
+        main(
+            [
+                "new",
+                "--players",
+                "red,blue",
+                "--timeout",
+                "2h",
+                "--seed",
+                "x",
+                "--game",
+                "g",
+                "--repo",
+                str(red),
+                "--remote",
+                str(remote),
+            ]
+        )
+        == 0
+    )
+    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
+    assert main(["sync", "--repo", str(red)]) == 0  # red merges the claims: set-up starts
+    assert main(["sync", "--repo", str(blue)]) == 0
+    capsys.readouterr()
+    # Red must place its first settlement, and is gone. Too early for Blue:
+    assert main(["abandon", "--repo", str(blue)]) == 1
+    said = capsys.readouterr().err
+    assert "waited" in said and "2.0 hours" in said and "Traceback" not in said
+    # Two hours later Blue may end it; nobody wins.
+    later = time.time() + 2 * HOUR + 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert main(["abandon", "--repo", str(blue)]) == 0
+    assert "ended without Red" in capsys.readouterr().out
+    # Red comes back: its sync takes the abandon, the game is over for it too.
+    assert main(["sync", "--repo", str(red)]) == 0
+    for repo in (red, blue):
+        assert main(["verify", "--repo", str(repo)]) == 0
+        session = GitSession.open(repo, "g")
+        assert session.state.is_over and session.state.abandoned == 0
+        assert session.state.winner == NOBODY
+        session.close()
+
+
+def test_abandon_explains_a_game_without_timeout(tmp_path, capsys):
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    red, blue = tmp_path / "red", tmp_path / "blue"
+    assert (
+        main(
+            [
+                "new",
+                "--players",
+                "red,blue",
+                "--game",
+                "g",
+                "--repo",
+                str(red),
+                "--remote",
+                str(remote),
+            ]
+        )
+        == 0
+    )
+    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
+    capsys.readouterr()
+    assert main(["abandon", "--repo", str(blue)]) == 1
+    assert "no timeout" in capsys.readouterr().err
+    assert (
+        main(["new", "--players", "red,blue", "--timeout", "soon", "--repo", str(tmp_path / "z")])
+        == 1
+    )
+    assert "30m, 48h or 7d" in capsys.readouterr().err
+    assert not (tmp_path / "z").exists()

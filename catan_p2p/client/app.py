@@ -43,6 +43,7 @@ from catan_p2p.client.syncer import Syncer  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
+    Abandon,
     Action,
     BuildRoad,
     BuyDevCard,
@@ -493,6 +494,9 @@ class App:
         if key == pygame.K_c:
             self.show_costs = not self.show_costs
             return
+        if key == pygame.K_x and (pair := self.may_abandon(self.session.state)) is not None:
+            self.submit(Abandon(*pair))
+            return
         if key == pygame.K_s:
             muted = self.sounds.toggle()
             self.say("sound off (S turns it on)" if muted else "sound on", error=False)
@@ -618,8 +622,29 @@ class App:
         remote = self.seats.remote_acting(state)
         if remote:
             names = ", ".join(p.capitalize() for p in remote)
+            pair = self.may_abandon(state)
+            if pair is not None:
+                return (
+                    f"{names} kept the game waiting longer than agreed: X ends it without "
+                    f"{pair[1].capitalize()} (nobody wins)"
+                )
             return f"waiting for {names} (playing elsewhere)"
         return expecting(state)
+
+    def may_abandon(self, state: GameState) -> tuple[str, str] | None:
+        """``(me, absent)`` when a remote player has kept the game waiting longer than
+        the players agreed at ``new --timeout`` (PROTOCOL.md "Liveness")."""
+        info = getattr(self.session, "info", None)
+        if self.syncer is None or info is None or not info.timeout or state.is_over:
+            return None
+        remote = self.seats.remote_acting(state)
+        me = next((p for p in self.seats.humans if p not in remote), None)
+        if not remote or me is None:
+            return None
+        since = self.session.repo.commit(self.session.head).when  # type: ignore[attr-defined]
+        if time.time() - since < info.timeout:
+            return None
+        return me, remote[0]
 
     # --- chat --------------------------------------------------------------------------
 

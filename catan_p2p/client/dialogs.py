@@ -443,16 +443,17 @@ class GameOverDialog(Dialog):
     def draw_body(self, surface: pygame.Surface) -> None:
         state = self.state
         if state.winner < 0:  # abandoned: the others ended the game without a player
-            headline = f"The game ended without {_name(state.players[state.abandoned])}"
+            who = state.players[state.abandoned]
+            headline = f"The game ended without {_name(who)}: nobody wins"
         else:
-            winner = state.players[state.winner]
-            headline = f"{_name(winner)} wins with {state.points(state.winner)} points!"
+            who = state.players[state.winner]
+            headline = f"{_name(who)} wins with {state.points(state.winner)} points!"
         self.text(
             surface,
             headline,
             self.rect.top + 48,
             size=18,
-            colour=theme.player_colour(winner),
+            colour=theme.player_colour(who),
             bold=True,
         )
         y = self.rect.top + 84
@@ -797,6 +798,7 @@ class HelpDialog(Dialog):
         ("T", "trade with the bank"),
         ("O", "offer a trade"),
         ("C", "building costs card"),
+        ("X", "end a game a player left (after the agreed wait)"),
         ("Enter", "chat (Enter sends)"),
         ("S", "sound on / off"),
         ("Esc", "cancel / close"),

@@ -27,6 +27,7 @@ from catan_p2p.errors import (
     ForkError,
     IllegalAction,
     RemoteError,
+    StateFileError,
     UsageError,
     VerificationError,
 )
@@ -45,7 +46,7 @@ from catan_p2p.store.refs import (
     tracking_prefix,
     tracking_ref,
 )
-from catan_p2p.sync import concurrent, transport
+from catan_p2p.sync import concurrent, liveness, transport
 from catan_p2p.sync.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
 from catan_p2p.sync.genesis import check_declared, initial_state
 from catan_p2p.sync.peer import Peer
@@ -559,14 +560,15 @@ class GitSession:
             status.error = error  # keep the fetch error; pushing now would fail the same way
         forks = []
         behind = 0
-        for ref, oid in sorted(self._player_heads().items()):
+        for ref, oid in self._abandoned_first(self._player_heads()):
             if oid in self._rejected:
                 continue
             for peer in self.peers.values():
                 try:
                     peer.advance(oid)
                 except ForkError as exc:
-                    forks.append(f"{ref}: {exc}")
+                    if not self._close_if_abandoned(peer, oid):
+                        forks.append(f"{ref}: {exc}")
                 except (VerificationError, IllegalAction) as exc:
                     self._reject(oid, str(exc))
                     behind += 1
@@ -582,6 +584,37 @@ class GitSession:
         status.forks = tuple(sorted(set(forks)))
         status.behind = behind
         return status
+
+    def _abandoned_first(self, heads: dict[str, str]) -> list[tuple[str, str]]:
+        """Player heads in ref order, those of an abandoned game first: when the absent
+        player's late moves and an abandon both arrive, the abandon is taken."""
+
+        def abandoned(oid: str) -> bool:
+            try:
+                return self._lead().verifier.verify(oid).abandoned >= 0
+            except (VerificationError, IllegalAction, StateFileError):
+                return False
+
+        return sorted(heads.items(), key=lambda kv: (not abandoned(kv[1]), kv[0]))
+
+    def _close_if_abandoned(self, peer: Peer, oid: str) -> bool:
+        """Join an abandoned game's line and the absent player's late moves with the
+        closing merge (``sync.liveness``); False for any other fork."""
+        if self.read_only:
+            return False
+        head = peer.head or self.genesis
+        try:
+            close = liveness.closing(self.repo, peer.verifier.verify, head, oid)
+            if close is None:
+                return False
+            peer.verifier.verify(close.late)
+        except (VerificationError, IllegalAction, StateFileError):
+            return False
+        peer.record_close(close)
+        for other in self.peers.values():
+            if other is not peer:
+                other.advance(peer.head)  # type: ignore[arg-type]
+        return True
 
     def _claim_seats(self) -> None:
         """Claim the local seats still open in the lobby (each with its key, once)."""

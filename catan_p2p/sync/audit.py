@@ -13,6 +13,7 @@ from catan_p2p.errors import StateFileError, VerificationError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import game_prefix, parse_ref, tracking_prefix
+from catan_p2p.sync import liveness
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
 
@@ -86,7 +87,7 @@ def audit(repo: GameRepo, game: str) -> AuditReport:
     heads = sorted(players.items(), key=lambda kv: -repo.depth(kv[1]))
     lead_ref, lead = heads[0]
     for ref, oid in heads[1:]:
-        if not repo.is_ancestor(oid, lead):
+        if not liveness.extends(repo, oid, lead):
             report.forks.append(
                 f"fork: {ref} at {oid[:10]} does not lie on {lead_ref} at {lead[:10]}"
             )

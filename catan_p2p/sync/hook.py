@@ -24,6 +24,7 @@ from pathlib import Path
 from catan_p2p.errors import CatanError
 from catan_p2p.store.catfile import CatFileStore
 from catan_p2p.store.refs import PREFIX, ZERO, game_prefix, parse_ref, player_ref
+from catan_p2p.sync import liveness
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
 
@@ -83,7 +84,7 @@ def _check(
         if action.player != player:
             return f"{ref}: holds an answer of {action.player}, not of {player}"
         return None
-    if old != ZERO and not repo.is_ancestor(old, new):
+    if old != ZERO and not liveness.extends(repo, old, new):
         return f"{ref}: {new[:10]} does not extend {old[:10]}; a player's log is never rewritten"
     verifier.verify(new)
     tip = repo.commit(new)
@@ -98,7 +99,7 @@ def _check(
     for other, oid in after.items():
         if other == ref or oid == ZERO or parse_ref(other, game)[1] is not None:
             continue
-        if not (repo.is_ancestor(oid, new) or repo.is_ancestor(new, oid)):
+        if not (liveness.extends(repo, oid, new) or liveness.extends(repo, new, oid)):
             return (
                 f"{ref}: {new[:10]} diverges from {other} at {oid[:10]}; two histories of one "
                 "game (equivocation) are refused"

@@ -36,8 +36,10 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import player_ref
+from catan_p2p.sync import liveness
 from catan_p2p.sync.concurrent import Answer, merge_commit
-from catan_p2p.sync.protocol import action_message
+from catan_p2p.sync.liveness import KIND, Closing
+from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
@@ -251,9 +253,9 @@ class Peer:
             VerificationError: a commit on the way is bad (the own branch stays put).
         """
         head = self.head or self.genesis
-        if target == head or self.repo.is_ancestor(target, head):
+        if target == head or liveness.extends(self.repo, target, head):
             return 0
-        if not self.repo.is_ancestor(head, target):
+        if not liveness.extends(self.repo, head, target):
             raise ForkError(
                 f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
                 f"{target[:10]}, which does not extend it; both are kept, nothing was merged"
@@ -296,6 +298,21 @@ class Peer:
                 tree, [opening], self.player, action_message(resolved, self.info.game), self.key
             )
         self.repo.refs.set(ref, oid, None)  # one answer per player: fails if one exists
+        return oid
+
+    def record_close(self, close: Closing) -> str:
+        """The closing merge of an abandoned game and the absent player's late moves
+        (``sync.liveness``); the own head is one of its parents, so it fast-forwards."""
+        state = self.verifier.verify(close.over)
+        self.verifier.verify(close.late)
+        message = merge_message(self.player, KIND, [close.absent], self.info.game)
+        with self.repo.store.batch():
+            tree = self.repo.writer(self.info).write(state)
+            oid = self.repo.write_commit(
+                tree, [close.over, close.late], self.player, message, self.key
+            )
+        self.verifier.trust(oid, state)
+        self._move(oid)
         return oid
 
     def record_merge(self, kind: str, answers: Sequence[Answer]) -> tuple[str, GameState]:

@@ -128,6 +128,7 @@ MERGE_WHAT = {
     "seat": "seat claims",
     "steal": "the card given",
     "monopoly": "the stolen cards shown",
+    "abandon": "the late moves",
 }
 
 

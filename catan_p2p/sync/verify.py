@@ -19,7 +19,7 @@ from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore
-from catan_p2p.sync import concurrent
+from catan_p2p.sync import concurrent, liveness
 from catan_p2p.sync.concurrent import ANSWER_KINDS
 from catan_p2p.sync.protocol import (
     action_message,
@@ -246,6 +246,12 @@ class Verifier:
 
     def _verify_merge(self, c: Commit, opening_state: GameState, signed: bool) -> GameState:
         info = parse_merge(c)
+        if info.kind == liveness.KIND:  # an abandon's line joined with the late moves
+            liveness.check_closing(self.repo, c, info, opening_state)
+            self.verify(c.parents[1])
+            message = merge_message(c.author, info.kind, list(info.answers), self.info.game)
+            check_vouched(c, opening_state, message, signed)
+            return opening_state
         concurrent.check_merger(c, info, opening_state)
         opening = c.parents[0]
         answers = c.parents[1:]

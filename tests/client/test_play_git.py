@@ -113,6 +113,39 @@ def test_networked_window_syncs_in_the_background_and_reports_a_lost_remote(tmp_
         syncer.stop()
 
 
+def test_a_window_ends_a_game_the_other_player_left_after_the_agreed_wait(
+    tmp_path, window, monkeypatch
+):
+    """Blue never places its settlement; once the hour the players agreed has passed,
+    Red's window offers X, which ends the game without Blue, and Blue's peer agrees."""
+    screen, start = window
+    host = tmp_path / "host"
+    game = create_game(host, [RED, BLUE], STANDARD_BOARD, seed="left", game_id="left", timeout=3600)
+    red = join_game(str(host), tmp_path / "red", game, RED)
+    blue = join_game(str(host), tmp_path / "blue", game, BLUE)
+    syncer = Syncer(red, interval=0.05).start()
+    try:
+        app = App(red, Seats((RED,)), screen=screen, syncer=syncer)
+        d = start(app)
+        _place_setup(d, RED)
+        _wait(d, lambda: app.state.current == 1)
+        assert app.may_abandon(app.state) is None  # the hour has not passed
+        d.key(pygame.K_x)
+        assert not app.state.is_over
+        later = time.time() + 3600 + 60
+        monkeypatch.setattr(time, "time", lambda: later)
+        assert app.may_abandon(app.state) == (RED, BLUE)
+        assert "X ends it without Blue" in app._waiting_text(app.state)
+        d.shot("waited_too_long")
+        d.key(pygame.K_x)
+        _wait(d, lambda: app.state.is_over)
+        d.shot("ended_without_blue")
+        assert app.state.players[app.state.abandoned] == BLUE
+        _wait(d, lambda: _blue_sees(blue, 3) and blue.state.is_over)
+    finally:
+        syncer.stop()
+
+
 def _moves(session: GitSession) -> list:
     """The history without its seat claims."""
     return [e for e in session.history() if e.action.kind != "claim_seat"]

@@ -178,7 +178,7 @@ def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, monkey
     assert main(["sync", "--repo", str(red)]) == 0
     for repo in (red, blue):
         assert main(["verify", "--repo", str(repo)]) == 0
-        session = GitSession.open(repo, "g")
+        session = GitSession.open(repo, "g", (repo.name,))
         assert session.state.is_over and session.state.abandoned == 0
         assert session.state.winner == NOBODY
         session.close()
@@ -214,3 +214,83 @@ def test_abandon_explains_a_game_without_timeout(tmp_path, capsys):
     )
     assert "30m, 48h or 7d" in capsys.readouterr().err
     assert not (tmp_path / "z").exists()
+
+
+def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, monkeypatch, capsys):
+    """Red comes back after Blue ended the game and moves before it sees the abandon: two
+    lines. The abandon wins; Red's next sync joins both with a closing merge, every
+    branch fast-forwards to it, and both repositories verify."""
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    red, blue = tmp_path / "red", tmp_path / "blue"
+    assert (
+        main(
+            [
+                "new",
+                "--players",
+                "red,blue",
+                "--timeout",
+                "1h",
+                "--seed",
+                "y",
+                "--game",
+                "g",
+                "--repo",
+                str(red),
+                "--remote",
+                str(remote),
+            ]
+        )
+        == 0
+    )
+    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
+    assert main(["sync", "--repo", str(red)]) == 0
+    assert main(["sync", "--repo", str(blue)]) == 0
+    later = time.time() + HOUR + 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert main(["abandon", "--repo", str(blue)]) == 0
+    # Red, offline until now, places its settlement and pushes it without fetching.
+    session = GitSession.open(red, "g", ("red",))
+    move = legal_actions(session.state, "red")[0]
+    session.submit(move)
+    late = session.head
+    session.flush()
+    session.close()
+    assert git("rev-parse", "refs/heads/catan/g/red", cwd=remote).strip() == late
+    capsys.readouterr()
+    assert main(["sync", "--repo", str(red)]) == 0, capsys.readouterr().err
+    assert main(["sync", "--repo", str(blue)]) == 0, capsys.readouterr().err
+    heads = {
+        git("rev-parse", f"refs/heads/catan/g/{p}", cwd=remote).strip() for p in ("red", "blue")
+    }
+    assert len(heads) == 1, "the two branches did not come back onto one line"
+    closing = GameRepo(remote).commit(heads.pop())
+    assert len(closing.parents) == 2 and closing.parents[1] == late
+    assert '"kind":"abandon"' in closing.message
+    for repo in (red, blue):
+        assert main(["verify", "--repo", str(repo)]) == 0
+        s = GitSession.open(repo, "g", (repo.name,))
+        assert s.state.is_over and s.state.abandoned == 0
+        s.close()
+
+
+def test_a_forged_closing_merge_is_refused(tmp_path, monkeypatch):
+    """A closing merge whose second parent is not the absent player's own moves (here:
+    another player's forged line) is refused."""
+    from catan_p2p.sync.protocol import merge_message
+
+    session = _session(tmp_path)
+    since = session.repo.commit(session.head).when
+    over = _abandon_commit(session, "blue", "red", since + HOUR)
+    # White (not the absent Red) writes a "late" move on the same parent: an abandon of
+    # its own, which is no late move of Red's.
+    other = _abandon_commit(session, "white", "red", since + HOUR + 5)
+    state = _verify(session, over, since + 2 * HOUR, monkeypatch)
+    tree = session.repo.writer(session.info).write(state)
+    message = merge_message("blue", "abandon", ["red"], "g")
+    forged = session.repo.write_commit(
+        tree, [over, other], "blue", message, session.peers["blue"].key, when=since + HOUR + 9
+    )
+    with pytest.raises(VerificationError, match="not Red's own moves"):
+        session.peers["white"].verifier.verify(forged)
+    session.close()

@@ -1,0 +1,108 @@
+"""When a player comes back too late: the abandon wins, and one merge joins the lines.
+
+An ``abandon`` (``rules.actions.Abandon``) and a late move of the absent player can
+both be written on the commit the game waited after: two lines. The abandon wins, as
+the players agreed at ``new``; to bring every player's branch back onto one line
+without rewinding any, a peer that sees both writes a **closing merge**: first parent
+the abandon's line, second the absent player's late line, the abandon line's state
+as its tree, ``Catan-Merge: {"answers":["<absent>"],"kind":"abandon"}``. Every branch
+then fast-forwards to it. Everything here is a pure function of the repository's
+commits; the session writes the merge, the verifier checks it (PROTOCOL.md "Liveness").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catan_p2p.errors import VerificationError
+from catan_p2p.rules.actions import Abandon
+from catan_p2p.rules.state import NOBODY, GameState
+from catan_p2p.store.objects import Commit
+from catan_p2p.sync.protocol import MergeInfo, parse_action, trailer, who
+from catan_p2p.sync.repo import GameRepo
+
+KIND = "abandon"
+
+
+def abandon_on(repo: GameRepo, tip: str) -> Commit | None:
+    """The abandon commit on ``tip``'s first-parent line, if any (searched backwards
+    over the reveals that may follow it; an abandoned game has no other moves)."""
+    oid = tip
+    for _ in range(64):
+        c = repo.commit(oid)
+        if len(c.parents) != 1:
+            return None
+        if trailer(c, "Catan-Action") is not None and isinstance(parse_action(c), Abandon):
+            return c
+        oid = c.parents[0]
+    return None
+
+
+def late_line(repo: GameRepo, tip: str, base: str, absent: str) -> bool:
+    """True when ``tip``'s first parents back to ``base`` are all ``absent``'s commits."""
+    oid, steps = tip, 0
+    while oid != base:
+        c = repo.commit(oid)
+        if c.author != absent or not c.parents or steps > 10_000:
+            return False
+        oid, steps = c.parents[0], steps + 1
+    return steps > 0
+
+
+def extends(repo: GameRepo, old: str, new: str) -> bool:
+    """True when a branch at ``old`` may move to ``new``: ``old`` is on ``new``'s
+    first-parent line, or on the late line a closing merge near ``new`` joined."""
+    if repo.is_ancestor(old, new):
+        return True
+    oid = new
+    for _ in range(64):  # after a closing merge come only the deck reveals
+        c = repo.commit(oid)
+        if not c.parents:
+            return False
+        if len(c.parents) == 2 and '"kind":"abandon"' in (trailer(c, "Catan-Merge") or ""):
+            return repo.is_ancestor(old, c.parents[1])
+        oid = c.parents[0]
+    return False
+
+
+@dataclass(frozen=True)
+class Closing:
+    """The closing merge to write: ``over`` (the abandon's line) then ``late``."""
+
+    over: str
+    late: str
+    absent: str
+
+
+def closing(repo: GameRepo, state_of, a: str, b: str) -> Closing | None:  # type: ignore[no-untyped-def]
+    """The closing merge of two diverged heads ``a`` and ``b``, when one is an abandon's
+    line and the other the absent player's late moves on the commit it waited after;
+    None for any other fork (which stays a fork). ``state_of`` verifies a head."""
+    for over, late in ((a, b), (b, a)):
+        state: GameState = state_of(over)
+        if state.abandoned == NOBODY:
+            continue
+        found = abandon_on(repo, over)
+        absent = state.players[state.abandoned]
+        if found is not None and late_line(repo, late, found.parents[0], absent):
+            return Closing(over, late, absent)
+    return None
+
+
+def check_closing(repo: GameRepo, c: Commit, info: MergeInfo, over: GameState) -> None:
+    """A closing merge joins an abandon's line and the absent player's late line."""
+    if len(c.parents) != 2 or over.abandoned == NOBODY:
+        raise VerificationError(
+            f"{who(c)} is rejected: an abandon merge joins an abandoned game's line and one other"
+        )
+    absent = over.players[over.abandoned]
+    found = abandon_on(repo, c.parents[0])
+    if list(info.answers) != [absent] or found is None:
+        raise VerificationError(
+            f"{who(c)} is rejected: its first parent is no abandoned line of {absent.capitalize()}"
+        )
+    if not late_line(repo, c.parents[1], found.parents[0], absent):
+        raise VerificationError(
+            f"{who(c)} is rejected: its second parent is not {absent.capitalize()}'s own moves "
+            f"after {found.parents[0][:10]}, where the game was abandoned"
+        )

@@ -9,6 +9,7 @@ peer verifies it. End to end: two repositories, a bare remote, the CLI.
 
 from __future__ import annotations
 
+import subprocess
 import time
 from pathlib import Path
 
@@ -294,3 +295,49 @@ def test_a_forged_closing_merge_is_refused(tmp_path, monkeypatch):
     with pytest.raises(VerificationError, match="not Red's own moves"):
         session.peers["white"].verifier.verify(forged)
     session.close()
+
+
+def test_a_guarded_remote_refuses_an_abandon_before_the_agreed_time(tmp_path, capsys):
+    from gitgames import cli
+
+    remote = tmp_path / "remote.git"
+    made = cli("host", "init", str(remote))
+    assert made.returncode == 0, made.stderr
+    red, blue = tmp_path / "red", tmp_path / "blue"
+    assert (
+        main(
+            [
+                "new",
+                "--players",
+                "red,blue",
+                "--timeout",
+                "1h",
+                "--seed",
+                "z",
+                "--game",
+                "g",
+                "--repo",
+                str(red),
+                "--remote",
+                str(remote),
+            ]
+        )
+        == 0
+    )
+    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
+    assert main(["sync", "--repo", str(red)]) == 0
+    assert main(["sync", "--repo", str(blue)]) == 0
+    session = GitSession.open(blue, "g", ("blue",))
+    since = session.repo.commit(session.head).when
+    early = _abandon_commit(session, "blue", "red", since + 60)
+    session.repo.refs.set("refs/heads/catan/g/blue", early, session.head)
+    session.close()
+    refused = subprocess.run(
+        ["git", "push", str(remote), "refs/heads/catan/g/blue"],
+        cwd=blue,
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode != 0 and "before the 3600 s the players agreed" in refused.stderr
+    on_remote = git("rev-parse", "refs/heads/catan/g/blue", cwd=remote).strip()
+    assert on_remote != early, "the guarded remote took an abandon an hour early"

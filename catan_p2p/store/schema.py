@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 NonNeg = Field(ge=0)
 

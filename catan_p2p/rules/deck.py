@@ -411,27 +411,36 @@ def check_share(proof: object, opened: str, key: str) -> str:
     return removed.hex()
 
 
+def _multiplied(secret: bytes, base: bytes, label: bytes) -> str:
+    """``x·base`` and the proof that the seat's deck key ``x`` made it (192 hex)."""
+    x = deck_key(secret)
+    value = _mul(x, base)
+    return (value + _dleq(x, base, _base(x), value, label)).hex()
+
+
+def _check_multiplied(proof: object, key: str, base: bytes, label: bytes, what: str) -> str:
+    """The value in ``proof`` (from ``_multiplied``) once checked against ``key``."""
+    if not is_hex(proof, PROOF_HEX):
+        raise ValueError(f"{what} and its proof are 192 lower-case hex digits")
+    value = _point(proof[:POINT_HEX])  # type: ignore[index]
+    _check_dleq(bytes.fromhex(proof[POINT_HEX:]), base, _point(key), value, label)  # type: ignore[index]
+    return value.hex()
+
+
 def token(secret: bytes, context: bytes) -> str:
     """A value only the seat can compute, one per ``context``, with its proof (192 hex).
 
     ``x·P`` for a point ``P`` hashed from ``context``, and the proof that the same ``x``
     is behind the seat's deck key: nobody else can compute it, and the seat cannot
-    choose it (a verifiable random function). A robber's token mixes into the steal.
+    choose it (a verifiable random function). A robber's token and the robbed player's
+    answer are such values, for the same steal.
     """
-    x = deck_key(secret)
-    base = _token_base(context)
-    value = _mul(x, base)
-    return (value + _dleq(x, base, _base(x), value, b"token")).hex()
+    return _multiplied(secret, _token_base(context), b"token")
 
 
 def check_token(proof: object, key: str, context: bytes) -> str:
     """The value in ``proof`` (from ``token``) once checked against the seat's key."""
-    if not is_hex(proof, PROOF_HEX):
-        raise ValueError("a token and its proof are 192 lower-case hex digits")
-    value = _point(proof[:POINT_HEX])  # type: ignore[index]
-    base = _token_base(context)
-    _check_dleq(bytes.fromhex(proof[POINT_HEX:]), base, _point(key), value, b"token")  # type: ignore[index]
-    return value.hex()
+    return _check_multiplied(proof, key, _token_base(context), b"token", "a token")
 
 
 def exchange(secret: bytes, point: str) -> str:
@@ -442,19 +451,12 @@ def exchange(secret: bytes, point: str) -> str:
     ``V = x_v·P`` give ``x_r·V = x_v·T``, which only those two seats can compute
     (computational Diffie-Hellman), until one of them shows it with this proof.
     """
-    x = deck_key(secret)
-    base = _point(point)
-    value = _mul(x, base)
-    return (value + _dleq(x, base, _base(x), value, b"exchange")).hex()
+    return _multiplied(secret, _point(point), b"exchange")
 
 
 def check_exchange(proof: object, key: str, point: str) -> str:
     """The value in ``proof`` (from ``exchange``) once checked against the seat's key."""
-    if not is_hex(proof, PROOF_HEX):
-        raise ValueError("a shared value and its proof are 192 lower-case hex digits")
-    value = _point(proof[:POINT_HEX])  # type: ignore[index]
-    _check_dleq(bytes.fromhex(proof[POINT_HEX:]), _point(point), _point(key), value, b"exchange")  # type: ignore[index]
-    return value.hex()
+    return _check_multiplied(proof, key, _point(point), b"exchange", "a shared value")
 
 
 def shared_value(secret: bytes, point: str) -> str:

@@ -135,36 +135,26 @@ def test_a_timeout_is_declared_in_the_genesis_and_checked_there(tmp_path):
     assert GitSession(tmp_path / "y", "y").info.timeout == 2 * HOUR
 
 
+def _two_players(tmp_path: Path, timeout: str | None, remote: Path | None = None):
+    """Red creates a game on a bare remote (or ``remote``), Blue joins, set-up starts."""
+    if remote is None:
+        remote = tmp_path / "remote.git"
+        git("init", "-q", "--bare", str(remote))
+    red, blue = tmp_path / "red", tmp_path / "blue"
+    limit = ["--timeout", timeout] if timeout else []
+    new = ["new", "--players", "red,blue", *limit, "--game", "g", "--repo", str(red)]
+    assert main([*new, "--remote", str(remote)]) == 0
+    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
+    assert main(["sync", "--repo", str(red)]) == 0  # red merges the claims: set-up starts
+    assert main(["sync", "--repo", str(blue)]) == 0
+    return remote, red, blue
+
+
 # --- end to end --------------------------------------------------------------------------------
 
 
 def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, monkeypatch, capsys):
-    remote = tmp_path / "remote.git"
-    git("init", "-q", "--bare", str(remote))
-    red, blue = tmp_path / "red", tmp_path / "blue"
-    assert (
-        main(
-            [
-                "new",
-                "--players",
-                "red,blue",
-                "--timeout",
-                "2h",
-                "--seed",
-                "x",
-                "--game",
-                "g",
-                "--repo",
-                str(red),
-                "--remote",
-                str(remote),
-            ]
-        )
-        == 0
-    )
-    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
-    assert main(["sync", "--repo", str(red)]) == 0  # red merges the claims: set-up starts
-    assert main(["sync", "--repo", str(blue)]) == 0
+    remote, red, blue = _two_players(tmp_path, "2h")
     capsys.readouterr()
     # Red must place its first settlement, and is gone. Too early for Blue:
     assert main(["abandon", "--repo", str(blue)]) == 1
@@ -186,26 +176,7 @@ def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, monkey
 
 
 def test_abandon_explains_a_game_without_timeout(tmp_path, capsys):
-    remote = tmp_path / "remote.git"
-    git("init", "-q", "--bare", str(remote))
-    red, blue = tmp_path / "red", tmp_path / "blue"
-    assert (
-        main(
-            [
-                "new",
-                "--players",
-                "red,blue",
-                "--game",
-                "g",
-                "--repo",
-                str(red),
-                "--remote",
-                str(remote),
-            ]
-        )
-        == 0
-    )
-    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
+    remote, red, blue = _two_players(tmp_path, None)
     capsys.readouterr()
     assert main(["abandon", "--repo", str(blue)]) == 1
     assert "no timeout" in capsys.readouterr().err
@@ -221,32 +192,7 @@ def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, mon
     """Red comes back after Blue ended the game and moves before it sees the abandon: two
     lines. The abandon wins; Red's next sync joins both with a closing merge, every
     branch fast-forwards to it, and both repositories verify."""
-    remote = tmp_path / "remote.git"
-    git("init", "-q", "--bare", str(remote))
-    red, blue = tmp_path / "red", tmp_path / "blue"
-    assert (
-        main(
-            [
-                "new",
-                "--players",
-                "red,blue",
-                "--timeout",
-                "1h",
-                "--seed",
-                "y",
-                "--game",
-                "g",
-                "--repo",
-                str(red),
-                "--remote",
-                str(remote),
-            ]
-        )
-        == 0
-    )
-    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
-    assert main(["sync", "--repo", str(red)]) == 0
-    assert main(["sync", "--repo", str(blue)]) == 0
+    remote, red, blue = _two_players(tmp_path, "1h")
     later = time.time() + HOUR + 60
     monkeypatch.setattr(time, "time", lambda: later)
     assert main(["abandon", "--repo", str(blue)]) == 0
@@ -303,30 +249,7 @@ def test_a_guarded_remote_refuses_an_abandon_before_the_agreed_time(tmp_path, ca
     remote = tmp_path / "remote.git"
     made = cli("host", "init", str(remote))
     assert made.returncode == 0, made.stderr
-    red, blue = tmp_path / "red", tmp_path / "blue"
-    assert (
-        main(
-            [
-                "new",
-                "--players",
-                "red,blue",
-                "--timeout",
-                "1h",
-                "--seed",
-                "z",
-                "--game",
-                "g",
-                "--repo",
-                str(red),
-                "--remote",
-                str(remote),
-            ]
-        )
-        == 0
-    )
-    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
-    assert main(["sync", "--repo", str(red)]) == 0
-    assert main(["sync", "--repo", str(blue)]) == 0
+    remote, red, blue = _two_players(tmp_path, "1h", remote)
     session = GitSession.open(blue, "g", ("blue",))
     since = session.repo.commit(session.head).when
     early = _abandon_commit(session, "blue", "red", since + 60)

@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
 from catan_p2p.errors import ForkError, UsageError
+
+try:  # POSIX: an advisory lock the system drops when its holder dies
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+#: A ``<ref>.lock`` untouched this long is left by a writer that died (ours hold theirs
+#: for microseconds, Git's for milliseconds); the next writer removes it (``Refs``).
+STALE_AFTER = 10.0
 
 PREFIX = "refs/heads/catan"
 HEADS = "refs/heads/"
@@ -136,10 +146,20 @@ class RefStore(Protocol):
 
 
 class Refs:
-    """Loose refs of one repository, with packed-refs as a read-only fallback."""
+    """Loose refs of one repository, with packed-refs as a read-only fallback.
 
-    def __init__(self, git_dir: Path) -> None:
+    A writer killed while it held a ``<ref>.lock`` leaves the lock behind, which would
+    refuse every later update of that ref. A lock whose inode has not changed for
+    ``stale_after`` seconds is such a leftover: the writer that finds it removes it and
+    tries again. Writers that find one at once serialise on an advisory lock
+    (``flock`` on ``catan-p2p-refs.flock``, released by the system if its holder dies),
+    so a lock is only ever removed while it is the stale one. Where there is no
+    ``fcntl`` (Windows), nothing is removed and the refusal says which file to delete.
+    """
+
+    def __init__(self, git_dir: Path, stale_after: float = STALE_AFTER) -> None:
         self.git_dir = Path(git_dir)
+        self.stale_after = stale_after
 
     def _path(self, name: str) -> Path:
         return self.git_dir / name
@@ -195,13 +215,16 @@ class Refs:
         """
         path = self._path(name)
         lock = path.with_name(path.name + ".lock")
-        try:
-            os.link(path, lock)
-        except FileExistsError:
-            raise ForkError(f"{name} is being updated by another writer ({lock} exists)") from None
-        except (FileNotFoundError, NotADirectoryError):
-            self._create(name, new, expected)  # no loose ref yet (absent or only packed)
-            return
+        while True:
+            try:
+                os.link(path, lock)
+                break
+            except FileExistsError:
+                if not self._cleared(lock):
+                    raise _busy(name, lock) from None
+            except (FileNotFoundError, NotADirectoryError):
+                self._create(name, new, expected)  # no loose ref yet (absent or only packed)
+                return
         try:
             fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
             try:
@@ -240,15 +263,35 @@ class Refs:
         path = self._path(name)
         lock = path.with_name(path.name + ".lock")
         path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            raise ForkError(f"{name} is being updated by another writer ({lock} exists)") from None
+        while True:
+            try:
+                fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                break
+            except FileExistsError:
+                if not self._cleared(lock):
+                    raise _busy(name, lock) from None
         try:
             yield fd
         finally:
             os.close(fd)
             lock.unlink(missing_ok=True)  # gone already when renamed into place
+
+    def _cleared(self, lock: Path) -> bool:
+        """Remove ``lock`` if it is stale; True when the caller should try again."""
+        if fcntl is None:
+            return False
+        with open(self.git_dir / "catan-p2p-refs.flock", "a") as guard:
+            fcntl.flock(guard, fcntl.LOCK_EX)  # one cleaner at a time; freed if it dies
+            try:
+                changed = os.stat(lock).st_ctime
+            except FileNotFoundError:
+                return True  # its writer finished meanwhile
+            if time.time() - changed < self.stale_after:
+                return False  # a live writer (or one that died just now)
+            # Nobody else removes a lock while we hold the guard, and no writer can
+            # make a new one while the stale file is there: what we remove is it.
+            os.unlink(lock)
+            return True
 
     def delete(self, name: str, expected: str | None = None) -> None:
         """Remove a ref (loose and packed) if it points at ``expected`` (any if None).
@@ -290,6 +333,13 @@ class Refs:
                     kept.append(line)
             _write(fd, ("\n".join(kept) + "\n").encode())
             os.replace(self.git_dir / "packed-refs.lock", packed)
+
+
+def _busy(name: str, lock: Path) -> ForkError:
+    return ForkError(
+        f"{name} is being updated by another writer ({lock} exists); if no catan-p2p or "
+        "git process is working on this repository, delete that file"
+    )
 
 
 class MemoryRefs:

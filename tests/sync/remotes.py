@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -71,6 +71,33 @@ def _wait_listening(port: int, proc: subprocess.Popen, what: str) -> None:
                 return
         time.sleep(0.05)
     raise RuntimeError(f"{what} did not listen on 127.0.0.1:{port} within {START_TIMEOUT} s")
+
+
+@contextmanager
+def listening(
+    make_args: Callable[[int], list[str]], what: str, log: Path, tries: int = 5
+) -> Iterator[tuple[subprocess.Popen, int]]:
+    """A server started on a free port, listening: ``(process, port)``.
+
+    Another process (a second test run, an xdist worker) may take the port between
+    ``free_port`` choosing it and the server binding it: the server then exits, or the
+    other one answers. Each try checks, after the port answers, that our server still
+    runs a moment later; otherwise it starts again on another port.
+    """
+    for attempt in range(tries):
+        port = free_port()
+        with _process(make_args(port), what, log) as proc:
+            try:
+                _wait_listening(port, proc, what)
+                time.sleep(0.1)  # a server that lost the port exits at once
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{what} exited with {proc.returncode}: port {port} taken")
+            except RuntimeError as exc:
+                if attempt == tries - 1:
+                    raise RuntimeError(f"{exc}\n{_log_tail(log)}") from None
+                continue
+            yield proc, port
+            return
 
 
 @contextmanager
@@ -125,25 +152,24 @@ def serve(kind: str, bare: Path, workdir: Path | None = None) -> Iterator[Served
 
 @contextmanager
 def _daemon(bare: Path, workdir: Path) -> Iterator[Served]:
-    port = free_port()
     log = workdir / "git-daemon.log"
-    args = [
+    with listening(lambda port: daemon_args(bare.parent, port), "git daemon", log) as (_, port):
+        yield Served("daemon", f"git://127.0.0.1:{port}/{bare.name}", bare)
+
+
+def daemon_args(base: Path, port: int) -> list[str]:
+    """``git daemon`` serving every repository below ``base`` on 127.0.0.1:``port``."""
+    return [
         "git",
         "daemon",
         "--export-all",
         "--enable=receive-pack",
         "--reuseaddr",
-        f"--base-path={bare.parent}",
+        f"--base-path={base}",
         "--listen=127.0.0.1",
         f"--port={port}",
-        str(bare.parent),
+        str(base),
     ]
-    with _process(args, "git daemon", log) as proc:
-        try:
-            _wait_listening(port, proc, "git daemon")
-        except RuntimeError as exc:
-            raise RuntimeError(f"{exc}\n{_log_tail(log)}") from None
-        yield Served("daemon", f"git://127.0.0.1:{port}/{bare.name}", bare)
 
 
 # --- ssh ---------------------------------------------------------------------------------
@@ -205,26 +231,24 @@ def _ssh(bare: Path, workdir: Path) -> Iterator[Served]:
         # sshd running as root insists on its privilege-separation folder (made by the
         # service script, absent in containers that never started the service).
         Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)
-    port = free_port()
     config = keys / "sshd_config"
-    config.write_text(
-        SSHD_CONFIG.format(
-            port=port,
-            host_key=host_key,
-            pid=keys / "sshd.pid",
-            authorized=authorized,
-            user=user,
-            # As root, PAM's account check lets a key in although root's password is
-            # locked; an unprivileged sshd cannot use PAM, and does not need it.
-            pam="yes" if root else "no",
+
+    def sshd_args(port: int) -> list[str]:
+        config.write_text(
+            SSHD_CONFIG.format(
+                port=port,
+                host_key=host_key,
+                pid=keys / "sshd.pid",
+                authorized=authorized,
+                user=user,
+                # As root, PAM's account check lets a key in although root's password is
+                # locked; an unprivileged sshd cannot use PAM, and does not need it.
+                pam="yes" if root else "no",
+            )
         )
-    )
-    log = keys / "sshd.log"
-    with _process([sshd, "-D", "-e", "-f", str(config)], "sshd", log) as proc:
-        try:
-            _wait_listening(port, proc, "sshd")
-        except RuntimeError as exc:
-            raise RuntimeError(f"{exc}\n{_log_tail(log)}") from None
+        return [sshd, "-D", "-e", "-f", str(config)]
+
+    with listening(sshd_args, "sshd", keys / "sshd.log") as (_, port):
         command = (
             "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes "
             f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {client_key} -p {port}"
@@ -317,14 +341,13 @@ def make_http_server(root: Path, port: int = 0) -> ThreadingHTTPServer:
 
 @contextmanager
 def _http(bare: Path, workdir: Path) -> Iterator[Served]:
-    port = free_port()
     log = workdir / "git-http.log"
-    args = [sys.executable, str(Path(__file__).resolve()), str(bare.parent), str(port)]
-    with _process(args, "the git http server", log) as proc:
-        try:
-            _wait_listening(port, proc, "the git http server")
-        except RuntimeError as exc:
-            raise RuntimeError(f"{exc}\n{_log_tail(log)}") from None
+    here = str(Path(__file__).resolve())
+    with listening(
+        lambda port: [sys.executable, here, str(bare.parent), str(port)],
+        "the git http server",
+        log,
+    ) as (_, port):
         yield Served("http", f"http://127.0.0.1:{port}/{bare.name}", bare)
 
 

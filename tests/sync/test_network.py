@@ -11,23 +11,17 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from gitgames import CLI, FOUR, cli, git
+from remotes import daemon_args, listening
 
 GAME_TIMEOUT = 420
 VICTORY_POINTS = 4  # random bots: 82 turns median to 4 points, 155 to 5 (12 hot-seat games)
 KILL_AFTER = 40  # commits (the set-up of 4 players is 16) before one bot is SIGKILLed
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _start_bot(clone: Path, player: str, log: Path) -> subprocess.Popen:
@@ -137,35 +131,14 @@ def test_four_bot_processes_play_through_git_daemon(tmp_path: Path):
     base.mkdir()
     remote = base / "game.git"
     git("init", "-q", "--bare", str(remote))
-    port = _free_port()
-    daemon = subprocess.Popen(
-        [
-            "git",
-            "daemon",
-            "--export-all",
-            "--enable=receive-pack",
-            "--reuseaddr",
-            f"--base-path={base}",
-            "--listen=127.0.0.1",
-            f"--port={port}",
-            str(base),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
+    with listening(lambda port: daemon_args(base, port), "git daemon", tmp_path / "d.log") as (
+        _,
+        port,
+    ):
         url = f"git://127.0.0.1:{port}/game.git"
-        for _ in range(50):  # wait for the daemon to listen
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
         clones = _set_up(tmp_path, url, seed="daemon")
         _play(tmp_path, clones)
         _assert_converged(clones)
-    finally:
-        daemon.terminate()
-        daemon.wait()
 
 
 def test_an_unreachable_remote_is_one_clear_error_and_a_later_retry_works(tmp_path: Path):

@@ -56,7 +56,10 @@ def test_a_decision_keeps_to_the_budget() -> None:
     actions = legal_actions(state, "red")
     start = time.perf_counter()
     choice = bot.decide(state, actions)
-    assert time.perf_counter() - start < 0.2 + 0.3
+    # A search that ignored its budget would run for many seconds; the bound is loose so
+    # a loaded machine (CI, two test workers) cannot fail it. How close decisions keep
+    # to the budget is measured in benchmarks/bots.py (median and p99 at 1 s).
+    assert time.perf_counter() - start < 0.2 * 10
     assert choice in actions or is_legal(state, choice)
 
 

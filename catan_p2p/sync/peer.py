@@ -253,9 +253,13 @@ class Peer:
             VerificationError: a commit on the way is bad (the own branch stays put).
         """
         head = self.head or self.genesis
-        if target == head or liveness.extends(self.repo, target, head):
+        if target == head or self.repo.is_ancestor(target, head):
             return 0
-        if not liveness.extends(self.repo, head, target):
+        if self.repo.is_ancestor(head, target):
+            pass  # the usual case: a descendant on the first-parent line
+        elif liveness.extends(self.repo, target, head):
+            return 0  # the late line of an abandoned game that the own head joined already
+        elif not liveness.extends(self.repo, head, target):
             raise ForkError(
                 f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
                 f"{target[:10]}, which does not extend it; both are kept, nothing was merged"

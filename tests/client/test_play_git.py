@@ -127,7 +127,9 @@ def test_a_window_ends_a_game_the_other_player_left_after_the_agreed_wait(
     try:
         app = App(red, Seats((RED,)), screen=screen, syncer=syncer)
         d = start(app)
-        _place_setup(d, RED)
+        d.vertex(sorted(app.highlights().vertices)[0])  # recorded on the sync thread
+        _wait(d, lambda: app.state.phase is Phase.SETUP_ROAD)
+        d.edge(sorted(app.highlights().edges)[0])
         _wait(d, lambda: app.state.current == 1)
         assert app.may_abandon(app.state) is None  # the hour has not passed
         d.key(pygame.K_x)

@@ -588,8 +588,12 @@ def _move_robber(
         stolen = int(a.stolen)
         if loser.resources[stolen] <= 0:
             raise IllegalAction(f"robber: {_name(state, victim)} holds no {Resource(stolen).label}")
+    elif not any(loser.resources):
+        # Only a player's view has a hand of unknown cards alone (others' pending
+        # steals, ``rules.views``): a bot's search takes none of them.
+        return _check_victory(state), MoveRobber(a.player, a.tile, a.victim, None)
     else:
-        pick = _need_chance(chance, "stealing").randrange(loser.card_count)
+        pick = _need_chance(chance, "stealing").randrange(sum(loser.resources))
         stolen = _pick_card(loser.resources, pick)
     card = one(stolen)
     winner = state.hands[seat]

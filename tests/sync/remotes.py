@@ -75,21 +75,27 @@ def _wait_listening(port: int, proc: subprocess.Popen, what: str) -> None:
 
 @contextmanager
 def listening(
-    make_args: Callable[[int], list[str]], what: str, log: Path, tries: int = 5
+    make_args: Callable[[int], list[str]],
+    what: str,
+    log: Path,
+    probe: Callable[[int], bool] | None = None,
+    tries: int = 5,
 ) -> Iterator[tuple[subprocess.Popen, int]]:
     """A server started on a free port, listening: ``(process, port)``.
 
     Another process (a second test run, an xdist worker) may take the port between
-    ``free_port`` choosing it and the server binding it: the server then exits, or the
-    other one answers. Each try checks, after the port answers, that our server still
-    runs a moment later; otherwise it starts again on another port.
+    ``free_port`` choosing it and the server binding it: the server then exits, and the
+    other one answers. Each try asks the port something only our server can answer
+    (``probe``: Git lists the served repository), and starts again on another port
+    otherwise.
     """
     for attempt in range(tries):
         port = free_port()
         with _process(make_args(port), what, log) as proc:
             try:
                 _wait_listening(port, proc, what)
-                time.sleep(0.1)  # a server that lost the port exits at once
+                if probe is not None and not probe(port):
+                    raise RuntimeError(f"{what}: another process answers on port {port}")
                 if proc.poll() is not None:
                     raise RuntimeError(f"{what} exited with {proc.returncode}: port {port} taken")
             except RuntimeError as exc:
@@ -98,6 +104,20 @@ def listening(
                 continue
             yield proc, port
             return
+
+
+def serves(url: str, env: dict[str, str] | None = None) -> bool:
+    """True when ``git ls-remote url`` answers (within a few seconds)."""
+    try:
+        done = subprocess.run(
+            ["git", "ls-remote", url],
+            capture_output=True,
+            timeout=10,
+            env={**os.environ, **(env or {})},
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    return done.returncode == 0
 
 
 @contextmanager
@@ -153,7 +173,12 @@ def serve(kind: str, bare: Path, workdir: Path | None = None) -> Iterator[Served
 @contextmanager
 def _daemon(bare: Path, workdir: Path) -> Iterator[Served]:
     log = workdir / "git-daemon.log"
-    with listening(lambda port: daemon_args(bare.parent, port), "git daemon", log) as (_, port):
+    with listening(
+        lambda port: daemon_args(bare.parent, port),
+        "git daemon",
+        log,
+        lambda port: serves(f"git://127.0.0.1:{port}/{bare.name}"),
+    ) as (_, port):
         yield Served("daemon", f"git://127.0.0.1:{port}/{bare.name}", bare)
 
 
@@ -248,12 +273,19 @@ def _ssh(bare: Path, workdir: Path) -> Iterator[Served]:
         )
         return [sshd, "-D", "-e", "-f", str(config)]
 
-    with listening(sshd_args, "sshd", keys / "sshd.log") as (_, port):
-        command = (
-            "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes "
-            f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {client_key} -p {port}"
-        )
-        yield Served("ssh", f"ssh://{user}@127.0.0.1{bare}", bare, {"GIT_SSH_COMMAND": command})
+    def command(port: int) -> dict[str, str]:
+        return {
+            "GIT_SSH_COMMAND": (
+                "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+                "-o BatchMode=yes -o IdentitiesOnly=yes -o LogLevel=ERROR "
+                f"-i {client_key} -p {port}"
+            )
+        }
+
+    url = f"ssh://{user}@127.0.0.1{bare}"
+    probe = lambda port: serves(url, command(port))  # noqa: E731
+    with listening(sshd_args, "sshd", keys / "sshd.log", probe) as (_, port):
+        yield Served("ssh", url, bare, command(port))
 
 
 # --- smart HTTP ----------------------------------------------------------------------------
@@ -347,6 +379,7 @@ def _http(bare: Path, workdir: Path) -> Iterator[Served]:
         lambda port: [sys.executable, here, str(bare.parent), str(port)],
         "the git http server",
         log,
+        lambda port: serves(f"http://127.0.0.1:{port}/{bare.name}"),
     ) as (_, port):
         yield Served("http", f"http://127.0.0.1:{port}/{bare.name}", bare)
 

@@ -40,10 +40,18 @@ def count_merges(git_dir: Path, heads: list[str]) -> int:
 def pending(repo: GameRepo, head: str, state: GameState) -> list[str]:
     """The verified commits whose hidden part is still to be checked, and what they wait on.
 
-    A card drawn face down is checked when it is shown or at the game's end. (Shuffles
-    are proved when they arrive: nothing about them waits.)
+    A card drawn face down is checked when it is shown or at the game's end, and so is
+    the card of a steal. (Shuffles are proved when they arrive: nothing about them waits.)
     """
     deck = state.deck
+    if deck is not None and state.abandoned >= 0:
+        unread = sum(1 for t in deck.shown if t < 0)
+        absent = state.players[state.abandoned].capitalize()
+        if unread:
+            return [
+                f"the game was ended without {absent}, whose deck secret never comes: "
+                f"{unread} face-down card(s) stay unchecked"
+            ]
     if deck is None or state.settled:
         return []
     out = []
@@ -62,6 +70,13 @@ def pending(repo: GameRepo, head: str, state: GameState) -> list[str]:
                     f"until shown or the game's end{note}"
                 )
             drawn += 1
+    for steal in state.steals:
+        robber, robbed = (state.players[steal.mover], state.players[steal.victim])
+        out.append(
+            f"turn {steal.turn}: the card {robber.capitalize()} stole from "
+            f"{robbed.capitalize()} is known to those two only, until one of them shows it "
+            "or the game ends"
+        )
     owed = owed_reveal(state)
     if owed is not None:
         out.append(f"the game is over and waits for {owed.capitalize()}'s deck secret")

@@ -389,3 +389,15 @@ def test_log_as_a_player_names_the_cards_of_its_own_steals_only(played):
         card = Resource(stolen_resource(steal, _shared(session, steal))).label
         for p in FOUR:
             assert seen[p].get(e.commit) == (card if p in knows else None)
+
+
+def test_verify_names_each_steal_whose_card_waits_to_be_shown(played):
+    from catan_p2p.commands.verify import pending
+
+    session = played
+    commit = next(c for c, s in _states(session) if s == _with_pending(session))
+    state = _state_at(session, commit)
+    lines = [line for line in pending(session.repo, commit, state) if "stole" in line]
+    assert len(lines) == len(state.steals)
+    steal = state.steals[0]
+    assert f"turn {steal.turn}: the card {FOUR[steal.mover].capitalize()} stole" in lines[0]

@@ -86,6 +86,12 @@ def test_only_another_seat_may_abandon_a_player_the_game_waits_on(tmp_path):
     for p in ("blue", "white"):
         over = step(over, session.peers[p].reveal_deck())[0]
     assert owed_reveal(over) is None and over.settled
+    from catan_p2p.commands.verify import pending
+
+    bought = over._replace(
+        deck=over.deck._replace(holders=(1,), bought=(0,), opened=("",), shared=(2,), shown=(-1,))
+    )
+    assert "ended without Red" in pending(session.repo, session.head, bought)[0]
     session.close()
 
 

@@ -2,30 +2,19 @@
 
 Every ref name is built here (``player_ref``, ``answer_ref``), never by concatenation
 elsewhere. A ref only moves by ``set(name, new, expected)``, which takes Git's own
-``<ref>.lock`` file, so two writers can never lose an update. ``MemoryRefs`` is the
-same in a dict.
+``<ref>.lock`` file (``store/reflock.py``, which also clears the lock of a killed
+writer), so two writers can never lose an update. ``MemoryRefs`` is the same in a dict.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
 from catan_p2p.errors import ForkError, UsageError
-
-try:  # POSIX: an advisory lock the system drops when its holder dies
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-
-#: A ``<ref>.lock`` untouched this long is left by a writer that died (ours hold theirs
-#: for microseconds, Git's for milliseconds); the next writer removes it (``Refs``).
-STALE_AFTER = 10.0
+from catan_p2p.store.reflock import RefLock, write_all
 
 PREFIX = "refs/heads/catan"
 HEADS = "refs/heads/"
@@ -123,14 +112,7 @@ def _write_at_start(fd: int, data: bytes) -> None:
     if hasattr(os, "pwrite") and os.pwrite(fd, data, 0) == len(data):
         return
     os.lseek(fd, 0, os.SEEK_SET)  # Windows: no pwrite; or a short write, finished here
-    _write(fd, data)
-
-
-def _write(fd: int, data: bytes) -> None:
-    """All of ``data`` to ``fd`` (``os.write`` may write less)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+    write_all(fd, data)
 
 
 class RefStore(Protocol):
@@ -146,20 +128,10 @@ class RefStore(Protocol):
 
 
 class Refs:
-    """Loose refs of one repository, with packed-refs as a read-only fallback.
+    """Loose refs of one repository, with packed-refs as a read-only fallback."""
 
-    A writer killed while it held a ``<ref>.lock`` leaves the lock behind, which would
-    refuse every later update of that ref. A lock whose inode has not changed for
-    ``stale_after`` seconds is such a leftover: the writer that finds it removes it and
-    tries again. Writers that find one at once serialise on an advisory lock
-    (``flock`` on ``catan-p2p-refs.flock``, released by the system if its holder dies),
-    so a lock is only ever removed while it is the stale one. Where there is no
-    ``fcntl`` (Windows), nothing is removed and the refusal says which file to delete.
-    """
-
-    def __init__(self, git_dir: Path, stale_after: float = STALE_AFTER) -> None:
+    def __init__(self, git_dir: Path) -> None:
         self.git_dir = Path(git_dir)
-        self.stale_after = stale_after
 
     def _path(self, name: str) -> Path:
         return self.git_dir / name
@@ -202,105 +174,45 @@ class Refs:
         """Point ``name`` at ``new`` if it still points at ``expected`` (None: absent).
 
         Holds Git's ``<ref>.lock`` while checking and writing, so Git and other writers
-        wait. An existing loose ref is rewritten in place under a lock that is a hard
-        link to it; a new one is written into its lock file and renamed into place.
-        Renaming over an existing ref makes the filesystem flush the new file's data
-        first (ext4's ``auto_da_alloc``): in benchmarks/ab_store.py a whole 4-player
-        hot-seat game takes about twice the time per action that way, while the
+        wait; a lock whose owner was killed is cleared (``store/reflock.py``). An
+        existing loose ref is rewritten in place; a new one is written aside and renamed
+        into place. Renaming over an existing ref makes the filesystem flush the new
+        file's data first (ext4's ``auto_da_alloc``): in benchmarks/ab_store.py a whole
+        4-player hot-seat game takes about twice the time per action that way, while the
         in-place write of 41 bytes costs microseconds. A process killed at any moment
-        leaves the old value or the new one (one small write), at worst a stale lock.
+        leaves the old value or the new one (one small write), and its lock is cleared
+        by the next writer.
 
         Raises:
-            ForkError: the ref moved meanwhile (someone else wrote it).
+            ForkError: the ref moved meanwhile (someone else wrote it), or a live writer
+                holds its lock.
         """
-        path = self._path(name)
-        lock = path.with_name(path.name + ".lock")
-        while True:
+        with RefLock(self.git_dir, name) as lock:
             try:
-                os.link(path, lock)
-                break
-            except FileExistsError:
-                if not self._cleared(lock):
-                    raise _busy(name, lock) from None
-            except (FileNotFoundError, NotADirectoryError):
-                self._create(name, new, expected)  # no loose ref yet (absent or only packed)
+                fd = os.open(lock.path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+            except (FileNotFoundError, IsADirectoryError):
+                # No loose ref yet (absent or only packed): write it whole.
+                _check_expected(name, self.get(name), expected)
+                lock.replace((new + "\n").encode())
                 return
-        try:
-            fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
             try:
                 old = _read_at_start(fd)
-                current = old.decode().strip() or None
-                if current != expected:
-                    raise ForkError(
-                        f"{name} moved to {current or 'nothing'} while expected at "
-                        f"{expected or 'nothing'}"
-                    )
+                _check_expected(name, old.decode().strip() or None, expected)
                 data = (new + "\n").encode()
                 _write_at_start(fd, data)
                 if len(old) != len(data):
                     os.ftruncate(fd, len(data))
             finally:
                 os.close(fd)
-        finally:
-            os.unlink(lock)
-
-    def _create(self, name: str, new: str, expected: str | None) -> None:
-        """Write a ref that has no loose file yet: its lock file renamed into place."""
-        path = self._path(name)
-        with self._locked(name) as fd:
-            current = self.get(name)
-            if current != expected:
-                raise ForkError(
-                    f"{name} moved to {current or 'nothing'} while expected at "
-                    f"{expected or 'nothing'}"
-                )
-            _write(fd, (new + "\n").encode())
-            os.replace(path.with_name(path.name + ".lock"), path)
-
-    @contextmanager
-    def _locked(self, name: str) -> Iterator[int]:
-        """Hold ``<name>.lock`` (created exclusively); removed on leaving unless renamed."""
-        path = self._path(name)
-        lock = path.with_name(path.name + ".lock")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        while True:
-            try:
-                fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-                break
-            except FileExistsError:
-                if not self._cleared(lock):
-                    raise _busy(name, lock) from None
-        try:
-            yield fd
-        finally:
-            os.close(fd)
-            lock.unlink(missing_ok=True)  # gone already when renamed into place
-
-    def _cleared(self, lock: Path) -> bool:
-        """Remove ``lock`` if it is stale; True when the caller should try again."""
-        if fcntl is None:
-            return False
-        with open(self.git_dir / "catan-p2p-refs.flock", "a") as guard:
-            fcntl.flock(guard, fcntl.LOCK_EX)  # one cleaner at a time; freed if it dies
-            try:
-                changed = os.stat(lock).st_ctime
-            except FileNotFoundError:
-                return True  # its writer finished meanwhile
-            if time.time() - changed < self.stale_after:
-                return False  # a live writer (or one that died just now)
-            # Nobody else removes a lock while we hold the guard, and no writer can
-            # make a new one while the stale file is there: what we remove is it.
-            os.unlink(lock)
-            return True
 
     def delete(self, name: str, expected: str | None = None) -> None:
         """Remove a ref (loose and packed) if it points at ``expected`` (any if None).
 
-        Takes the ref's lock and, to drop a packed copy, Git's ``packed-refs.lock``,
-        whose content replaces ``packed-refs`` by a rename.
+        Takes the ref's lock and, to drop a packed copy, Git's ``packed-refs.lock``;
+        the new ``packed-refs`` is written aside and renamed over the old one.
         """
         path = self._path(name)
-        with self._locked(name):
+        with RefLock(self.git_dir, name):
             current = self.get(name)
             if current is None:
                 return
@@ -320,7 +232,7 @@ class Refs:
 
     def _drop_packed(self, name: str) -> None:
         packed = self.git_dir / "packed-refs"
-        with self._locked("packed-refs") as fd:
+        with RefLock(self.git_dir, "packed-refs") as lock:
             kept = []
             dropping = False
             for line in packed.read_text().splitlines():
@@ -331,15 +243,14 @@ class Refs:
                 dropping = line.partition(" ")[2] == name
                 if not dropping:
                     kept.append(line)
-            _write(fd, ("\n".join(kept) + "\n").encode())
-            os.replace(self.git_dir / "packed-refs.lock", packed)
+            lock.replace(("\n".join(kept) + "\n").encode())
 
 
-def _busy(name: str, lock: Path) -> ForkError:
-    return ForkError(
-        f"{name} is being updated by another writer ({lock} exists); if no catan-p2p or "
-        "git process is working on this repository, delete that file"
-    )
+def _check_expected(name: str, current: str | None, expected: str | None) -> None:
+    if current != expected:
+        raise ForkError(
+            f"{name} moved to {current or 'nothing'} while expected at {expected or 'nothing'}"
+        )
 
 
 class MemoryRefs:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs), about 3.5 minutes on 2 free cores
-#                        (4.5 to 5.5 while another job keeps one of them busy)
+#   ./test.sh            everything (what .ci/run runs), about 8 minutes on 2 free cores
+#                        (measured 8 min 18 s at the end of the 2026-11-24 session)
 #   ./test.sh --quick    skips tests marked slow or network (real processes, whole
 #                        games on disk): the edit-test loop, about a minute
 set -euo pipefail

@@ -670,7 +670,7 @@ def _show_steals(state: GameState, seat: int, proofs: tuple[str, ...]) -> GameSt
     for i, proof in zip(mine, proofs, strict=True):
         s = state.steals[i]
         try:
-            shared = cards_deck.check_exchange(proof, key, s.answer if seat == s.mover else s.token)
+            shared = cards_deck.check_exchange(proof, key, s.other_value(seat))
         except ValueError as exc:
             raise IllegalAction(
                 f"steal: {name}'s proof for the card stolen in turn {s.turn} does not hold ({exc})"

@@ -83,6 +83,10 @@ class Steal(NamedTuple):
     answer: str  # the victim's value V = x_v·P (hex)
     hand: Counts  # the victim's cards when it was robbed
 
+    def other_value(self, seat: int) -> str:
+        """The other party's value, which ``seat``'s deck key turns into the shared one."""
+        return self.answer if seat == self.mover else self.token
+
 
 class PlayerState(NamedTuple):
     """One seat: hand, development cards, pieces on the board and cached road length."""

@@ -50,7 +50,7 @@ def hidden_count(state: GameState, seat: int) -> int:
 
 def stolen_card(steal: Steal, seat: int, secret: bytes) -> int:
     """The resource of a pending steal, as its robber or its victim reads it."""
-    point = steal.answer if seat == steal.mover else steal.token
+    point = steal.other_value(seat)
     return stolen_resource(steal, shared_value(secret, point))
 
 
@@ -59,7 +59,7 @@ def _read_steals(state: GameState, seat: int, secret: bytes) -> GameState:
     left = []
     for s in state.steals:
         if seat in (s.mover, s.victim):
-            point = s.answer if seat == s.mover else s.token
+            point = s.other_value(seat)
             state = settle(state, s, shared_value(secret, point))
         else:
             left.append(s)

@@ -200,10 +200,7 @@ class Peer:
         mine = [s for s in state.steals if seat in (s.mover, s.victim)]
         if not mine or refusal(state, action) is None:
             return action
-        proofs = tuple(
-            cards_deck.exchange(self.deck_secret, s.answer if seat == s.mover else s.token)
-            for s in mine
-        )
+        proofs = tuple(cards_deck.exchange(self.deck_secret, s.other_value(seat)) for s in mine)
         return replace(action, steals=proofs)
 
     def _shuffle(self, deck: cards_deck.Deck, seat: int) -> dict:

@@ -92,7 +92,7 @@ def _with_pending(session):
 def _proof(session, state, seat: int) -> tuple[str, ...]:
     """The honest proofs of ``seat``'s pending steals in ``state``."""
     return tuple(
-        cards_deck.exchange(_secret(session, seat), s.answer if seat == s.mover else s.token)
+        cards_deck.exchange(_secret(session, seat), s.other_value(seat))
         for s in state.steals
         if seat in (s.mover, s.victim)
     )

@@ -90,6 +90,7 @@ def create_game(
     local: tuple[str, ...] | None = None,
     keys: dict[str, SeatKey] | None = None,
     timeout: int = 0,
+    when: int | None = None,
 ) -> str:
     """Write a game's genesis, claim the seats played here, and return the game id.
 
@@ -101,6 +102,8 @@ def create_game(
         keys: signing keys by player (default: ``session.keys.seat_key``).
         timeout: seconds a player may keep the game waiting before the others may end
             it (``abandon``); 0 for no limit.
+        when: the genesis commit's time (default now). The deck secrets hash the
+            genesis id, so a fixed time (with fixed keys) replays the same game.
     """
     players = tuple(check_name("player", p) for p in players)
     if BANK in players:
@@ -126,7 +129,7 @@ def create_game(
             game_repo = GameRepo(path)
     if game_repo.has_game(game):
         raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
-    oid = write_genesis(game_repo, declared, board)
+    oid = write_genesis(game_repo, declared, board, when)
     seats = players if local is None else local
     for p in seats:
         game_repo.refs.set(player_ref(game, p), oid, None)

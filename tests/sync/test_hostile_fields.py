@@ -154,7 +154,7 @@ def _collect(session: GitSession) -> dict[str, Scene]:
             break
     missing = wanted - set(scenes)
     if missing:
-        pytest.fail(f"the bots' game never reached {sorted(missing)}")
+        raise _Missed(sorted(missing))
     # The session reveals the deck secrets as soon as the game is won: the state to reveal
     # in is the one under the first reveal commit.
     for _ in range(5000):
@@ -168,12 +168,27 @@ def _collect(session: GitSession) -> dict[str, Scene]:
     return scenes
 
 
+class _Missed(Exception):
+    """A bots' game ended before it met every scene (a roll owing two shares is rare)."""
+
+
+#: Genesis times tried in turn: the deck secrets hash the genesis id, so each time is
+#: one fixed game (with the fixed test keys), the same on every run. About one game
+#: in 25 never has a roll owing two shares; the first time here is one that has.
+GENESIS_TIMES = (1_700_000_000, 1_700_000_001, 1_700_000_002)
+
+
 @pytest.fixture(scope="module")
 def game() -> Game:
-    repo = GameRepo.in_memory()
-    create_game(repo, THREE, seed="hostile-fields", game_id="g")
-    session = GitSession(repo, "g")
-    return Game(session, _collect(session))
+    for when in GENESIS_TIMES:
+        repo = GameRepo.in_memory()
+        create_game(repo, THREE, seed="hostile-fields", game_id="g", when=when)
+        session = GitSession(repo, "g")
+        try:
+            return Game(session, _collect(session))
+        except _Missed as missed:
+            missing = missed.args[0]
+    pytest.fail(f"no bots' game of {len(GENESIS_TIMES)} reached {missing}")
 
 
 # --- reading a hostile action as a peer does ------------------------------------------------

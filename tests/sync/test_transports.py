@@ -63,6 +63,10 @@ def served(request, tmp_path: Path, monkeypatch):
         yield remote, hook
 
 
+def _hear_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_bot(clone: Path, player: str, log: Path) -> subprocess.Popen:
     with log.open("ab") as out:
         return subprocess.Popen(
@@ -70,6 +74,9 @@ def _start_bot(clone: Path, player: str, log: Path) -> subprocess.Popen:
             stdout=out,
             stderr=out,
             start_new_session=True,  # its own process group, as a job in a player's terminal
+            # Ctrl-C must reach it even when the tests run in a background job, whose
+            # children inherit SIGINT ignored (Python then installs no handler for it).
+            preexec_fn=_hear_ctrl_c,
         )
 
 

@@ -16,6 +16,7 @@ from catan_p2p.commands._options import add_repo
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Abandon
 from catan_p2p.rules.engine import waits_for
+from catan_p2p.sync import liveness
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         )
         if me not in local or me == absent:
             raise UsageError(f"--as {me or '?'}: end the game as a seat played in this repository")
-        since = session.repo.commit(session.head).when
+        since = liveness.wait_start(session.repo, session.head)  # as the verifier counts
         waited = int(time.time()) - since
         if waited < timeout:
             raise UsageError(

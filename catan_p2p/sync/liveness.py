@@ -24,6 +24,18 @@ from catan_p2p.sync.repo import GameRepo
 KIND = "abandon"
 
 
+def wait_start(repo: GameRepo, oid: str) -> int:
+    """When the game began waiting after ``oid``: the newest commit time on its first-parent
+    line, not ``oid``'s own time alone.
+
+    Red team: a player who dated its own ``end_turn`` hours back could otherwise abandon
+    the next player at once (the wait counted from the backdated time). Counting from the
+    newest time before it, a backdated commit shortens the next player's wait only by as
+    long as its author really kept the game waiting (PROTOCOL.md "Trust", Liveness).
+    """
+    return max(repo.commit(c).when for c in repo.first_parents(oid))
+
+
 def abandon_on(repo: GameRepo, tip: str) -> Commit | None:
     """The abandon commit on ``tip``'s first-parent line, if any (searched backwards
     over the reveals that may follow it; an abandoned game has no other moves)."""
@@ -94,6 +106,11 @@ def check_closing(repo: GameRepo, c: Commit, info: MergeInfo, over: GameState) -
     if len(c.parents) != 2 or over.abandoned == NOBODY:
         raise VerificationError(
             f"{who(c)} is rejected: an abandon merge joins an abandoned game's line and one other"
+        )
+    if c.author not in over.players:  # red team: else check_vouched met a stranger (ValueError)
+        raise VerificationError(
+            f"{who(c)} is rejected: {c.author!r} holds no seat in this game, only a player "
+            "may write a closing merge"
         )
     absent = over.players[over.abandoned]
     found = abandon_on(repo, c.parents[0])

@@ -84,6 +84,8 @@ def check_vouched(c: Commit, state: GameState, message: str, signed: bool = Fals
         )
     if signed:
         return
+    if c.author not in state.players:  # red team: a stranger's commit is refused, no ValueError
+        raise VerificationError(f"{who(c)} is rejected: {c.author!r} holds no seat in this game")
     seat = state.players.index(c.author)
     key = state.seats[seat] if state.seats else ""
     if c.signature is None:
@@ -95,6 +97,20 @@ def check_vouched(c: Commit, state: GameState, message: str, signed: bool = Fals
         raise VerificationError(
             f"{who(c)} is rejected: it is not signed by {c.author.capitalize()}'s seat key "
             f"({problem})"
+        )
+
+
+def check_not_ahead(c: Commit) -> None:
+    """No commit is taken before its own time (``CLOCK_SKEW`` allowed).
+
+    Red team: the abandon alone was checked, so a player could date its own move years
+    ahead and never be abandoned (an abandon must come ``timeout`` after it). Such a
+    commit is refused for now, and taken once its time has come.
+    """
+    if c.when > time.time() + CLOCK_SKEW:
+        raise VerificationError(
+            f"{who(c)} is rejected for now: it is dated in the future "
+            f"({c.when - int(time.time())} s ahead of this clock)"
         )
 
 
@@ -199,21 +215,18 @@ class Verifier:
                 "`new` to wait for each other"
             )
         parent = self.repo.commit(c.parents[0])
-        waited = c.when - parent.when
+        waited = c.when - liveness.wait_start(self.repo, parent.oid)  # not parent.when: backdating
         if waited < timeout:
             raise VerificationError(
                 f"{who(c)} is rejected: it ends the game {waited} s after "
                 f"{parent.oid[:10]}, before the {timeout} s the players agreed"
             )
-        if c.when > time.time() + CLOCK_SKEW:
-            raise VerificationError(
-                f"{who(c)} is rejected for now: it is dated in the future "
-                f"({c.when - int(time.time())} s ahead of this clock)"
-            )
+        check_not_ahead(c)
 
     def _verify_one(self, c: Commit, parent_state: GameState) -> GameState:
         try:
             check_stamp(c, self.info.game)
+            check_not_ahead(c)
             signed = check_signer(c, parent_state)
             if len(c.parents) == 1:
                 action = parse_action(c)
@@ -234,6 +247,7 @@ class Verifier:
         c = self.repo.commit(oid)
         concurrent.check_answer_place(c, opening)
         check_stamp(c, self.info.game)
+        check_not_ahead(c)
         action = parse_action(c)
         concurrent.check_answer_kind(c, kind, action)
         opening_state = self.verify(opening)

@@ -33,6 +33,10 @@ class VerificationError(CatanError):
     """A commit from a peer fails verification (wrong author, illegal action, bad tree)."""
 
 
+class NotYetValid(VerificationError):
+    """A commit dated ahead of this clock: refused for now, taken once its time has come."""
+
+
 class ForkError(CatanError):
     """Two different histories claim the same place in one player's log."""
 

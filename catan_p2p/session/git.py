@@ -26,6 +26,7 @@ from pathlib import Path
 from catan_p2p.errors import (
     ForkError,
     IllegalAction,
+    NotYetValid,
     RemoteError,
     StateFileError,
     UsageError,
@@ -198,6 +199,7 @@ class GitSession:
         self._status = SyncStatus(peers=self.players)
         self._rejected: dict[str, str] = {}  # bad commit id -> reason
         self._reported: set[str] = set()  # rejections already handed out by take_rejected
+        self._early: set[str] = set()  # rejected for now only: dated ahead of this clock
         self._answer_cache: dict[str, Answer | None] = {}
         self._version = 0  # bumped whenever refs may have changed (own writes, sync)
         self._answers_memo: tuple[tuple, list[Answer]] | None = None
@@ -564,7 +566,7 @@ class GitSession:
         forks = []
         behind = 0
         for ref, oid in self._abandoned_first(self._player_heads()):
-            if oid in self._rejected:
+            if oid in self._rejected and oid not in self._early:
                 continue
             for peer in self.peers.values():
                 try:
@@ -574,8 +576,15 @@ class GitSession:
                         forks.append(f"{ref}: {exc}")
                 except (VerificationError, IllegalAction) as exc:
                     self._reject(oid, str(exc))
+                    if isinstance(exc, NotYetValid):
+                        self._early.add(oid)  # tried again at every sync until its time
                     behind += 1
                     break
+            else:
+                if oid in self._early:  # its time has come: no longer a rejection
+                    self._early.discard(oid)
+                    self._rejected.pop(oid, None)
+                    self._reported.discard(oid)
         if not self.read_only:
             self._claim_seats()
             self._maybe_merge()

@@ -8,6 +8,8 @@ the abandon's line, second the absent player's late line, the abandon line's sta
 as its tree, ``Catan-Merge: {"answers":["<absent>"],"kind":"abandon"}``. Every branch
 then fast-forwards to it. Everything here is a pure function of the repository's
 commits; the session writes the merge, the verifier checks it (PROTOCOL.md "Liveness").
+Of two abandons written on one commit (each player abandoning the other on a concurrent
+step), the one by the player earlier in seat order wins (``outranked``).
 """
 
 from __future__ import annotations
@@ -77,6 +79,23 @@ def extends(repo: GameRepo, old: str, new: str) -> bool:
     return False
 
 
+def outranked(repo: GameRepo, found: Commit, late: str, players: tuple[str, ...]) -> bool:
+    """True when ``late`` holds an abandon written on the same commit as ``found`` by a
+    player earlier in seat order: of two crossing abandons, that one wins.
+
+    On a concurrent step the active player and an answerer may each abandon the other
+    on one commit; each line is then the other's "late moves", and without a tie-break
+    two opposite closing merges would both verify. Seat order cannot be ground.
+    """
+    rival = abandon_on(repo, late)
+    return (
+        rival is not None
+        and rival.parents[0] == found.parents[0]
+        and rival.author in players
+        and players.index(rival.author) < players.index(found.author)
+    )
+
+
 @dataclass(frozen=True)
 class Closing:
     """The closing merge to write: ``over`` (the abandon's line) then ``late``."""
@@ -96,7 +115,11 @@ def closing(repo: GameRepo, state_of, a: str, b: str) -> Closing | None:  # type
             continue
         found = abandon_on(repo, over)
         absent = state.players[state.abandoned]
-        if found is not None and late_line(repo, late, found.parents[0], absent):
+        if (
+            found is not None
+            and late_line(repo, late, found.parents[0], absent)
+            and not outranked(repo, found, late, state.players)
+        ):
             return Closing(over, late, absent)
     return None
 
@@ -122,4 +145,9 @@ def check_closing(repo: GameRepo, c: Commit, info: MergeInfo, over: GameState) -
         raise VerificationError(
             f"{who(c)} is rejected: its second parent is not {absent.capitalize()}'s own moves "
             f"after {found.parents[0][:10]}, where the game was abandoned"
+        )
+    if outranked(repo, found, c.parents[1], over.players):
+        raise VerificationError(
+            f"{who(c)} is rejected: its second parent abandons the game on the same commit "
+            f"{found.parents[0][:10]} by a player earlier in seat order, and that abandon wins"
         )

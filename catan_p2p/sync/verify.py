@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from catan_p2p.errors import IllegalAction, StateFileError, VerificationError
+from catan_p2p.errors import IllegalAction, NotYetValid, StateFileError, VerificationError
 from catan_p2p.rules.actions import Abandon, Action
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import step
@@ -108,7 +108,7 @@ def check_not_ahead(c: Commit) -> None:
     commit is refused for now, and taken once its time has come.
     """
     if c.when > time.time() + CLOCK_SKEW:
-        raise VerificationError(
+        raise NotYetValid(
             f"{who(c)} is rejected for now: it is dated in the future "
             f"({c.when - int(time.time())} s ahead of this clock)"
         )

@@ -270,3 +270,29 @@ def test_a_guarded_remote_refuses_an_abandon_before_the_agreed_time(tmp_path, ca
     assert refused.returncode != 0 and "before the 3600 s the players agreed" in refused.stderr
     on_remote = git("rev-parse", "refs/heads/catan/g/blue", cwd=remote).strip()
     assert on_remote != early, "the guarded remote took an abandon an hour early"
+
+
+def test_a_move_from_a_fast_clock_waits_for_its_time_and_is_then_taken(tmp_path, monkeypatch):
+    """Red's clock runs 20 minutes fast: Blue's running session refuses Red's move for now
+    (a move dated ahead could otherwise put off an abandon for ever), says so once, tries
+    it again at every sync, and takes it when Blue's clock reaches its date."""
+    remote, red, blue = _two_players(tmp_path, "1h")
+    now = time.time()
+    watching = GitSession.open(blue, "g", ("blue",))
+    monkeypatch.setattr(time, "time", lambda: now + 1200)
+    mover = GitSession.open(red, "g", ("red",))
+    mover.submit(legal_actions(mover.state, "red")[0])
+    moved = mover.head
+    mover.flush()
+    mover.close()
+    monkeypatch.setattr(time, "time", lambda: now)
+    watching.sync()
+    assert "dated in the future" in watching.take_rejected()[moved]
+    assert moved not in watching.repo.first_parents(watching.head)  # not taken
+    watching.sync()
+    assert watching.take_rejected() == {}, "a refusal for now is reported once"
+    monkeypatch.setattr(time, "time", lambda: now + 1200)
+    watching.sync()
+    assert moved in watching.repo.first_parents(watching.head)
+    assert watching.rejected == {}
+    watching.close()

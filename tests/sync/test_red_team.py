@@ -583,23 +583,16 @@ def test_a_closing_merge_on_a_game_that_was_not_abandoned_is_refused(game, lines
         game.verifier(game.merged).verify(forged)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: on the steal opening the robbed player may abandon the robber (the active "
-    "player of a concurrent step) and the robber the robbed (the one it waits on), both on "
-    "the same commit; each abandon is then the other's 'late line' (commits of the absent "
-    "player alone), so two opposite closing merges both verify and peers may close the game "
-    "on two lines (abandoned: robber vs abandoned: robbed). PROTOCOL.md says 'the abandon "
-    "wins' without saying which; a fix (e.g. a late line holds no abandon, or the earlier "
-    "abandon wins) is a protocol decision, not made here.",
-)
-def test_two_crossing_abandons_cannot_both_be_closed(game, monkeypatch):
+def test_of_two_crossing_abandons_the_earlier_seats_wins(game, monkeypatch):
+    """On the steal opening the robbed player abandons the robber (the active player may
+    always be waited on) and the robber the robbed: each line is the other's late moves.
+    Only one closing merge verifies, so the game cannot close on two lines."""
     since = game.repo.commit(game.opening).when
     _now(monkeypatch, since + 2 * HOUR)
     robber, victim = THREE[game.mover], THREE[game.victim]
     by_victim = game.act(game.opening, Abandon(victim, robber), when=since + HOUR)
     by_robber = game.act(game.opening, Abandon(robber, victim), when=since + HOUR + 1)
-    closed = 0
+    closed = []
     for over, late, absent in ((by_victim, by_robber, robber), (by_robber, by_victim, victim)):
         merge = game.write(
             [over, late],
@@ -609,7 +602,13 @@ def test_two_crossing_abandons_cannot_both_be_closed(game, monkeypatch):
         )
         try:
             game.verifier(game.opening).verify(merge)
-            closed += 1
-        except VerificationError:
-            pass
-    assert closed <= 1, "both crossing abandons were closed: the game ends on two lines"
+            closed.append(over)
+        except VerificationError as exc:
+            assert "earlier in seat order" in str(exc)
+    # Of two abandons on one commit, the one by the player earlier in seat order wins.
+    first = min((robber, victim), key=THREE.index)
+    assert closed == [by_victim if first == victim else by_robber]
+    # A peer that sees both lines writes only that closing merge, whichever it holds.
+    for head, other in ((by_victim, by_robber), (by_robber, by_victim)):
+        close = liveness.closing(game.repo, game.verifier(game.opening).verify, head, other)
+        assert close is not None and close.over == closed[0]

@@ -641,7 +641,7 @@ class App:
         me = next((p for p in self.seats.humans if p not in remote), None)
         if not remote or me is None:
             return None
-        since = self.session.repo.commit(self.session.head).when  # type: ignore[attr-defined]
+        since = self.session.waiting_since()  # type: ignore[attr-defined]
         if time.time() - since < info.timeout:
             return None
         return me, remote[0]

@@ -16,7 +16,6 @@ from catan_p2p.commands._options import add_repo
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Abandon
 from catan_p2p.rules.engine import waits_for
-from catan_p2p.sync import liveness
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         )
         if me not in local or me == absent:
             raise UsageError(f"--as {me or '?'}: end the game as a seat played in this repository")
-        since = liveness.wait_start(session.repo, session.head)  # as the verifier counts
+        since = session.waiting_since()  # as the verifier counts
         waited = int(time.time()) - since
         if waited < timeout:
             raise UsageError(

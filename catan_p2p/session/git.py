@@ -200,6 +200,7 @@ class GitSession:
         self._rejected: dict[str, str] = {}  # bad commit id -> reason
         self._reported: set[str] = set()  # rejections already handed out by take_rejected
         self._early: set[str] = set()  # rejected for now only: dated ahead of this clock
+        self._wait_start: tuple[str, int] | None = None  # head -> waiting_since()
         self._answer_cache: dict[str, Answer | None] = {}
         self._version = 0  # bumped whenever refs may have changed (own writes, sync)
         self._answers_memo: tuple[tuple, list[Answer]] | None = None
@@ -661,6 +662,15 @@ class GitSession:
                     f"key than this machine's ({self.keys[p].public[:30]}...); pass --key "
                     "with the key that claimed it"
                 )
+
+    @_guarded
+    def waiting_since(self) -> int:
+        """When the game began waiting on the next move, counted as peers count it for an
+        ``abandon`` (the newest commit time on the head's line); cached per head."""
+        head = self.head
+        if self._wait_start is None or self._wait_start[0] != head:
+            self._wait_start = (head, liveness.wait_start(self.repo, head))
+        return self._wait_start[1]
 
     @_guarded
     def take_rejected(self) -> dict[str, str]:

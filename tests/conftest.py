@@ -2,7 +2,8 @@
 
 Pytest puts this file's folder on ``sys.path`` (rootdir-relative, no packages), which
 is all the scenario tests need to ``from builders import ...``. Also: the seat keys of
-the tests, and the order of the tests under pytest-xdist.
+the tests and the time of their games' genesis (every test game the same on every run),
+and the order of the tests under pytest-xdist.
 """
 
 import pytest
@@ -41,3 +42,24 @@ def pytest_collection_modifyitems(config, items):
     """
     if hasattr(config, "workerinput"):  # this process is an xdist worker
         items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+#: The genesis time of every game a test creates in this process (games that CLI child
+#: processes create keep the clock's). The deck secrets, and with them the dice chains
+#: and the shuffle, hash the genesis id, so with the fixed keys above every test game is
+#: the same game on every run: no test passes, fails or skips by the luck of the clock.
+GENESIS_TIME = 1_700_000_000
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fixed_genesis_time():
+    from catan_p2p.session import git as session_git
+
+    real = session_git.write_genesis
+
+    def write_genesis(repo, declared, board, when=None):
+        return real(repo, declared, board, GENESIS_TIME if when is None else when)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(session_git, "write_genesis", write_genesis)
+        yield

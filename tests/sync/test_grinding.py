@@ -11,13 +11,14 @@ unique to its seat's key and given only after the robber moved.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from gitgames import copy_game, play_some, sign_commit
 
-from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.errors import IllegalAction, NotYetValid, VerificationError
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import BuyDevCard, EndTurn, GiveCard, MoveRobber, RollDice
 from catan_p2p.rules.chance import derive_chance, stolen_index
@@ -78,10 +79,15 @@ def test_ten_thousand_end_turn_times_give_blue_one_roll(red_ends):
     assert len(rolls) == 1  # ... and none changes Blue's roll
     # The variants are honest commits: a peer accepts them (a sample, each verified).
     verifier = everyone.peers["blue"].verifier
-    for when in (0, 1, 1_700_000_000, 4_000_000_000):
+    for when in (0, 1, 1_700_000_000, int(time.time())):
         fields = (tree, [everyone.head], "red", player_email("red"), when, message)
         data = commit_data(*fields, key.sign(commit_data(*fields)))
         assert verifier.verify(everyone.repo.store.write(b"commit", data)) == after
+    # One dated far ahead is refused only for now (Liveness), with the same outcome later.
+    fields = (tree, [everyone.head], "red", player_email("red"), 4_000_000_000, message)
+    data = commit_data(*fields, key.sign(commit_data(*fields)))
+    with pytest.raises(NotYetValid, match="dated in the future"):
+        verifier.verify(everyone.repo.store.write(b"commit", data))
 
 
 @pytest.mark.parametrize(

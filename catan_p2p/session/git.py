@@ -47,7 +47,7 @@ from catan_p2p.store.refs import (
     tracking_prefix,
     tracking_ref,
 )
-from catan_p2p.sync import concurrent, liveness, transport
+from catan_p2p.sync import checkpoint, concurrent, liveness, transport
 from catan_p2p.sync.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
 from catan_p2p.sync.genesis import check_declared, initial_state
 from catan_p2p.sync.peer import Peer
@@ -191,8 +191,10 @@ class GitSession:
         self.local_players = wanted
         given = keys or {}
         self.read_only = read_only
+        self._throwaway: set[str] = set()  # read-only seats this machine holds no key for
         self.keys = {p: given.get(p) or self._key(p, read_only) for p in wanted}
         verifier = Verifier(self.repo, self.info, self.genesis, genesis_state)
+        self._checkpoint: str | None = self._resume(verifier)
         self.peers = {
             p: Peer(self.repo, self.info, p, self.genesis, self.keys[p], verifier) for p in wanted
         }
@@ -220,7 +222,42 @@ class GitSession:
             return seat_key(player, git_dir=self.repo.git_dir)
         # Reading needs no signature: a throw-away key stands in for a seat this
         # machine holds no key for (its view then shows no hidden card).
-        return existing_key(player, git_dir=self.repo.git_dir) or SeatKey.generate()
+        held = existing_key(player, git_dir=self.repo.git_dir)
+        if held is None:
+            self._throwaway.add(player)
+        return held or SeatKey.generate()
+
+    def _checkpoint_seat(self) -> str | None:
+        """The local seat whose key signs this machine's checkpoint (``sync.checkpoint``)."""
+        if self.repo.git_dir is None:
+            return None
+        return next((p for p in self.local_players if p not in self._throwaway), None)
+
+    def _resume(self, verifier: Verifier) -> str | None:
+        """Trust the head an earlier process here verified (its checkpoint), if any."""
+        seat = self._checkpoint_seat()
+        if seat is None:
+            return None
+        oid = checkpoint.load(self.repo.git_dir, self.game_id, self.genesis, seat, self.keys[seat])
+        if oid is None:
+            return None
+        try:
+            state = self.repo.state_of(oid)[0]
+        except (StateFileError, ValueError, KeyError):
+            return None  # gone (a pruned or copied repository): verify from the genesis
+        if verifier.tree_of(state) != self.repo.commit(oid).tree:
+            return None
+        verifier.trust(oid, state, pin=True)
+        return oid
+
+    def _note_checkpoint(self) -> None:
+        """Save the verified head for the next process (when it moved)."""
+        seat = self._checkpoint_seat()
+        head = self._lead().head
+        if seat is None or head is None or head == self._checkpoint:
+            return
+        checkpoint.save(self.repo.git_dir, self.game_id, self.genesis, seat, self.keys[seat], head)
+        self._checkpoint = head
 
     @classmethod
     def open(
@@ -596,6 +633,7 @@ class GitSession:
             self._push(list(self._own_answers))
         status.forks = tuple(sorted(set(forks)))
         status.behind = behind
+        self._note_checkpoint()
         return status
 
     def _abandoned_first(self, heads: dict[str, str]) -> list[tuple[str, str]]:
@@ -690,6 +728,8 @@ class GitSession:
 
     @_guarded
     def close(self) -> None:
+        with self.lock:
+            self._note_checkpoint()
         self.repo.close()
 
 

@@ -134,9 +134,12 @@ class Verifier:
             self.trust(genesis, genesis_state)
             self._pinned.add(genesis)
 
-    def trust(self, oid: str, state: GameState) -> None:
-        """Record a state this peer produced or verified before (its own branch)."""
+    def trust(self, oid: str, state: GameState, pin: bool = False) -> None:
+        """Record a state this peer produced or verified before (its own branch); a
+        pinned one (an earlier process's checkpoint) is never evicted."""
         self.states[oid] = state
+        if pin:
+            self._pinned.add(oid)
 
     def tree_of(self, state: GameState) -> str:
         return self._writer.write(state)

@@ -1,0 +1,59 @@
+"""What this machine verified in an earlier process, so a command need not verify it again.
+
+Every process verifies a game from its derived genesis before it adopts anything; in a
+long game that is seconds per ``catan-p2p`` command (a shuffle proof alone takes half a
+second). A peer therefore notes the last head it verified, per game and seat, in its
+git directory: ``catan-p2p-verified/<game>.<player>`` holds ``<commit id> <mac>``, the
+MAC an HMAC-SHA256 keyed by a secret derived from that seat's key. The next process that
+holds the same key trusts that commit's state (read from its tree, which the verifier
+had matched) and verifies only what came after it.
+
+Anyone who can write the git directory can write this file, but without the seat key no
+MAC it writes is accepted: a repository copied from another player, with their file in
+it, proves nothing here, and a file that does not check is ignored (the game is then
+verified from its genesis, as without one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from pathlib import Path
+
+from catan_p2p.sync.signing import SeatKey
+
+FOLDER = "catan-p2p-verified"
+
+
+def _path(git_dir: Path, game: str, player: str) -> Path:
+    return Path(git_dir) / FOLDER / f"{game}.{player}"
+
+
+def _mac(key: SeatKey, genesis: str, game: str, oid: str) -> str:
+    secret = key.secret(b"catan-p2p verified", bytes.fromhex(genesis))
+    return hmac.new(secret, f"{game} {oid}".encode(), hashlib.sha256).hexdigest()
+
+
+def load(git_dir: Path, game: str, genesis: str, player: str, key: SeatKey) -> str | None:
+    """The commit ``player``'s key vouches this machine verified, or None."""
+    try:
+        text = _path(git_dir, game, player).read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return None
+    oid, _, mac = text.strip().partition(" ")
+    if len(oid) != 40 or not hmac.compare_digest(mac, _mac(key, genesis, game, oid)):
+        return None
+    return oid
+
+
+def save(git_dir: Path, game: str, genesis: str, player: str, key: SeatKey, oid: str) -> None:
+    """Note that this process verified ``oid`` (write, then rename: never half a file)."""
+    path = _path(git_dir, game, player)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(exist_ok=True)
+        tmp.write_text(f"{oid} {_mac(key, genesis, game, oid)}\n", encoding="ascii")
+        tmp.replace(path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a read-only disk costs the next command time, no more

@@ -4,9 +4,10 @@ The remote is one bare repository (``catan-p2p host init`` for the guarded varia
 plain ``git init --bare`` for the other, as a forge would be) served as a path, by
 ``git daemon``, by an ``sshd`` of the test's own, and by ``git http-backend`` behind a
 small HTTP server (``tests/sync/remotes.py``), all on 127.0.0.1. Red creates the game
-and Blue joins through the URL with the real CLI; a ``catan-p2p bot`` process per seat
-then plays a short game (3 victory points) or, past the time bound, as much of it as it
-managed. Afterwards both peers verify and hold the same head as the remote.
+and Blue joins through the URL with the real CLI; over every transport once, guarded
+and plain alike (``PLAYED``), a ``catan-p2p bot`` process per seat then plays a short
+game (3 victory points) or, past the time bound, as much of it as it managed.
+Afterwards both peers verify and hold the same head as the remote.
 
 Forged commits travel over the same transport: the guarded remote refuses one with
 "catan-p2p: refused", whatever carried it; the plain remote takes it, and the peer whose
@@ -38,6 +39,9 @@ pytestmark = [pytest.mark.network, pytest.mark.slow]
 PLAY_SECONDS = 6.0  # bots play this long unless the game ends first ...
 MIN_COMMITS = 20  # ... and past it only until Red's log on the remote is past set-up
 HARD_LIMIT = 120.0  # a game that has not got that far by then fails the test
+#: Where the bot processes play (a game takes 20-40 s): every transport once, and each
+#: of guarded and plain remotes twice. The other variants check set-up and forgeries.
+PLAYED = {("bare", False), ("daemon", True), ("ssh", False), ("http", True)}
 
 
 @pytest.fixture(
@@ -219,7 +223,8 @@ def test_two_bot_processes_play_through_the_remote(served: tuple[Served, bool], 
         assert "catan-p2p: refused" in pushed.stderr and bad[:10] in pushed.stderr, pushed.stderr
         assert git("rev-parse", "refs/heads/catan/g/red", cwd=remote.path).strip() == before
 
-    finished = _play(tmp_path, clones, remote.path)
+    played = (remote.kind, hook) in PLAYED
+    finished = _play(tmp_path, clones, remote.path) if played else False
     _settle(clones)
     heads = {p: _verified_head(c) for p, c in clones.items()}
     assert heads["red"] == heads["blue"], heads
@@ -227,7 +232,8 @@ def test_two_bot_processes_play_through_the_remote(served: tuple[Served, bool], 
         p: git("rev-parse", f"refs/heads/catan/g/{p}", cwd=remote.path).strip() for p in clones
     }
     assert on_remote == heads, (on_remote, heads)
-    assert finished or _remote_commits(remote.path, "red") >= MIN_COMMITS
+    if played:
+        assert finished or _remote_commits(remote.path, "red") >= MIN_COMMITS
 
     if not hook:
         # A plain remote (a forge) runs no hook: the forgery lands, and Red's peer refuses it.

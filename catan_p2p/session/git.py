@@ -68,6 +68,10 @@ def _guarded(method: Callable) -> Callable:
     return locked
 
 
+#: Seconds between two saves of the verified head while syncing (and always at close).
+CHECKPOINT_EVERY = 5.0
+
+
 def new_game_id() -> str:
     return "g" + os.urandom(4).hex()
 
@@ -195,6 +199,7 @@ class GitSession:
         self.keys = {p: given.get(p) or self._key(p, read_only) for p in wanted}
         verifier = Verifier(self.repo, self.info, self.genesis, genesis_state)
         self._checkpoint: str | None = self._resume(verifier)
+        self._checkpoint_at = 0.0  # time.monotonic() of the last save
         self.peers = {
             p: Peer(self.repo, self.info, p, self.genesis, self.keys[p], verifier) for p in wanted
         }
@@ -250,12 +255,16 @@ class GitSession:
         verifier.trust(oid, state, pin=True)
         return oid
 
-    def _note_checkpoint(self) -> None:
-        """Save the verified head for the next process (when it moved)."""
+    def _note_checkpoint(self, now: bool = False) -> None:
+        """Save the verified head for the next process when it moved: at close, and while
+        syncing at most every ``CHECKPOINT_EVERY`` seconds (a save costs about 0.8 ms)."""
         seat = self._checkpoint_seat()
         head = self._lead().head
         if seat is None or head is None or head == self._checkpoint:
             return
+        if not now and time.monotonic() - self._checkpoint_at < CHECKPOINT_EVERY:
+            return
+        self._checkpoint_at = time.monotonic()
         checkpoint.save(self.repo.git_dir, self.game_id, self.genesis, seat, self.keys[seat], head)
         self._checkpoint = head
 
@@ -729,7 +738,7 @@ class GitSession:
     @_guarded
     def close(self) -> None:
         with self.lock:
-            self._note_checkpoint()
+            self._note_checkpoint(now=True)
         self.repo.close()
 
 

@@ -737,8 +737,7 @@ class GitSession:
 
     @_guarded
     def close(self) -> None:
-        with self.lock:
-            self._note_checkpoint(now=True)
+        self._note_checkpoint(now=True)
         self.repo.close()
 
 

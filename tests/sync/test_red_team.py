@@ -334,14 +334,16 @@ def test_a_discard_may_not_spend_what_may_be_the_lost_card(game):
 # --- concurrent answers and merges ---------------------------------------------------------------
 
 
+def _merge(game: Game, parents: list[str], author: str, kind: str, answers, tree_of) -> str:
+    """A merge commit as ``author`` could write it: any parents, kind, answers and tree."""
+    return game.write(parents, author, merge_message(author, kind, answers, "g"), tree_of=tree_of)
+
+
 def test_a_steal_merge_by_anyone_but_the_robber_is_refused(game):
     state = game.state(game.merged)
     for author in (THREE[game.victim], THREE[game.third]):
-        forged = game.write(
-            [game.opening, game.answer],
-            author,
-            merge_message(author, "steal", [THREE[game.victim]], "g"),
-            tree_of=state,
+        forged = _merge(
+            game, [game.opening, game.answer], author, "steal", [THREE[game.victim]], state
         )
         with pytest.raises(VerificationError, match="only .* may merge answers"):
             game.verifier(game.opening).verify(forged)
@@ -350,28 +352,15 @@ def test_a_steal_merge_by_anyone_but_the_robber_is_refused(game):
 def test_a_merge_taking_one_answer_twice_or_naming_others_is_refused(game):
     robber, victim = THREE[game.mover], THREE[game.victim]
     state = game.state(game.merged)
-    twice = game.write(
-        [game.opening, game.answer, game.answer],
-        robber,
-        merge_message(robber, "steal", [victim, victim], "g"),
-        tree_of=state,
+    twice = _merge(
+        game, [game.opening, game.answer, game.answer], robber, "steal", [victim, victim], state
     )
     with pytest.raises(VerificationError, match="at most one per player"):
         game.verifier(game.opening).verify(twice)
-    named = game.write(
-        [game.opening, game.answer],
-        robber,
-        merge_message(robber, "steal", [THREE[game.third]], "g"),
-        tree_of=state,
-    )
+    named = _merge(game, [game.opening, game.answer], robber, "steal", [THREE[game.third]], state)
     with pytest.raises(VerificationError, match="trailer names"):
         game.verifier(game.opening).verify(named)
-    as_discard = game.write(
-        [game.opening, game.answer],
-        robber,
-        merge_message(robber, "discard", [victim], "g"),
-        tree_of=state,
-    )
+    as_discard = _merge(game, [game.opening, game.answer], robber, "discard", [victim], state)
     with pytest.raises(VerificationError, match="a discard branch holds a give_card"):
         game.verifier(game.opening).verify(as_discard)
 
@@ -386,12 +375,7 @@ def test_a_steal_merge_that_reads_the_card_into_the_tree_is_refused(game):
 
     read = settle(state, steal, shared)._replace(steals=state.steals[:-1])
     robber = THREE[game.mover]
-    forged = game.write(
-        [game.opening, game.answer],
-        robber,
-        merge_message(robber, "steal", [THREE[game.victim]], "g"),
-        tree_of=read,
-    )
+    forged = _merge(game, [game.opening, game.answer], robber, "steal", [THREE[game.victim]], read)
     with pytest.raises(VerificationError, match="state files were altered"):
         game.verifier(game.opening).verify(forged)
 
@@ -512,12 +496,8 @@ def lines(game, monkeypatch) -> Lines:
 
 def _closing(game: Game, parents: list[str], author: str, answers=None, tree_of=None) -> str:
     absent = THREE[game.mover]
-    return game.write(
-        parents,
-        author,
-        merge_message(author, "abandon", answers or [absent], "g"),
-        tree_of=tree_of if tree_of is not None else game.state(parents[0]),
-    )
+    tree = tree_of if tree_of is not None else game.state(parents[0])
+    return _merge(game, parents, author, "abandon", answers or [absent], tree)
 
 
 def test_an_honest_closing_merge_verifies(game, lines):
@@ -594,12 +574,7 @@ def test_of_two_crossing_abandons_the_earlier_seats_wins(game, monkeypatch):
     by_robber = game.act(game.opening, Abandon(robber, victim), when=since + HOUR + 1)
     closed = []
     for over, late, absent in ((by_victim, by_robber, robber), (by_robber, by_victim, victim)):
-        merge = game.write(
-            [over, late],
-            THREE[game.third],
-            merge_message(THREE[game.third], "abandon", [absent], "g"),
-            tree_of=game.state(over),
-        )
+        merge = _merge(game, [over, late], THREE[game.third], "abandon", [absent], game.state(over))
         try:
             game.verifier(game.opening).verify(merge)
             closed.append(over)

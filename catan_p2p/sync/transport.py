@@ -49,17 +49,37 @@ def chat_tracking_prefix(game: str) -> str:
 
 
 def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run one Git command; stopped, Git is let to remove its ``.lock`` files first.
+
+    ``subprocess.run`` SIGKILLs its child on a timeout or a Ctrl-C, and a fetch killed
+    while updating a tracking ref leaves ``<ref>.lock`` behind: every later fetch then
+    fails on it. Git removes its locks on SIGINT (a Ctrl-C reaches the whole process
+    group) and on SIGTERM, so it gets the time to.
+    """
+    cmd = ["git", "--git-dir", str(git_dir), *args]
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            _stop_gently(proc, signal_first=True)
+            raise RemoteError(
+                f"git {args[0]} timed out after {TIMEOUT} s; check the remote and retry"
+            ) from None
+        except KeyboardInterrupt:
+            _stop_gently(proc, signal_first=False)  # Git had the SIGINT too
+            raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def _stop_gently(proc: subprocess.Popen, signal_first: bool, grace: float = 5.0) -> None:
+    """End ``proc`` the way Git cleans up after (SIGTERM), SIGKILL only past ``grace``."""
+    if signal_first:
+        proc.terminate()
     try:
-        return subprocess.run(
-            ["git", "--git-dir", str(git_dir), *args],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-        )
+        proc.communicate(timeout=grace)
     except subprocess.TimeoutExpired:
-        raise RemoteError(
-            f"git {args[0]} timed out after {TIMEOUT} s; check the remote and retry"
-        ) from None
+        proc.kill()
+        proc.communicate()
 
 
 def _reason(proc: subprocess.CompletedProcess) -> str:

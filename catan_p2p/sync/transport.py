@@ -7,7 +7,9 @@ A failure becomes a ``RemoteError`` with one sentence and what to do.
 
 from __future__ import annotations
 
+import re
 import subprocess
+import time
 from pathlib import Path
 
 from catan_p2p.errors import RemoteError
@@ -25,6 +27,9 @@ __all__ = [
 ]
 
 TIMEOUT = 30
+#: How long a tracking ref's ``.lock`` may stand unchanged before it is taken as left by a
+#: Git that died (a live fetch or push holds one for milliseconds).
+STALE_LOCK_SECONDS = 2.0
 
 
 # --- chat (issue 13) -------------------------------------------------------------------
@@ -109,8 +114,7 @@ def fetch(git_dir: Path, game: str) -> None:
     chat = f"+{chat_prefix(game)}/*:{chat_tracking_prefix(game)}/*"  # chat travels along
     # No FETCH_HEAD rewrite, no automatic gc/maintenance child, no forced-update scan:
     # a third less time per fetch, and the game packs its repository itself.
-    proc = _git(
-        git_dir,
+    args = (
         "fetch",
         "--quiet",
         "--prune",
@@ -123,8 +127,46 @@ def fetch(git_dir: Path, game: str) -> None:
         spec,
         chat,
     )
+    proc = _git(git_dir, *args)
+    if proc.returncode != 0 and _clear_stale_lock(git_dir, proc.stderr or ""):
+        proc = _git(git_dir, *args)
     if proc.returncode != 0:
         raise RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_advice(proc)}")
+
+
+_LOCKED = re.compile(r"Unable to create '([^']+\.lock)': File exists")
+
+
+def _clear_stale_lock(git_dir: Path, stderr: str) -> bool:
+    """Remove a tracking ref's ``.lock`` that no Git process is using; True: fetch again.
+
+    A Git killed while it updated a tracking ref (a fetch, or a push noting what it sent)
+    leaves ``<ref>.lock``, and every later fetch fails on it. Tracking refs are only this
+    repository's copy of the remote's, rewritten by the next fetch and verified before
+    anything is adopted, so a lock under ``refs/remotes/origin/`` that stands unchanged for
+    ``STALE_LOCK_SECONDS`` is removed. No other lock is touched: the player's own refs
+    have their own rule for a lock left behind (store/reflock.py).
+    """
+    found = _LOCKED.search(stderr)
+    if found is None:
+        return False
+    lock = Path(found.group(1))
+    tracking = git_dir / "refs" / "remotes" / REMOTE  # Git names it as it was given
+    try:
+        if not lock.resolve().is_relative_to(tracking.resolve()):
+            return False
+        seen = lock.stat()
+        time.sleep(max(0.0, STALE_LOCK_SECONDS - (time.time() - seen.st_mtime)))
+        now = lock.stat()
+        if (now.st_ino, now.st_mtime_ns, now.st_size) == (
+            seen.st_ino,
+            seen.st_mtime_ns,
+            seen.st_size,
+        ):
+            lock.unlink()
+    except FileNotFoundError:
+        pass  # released meanwhile: the Git holding it was alive
+    return True
 
 
 #: What git prints when this machine's own repository cannot be written.

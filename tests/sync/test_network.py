@@ -12,12 +12,15 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from gitgames import CLI, FOUR, cli, git
 from remotes import daemon_args, listening
+
+from catan_p2p.sync import transport
 
 GAME_TIMEOUT = 420
 VICTORY_POINTS = 4  # random bots: 82 turns median to 4 points, 155 to 5 (12 hot-seat games)
@@ -158,6 +161,62 @@ def test_an_unreachable_remote_is_one_clear_error_and_a_later_retry_works(tmp_pa
     moved.rename(remote)
     again = cli("sync", "--repo", str(clones["blue"]))
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_a_lock_left_on_a_tracking_ref_by_a_killed_git_does_not_stop_every_later_sync(
+    tmp_path: Path,
+):
+    """A Git killed while updating ``refs/remotes/origin/...`` leaves ``<ref>.lock`` (seen
+    after a bot was stopped with Ctrl-C mid-push); sync clears it and goes on."""
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    clones = _set_up(tmp_path, str(remote), players=("red", "blue"), seed="lock")
+    lock = clones["blue"] / ".git/refs/remotes/origin/catan/g/red.lock"
+    lock.write_bytes(b"")  # Git creates it empty, then writes the new id
+    os.utime(lock, (time.time() - 60, time.time() - 60))
+    moved = cli("sync", "--repo", str(clones["red"]))  # Red merges the seat claims
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    synced = cli("sync", "--repo", str(clones["blue"]))  # so Blue's fetch needs the lock
+    assert synced.returncode == 0, synced.stdout + synced.stderr
+    assert not lock.exists()
+
+
+def test_only_a_tracking_refs_lock_that_stands_still_is_cleared(tmp_path: Path):
+    git_dir = tmp_path / "x.git"
+    git("init", "-q", "--bare", str(git_dir))
+    tracking = git_dir / "refs/remotes/origin/catan/g"
+    tracking.mkdir(parents=True)
+    own = git_dir / "refs/heads/catan/g/red.lock"
+    own.parent.mkdir(parents=True)
+    own.write_text("Git's own lock on a player's ref\n")
+    old = time.time() - 60
+    os.utime(own, (old, old))
+    for named in (own, tracking / "../../../../heads/catan/g/red.lock"):
+        said = f"error: cannot lock ref 'x': Unable to create '{named}': File exists."
+        assert not transport._clear_stale_lock(git_dir, said)
+        assert own.exists(), "a lock outside refs/remotes/origin/ is never removed"
+    assert not transport._clear_stale_lock(git_dir, "fatal: unable to access the remote")
+
+    live = tracking / "red.lock"
+    live.write_text("")
+    # A Git that is alive lets go of its lock within the wait: nothing is removed by us,
+    # and the fetch is tried again.
+    releaser = threading.Timer(0.3, live.unlink)
+    releaser.start()
+    said = f"error: Unable to create '{live}': File exists."
+    assert transport._clear_stale_lock(git_dir, said)
+    releaser.join()
+
+    live.write_text("")
+    renewer = threading.Timer(0.3, lambda: (live.unlink(), live.write_text("")))
+    renewer.start()  # taken again by another Git meanwhile: left where it is
+    assert transport._clear_stale_lock(git_dir, said)
+    renewer.join()
+    assert live.exists()
+
+    os.utime(live, (old, old))
+    assert transport._clear_stale_lock(git_dir, said)
+    assert not live.exists()
 
 
 @pytest.mark.skipif(os.name != "posix", reason="uses POSIX paths")

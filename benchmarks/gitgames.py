@@ -15,6 +15,7 @@ first parent (what ``git diff parent child | wc -c`` counts).
 from __future__ import annotations
 
 import functools
+import re
 import shutil
 import subprocess
 import tempfile
@@ -28,6 +29,7 @@ from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession, create_game, join_game
 from catan_p2p.sim import next_actor, play_session_game
 from catan_p2p.store.refs import game_prefix
+from catan_p2p.store.schema import FILES
 from catan_p2p.sync import transport
 from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.repo import GameRepo
@@ -275,6 +277,7 @@ def du_bytes(path: Path) -> int:
 def storage(git_dir: Path) -> dict:
     """Sizes of one finished game's repository, and the diff of every commit."""
     commits = int(_git(git_dir, "rev-list", "--all", "--count"))
+    sizes, by_file = diffs(git_dir)
     files = [p for p in git_dir.rglob("*") if p.is_file()]
     objects = _git(
         git_dir,
@@ -319,7 +322,8 @@ def storage(git_dir: Path) -> dict:
         "gc_disk_bytes": gc_du,
         "gc_pack_bytes": gc_pack,
         "gc_pack_bytes_by_kind": gc_by_kind,
-        "diff_bytes": diff_sizes(git_dir),
+        "diff_bytes": sizes,
+        "diff_bytes_by_file": by_file,
         "protocol": protocol_costs(git_dir),
     }
 
@@ -359,6 +363,12 @@ def protocol_costs(git_dir: Path) -> dict[str, int]:
 
 def diff_sizes(git_dir: Path) -> list[int]:
     """Bytes of ``git diff parent child`` for every commit but the genesis (merges: first parent)."""
+    return diffs(git_dir)[0]
+
+
+def diffs(git_dir: Path) -> tuple[list[int], dict[str, int]]:
+    """``diff_sizes``, and the bytes of those diffs that each state file's sections take
+    (per-seat files under one name, ``players/<player>.json``): where a diff's bytes go."""
     out = subprocess.run(
         [
             "git",
@@ -376,10 +386,23 @@ def diff_sizes(git_dir: Path) -> list[int]:
         check=True,
     ).stdout
     sizes = []
+    by_file: dict[str, int] = {}
     for chunk in out.split(b"\0")[1:]:
         parents, _, rest = chunk.partition(b"\n")
         if not parents.strip():
             continue  # the genesis has no parent to differ from
         body = rest.lstrip(b"\n")
         sizes.append(len(body))
-    return sizes
+        for section in re.split(rb"(?=^diff --git )", body, flags=re.M):
+            named = re.match(rb"diff --git a/(\S+)", section)
+            if named:
+                name = _file_kind(named.group(1).decode())
+                by_file[name] = by_file.get(name, 0) + len(section)
+    return sizes, by_file
+
+
+def _file_kind(path: str) -> str:
+    """``players/red.json`` -> ``players/<player>.json``: the name schema.FILES gives it."""
+    folder, _, name = path.rpartition("/")
+    generic = f"{folder}/<player>.json"
+    return generic if folder and name.endswith(".json") and generic in FILES else path

@@ -146,6 +146,10 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
             f"{h['diff_bytes']['p90']:.0f} B.",
             "",
         ]
+        by_file = h.get("diff_bytes_per_action_by_file", {})
+        if by_file:
+            parts = ", ".join(f"`{name}` {size:.0f} B" for name, size in by_file.items())
+            out += [f"Where the mean diff per action goes ({n} players): {parts}.", ""]
         for t in ("bare", "daemon"):
             net = r[f"networked_{t}_{n}p"]
             where = "bare remote on disk" if t == "bare" else "`git daemon` on 127.0.0.1"

@@ -214,6 +214,7 @@ def per_players(runs: list[gitgames.GameRun], stores: list[dict]) -> dict:
             ),
         },
         "diff_bytes": _summary(diffs),
+        "diff_bytes_per_action_by_file": _per_action_by_file(stores, len(diffs)),
         "empty_diff_share": round(sum(1 for d in diffs if d == 0) / max(1, len(diffs)), 4),
         "compute_ms": _summary(compute),
         "sync_ms_hotseat": _summary(sync),
@@ -223,6 +224,16 @@ def per_players(runs: list[gitgames.GameRun], stores: list[dict]) -> dict:
             [r.seconds * 1e3 / c for r, c in zip(runs, commits, strict=True)]
         ),
     }
+
+
+def _per_action_by_file(stores: list[dict], actions: int) -> dict[str, float]:
+    """Mean bytes per action that each state file adds to ``git diff parent child``."""
+    total: dict[str, int] = {}
+    for s in stores:
+        for name, size in s["diff_bytes_by_file"].items():
+            total[name] = total.get(name, 0) + size
+    ranked = sorted(total.items(), key=lambda kv: -kv[1])
+    return {name: round(size / max(1, actions), 1) for name, size in ranked}
 
 
 def networked(runs: list[gitgames.GameRun]) -> dict:

@@ -18,7 +18,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import run as bench  # noqa: E402
-from benchmarks.gitgames import diff_sizes, play_hotseat  # noqa: E402
+from benchmarks.gitgames import diff_sizes, diffs, play_hotseat  # noqa: E402
+from catan_p2p.store.schema import FILES  # noqa: E402
 
 KEYS = (
     "commits_per_game",
@@ -77,3 +78,8 @@ def test_diff_sizes_are_what_git_diff_parent_child_prints(tmp_path: Path):
             diff = subprocess.run([*git, "diff", ids[1], ids[0]], capture_output=True, check=True)
             expected.append(len(diff.stdout))
     assert diff_sizes(run.git_dir) == expected
+    # Every byte of those diffs is in one state file's section, named as schema.FILES does.
+    sizes, by_file = diffs(run.git_dir)
+    assert sum(by_file.values()) == sum(sizes) == sum(expected)
+    assert by_file["turn.json"] > 0 and by_file["chain/<player>.json"] > 0
+    assert set(by_file) <= set(FILES), set(by_file) - set(FILES)

@@ -16,7 +16,7 @@ from catan_p2p.errors import CatanError, RemoteError, UsageError
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import existing_key
-from catan_p2p.store.refs import game_prefix, parse_ref
+from catan_p2p.store.refs import game_prefix, parse_ref, well_formed
 from catan_p2p.sync.repo import GameRepo
 
 
@@ -28,6 +28,8 @@ def local_seats(repo: GameRepo, game: str) -> tuple[str, ...]:
     """Seats whose branch lives in this repository (all of them in hot-seat)."""
     seats = []
     for ref in repo.refs.list(game_prefix(game)):
+        if not well_formed(ref, game):
+            continue
         owner, kind, _ = parse_ref(ref, game)
         if kind is None:
             seats.append(owner)

@@ -46,6 +46,7 @@ from catan_p2p.store.refs import (
     player_ref,
     tracking_prefix,
     tracking_ref,
+    well_formed,
 )
 from catan_p2p.sync import checkpoint, concurrent, liveness, transport
 from catan_p2p.sync.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
@@ -180,6 +181,8 @@ class GitSession:
         self.game_id = self.repo.only_game(game_id)
         git_dir = self.repo.git_dir
         self.remote = None if git_dir is None else transport.remote_url(git_dir)
+        if self.remote is not None and not read_only:
+            drop_junk(self.repo, self.game_id)  # fetched before this version dropped it
         heads = self._player_heads()
         if not heads:
             raise UsageError(f"game {self.game_id} has no player branches in {self.repo.path}")
@@ -216,6 +219,8 @@ class GitSession:
         # Own temporary answer branches (ref -> opening), to delete once their step is over.
         self._own_answers: dict[str, str] = {}
         for ref in self.repo.refs.list(game_prefix(self.game_id)):
+            if not well_formed(ref, self.game_id):
+                continue
             owner, kind, opening = parse_ref(ref, self.game_id)
             if kind is not None and owner in self.peers and opening is not None:
                 self._own_answers[ref] = opening
@@ -286,6 +291,8 @@ class GitSession:
         out = {}
         for prefix in (game_prefix(self.game_id), tracking_prefix(self.game_id)):
             for ref, oid in self.repo.refs.list(prefix).items():
+                if not well_formed(ref, self.game_id):
+                    continue  # junk a plain remote let anyone push (see fetch)
                 if parse_ref(ref, self.game_id)[1] is None:  # a log, not an answer
                     out[ref] = oid
         return out
@@ -592,7 +599,7 @@ class GitSession:
         if self.remote is not None:
             with self._net:  # outside the session's lock: the window keeps reading
                 try:
-                    transport.fetch(self.repo.git_dir, self.game_id)
+                    fetch(self.repo, self.game_id)
                     fetched = True
                 except RemoteError as exc:
                     error = str(exc)
@@ -758,7 +765,7 @@ def join_game(
         game_repo = GameRepo(path)
     key = seat_key(player, key_path, game_repo.git_dir)
     transport.set_remote(game_repo.git_dir, url)
-    transport.fetch(game_repo.git_dir, game_id)
+    fetch(game_repo, game_id)
     tracked = game_repo.refs.list(tracking_prefix(game_id))
     if not tracked:
         raise UsageError(f"the remote {url} has no game {game_id!r}; check the id with its creator")
@@ -780,3 +787,31 @@ def join_game(
     session = GitSession(path, game_id, (player,), keys={player: key})
     session.sync()
     return session
+
+
+def fetch(repo: GameRepo, game: str) -> None:
+    """Fetch ``game`` and drop the fetched refs of no protocol shape.
+
+    Anyone who may push to a plain remote can put junk beside a game (an unknown kind, a
+    nested answer, an upper-case name); left in place, one such ref would stop every
+    reader. Tracking refs are only this repository's copy, so the junk is let go here,
+    once, and the remote's copy is the hook's business (it refuses such pushes).
+    """
+    transport.fetch(repo.git_dir, game)
+    drop_junk(repo, game)
+
+
+def drop_junk(repo: GameRepo, game: str) -> None:
+    """Delete the fetched refs of ``game`` that are not of a protocol shape or do not
+    name a commit (a blob, a tree, a tag): see ``fetch``."""
+    for ref, oid in repo.refs.list(tracking_prefix(game)).items():
+        if not well_formed(ref, game) or not _names_a_commit(repo, oid):
+            repo.refs.delete(ref, oid)
+
+
+def _names_a_commit(repo: GameRepo, oid: str) -> bool:
+    try:
+        repo.commit(oid)
+    except (StateFileError, KeyError, ValueError, OSError):
+        return False
+    return True

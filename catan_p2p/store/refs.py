@@ -99,6 +99,20 @@ def parse_ref(ref: str, game: str) -> tuple[str, str | None, str | None]:
     raise UsageError(f"{ref} is not a catan_p2p ref")
 
 
+_OPENING = re.compile(r"^[0-9a-f]{40}$")
+
+
+def well_formed(ref: str, game: str) -> bool:
+    """Whether ``ref`` has a shape of PROTOCOL.md section 2 (a player's log, or an answer
+    under a known kind and a full commit id), so a junk ref anyone can push is not read."""
+    try:
+        player, kind, opening = parse_ref(ref, game)
+        check_name("player", player)
+    except UsageError:
+        return False
+    return kind is None or bool(_OPENING.match(opening or ""))
+
+
 def _read_at_start(fd: int) -> bytes:
     """The first bytes of a ref file (``os.pread`` where the platform has it)."""
     if hasattr(os, "pread"):

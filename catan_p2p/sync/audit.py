@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from catan_p2p.errors import StateFileError, VerificationError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
-from catan_p2p.store.refs import game_prefix, parse_ref, tracking_prefix
+from catan_p2p.store.refs import game_prefix, parse_ref, tracking_prefix, well_formed
 from catan_p2p.sync import liveness
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
@@ -40,7 +40,7 @@ def game_refs(repo: GameRepo, game: str) -> dict[str, str]:
     """Every ref of ``game``: local branches and the ones fetched from a remote."""
     refs = repo.refs.list(game_prefix(game))
     refs.update(repo.refs.list(tracking_prefix(game)))
-    return refs
+    return {ref: oid for ref, oid in refs.items() if well_formed(ref, game)}
 
 
 def open_game(repo: GameRepo, game: str) -> tuple[str, GameState, GameInfo]:

@@ -99,9 +99,9 @@ def sign_commit(
     return repo.store.write(b"commit", data)
 
 
-def git(*args: str, cwd: Path | None = None, check: bool = True) -> str:
+def git(*args: str, cwd: Path | None = None, check: bool = True, input: str | None = None) -> str:
     return subprocess.run(
-        ["git", *args], cwd=cwd, check=check, capture_output=True, text=True
+        ["git", *args], cwd=cwd, check=check, capture_output=True, text=True, input=input
     ).stdout
 
 

@@ -181,6 +181,55 @@ def test_a_lock_left_on_a_tracking_ref_by_a_killed_git_does_not_stop_every_later
     assert not lock.exists()
 
 
+def _plant(bare: Path, ref: str, oid: str) -> None:
+    """Write a ref file straight into the remote, as a hostile host can (Git itself would
+    not put a blob or a tree under refs/heads)."""
+    path = bare / ref
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(oid + "\n")
+
+
+def test_junk_refs_beside_a_game_on_a_plain_remote_stop_no_peer(tmp_path: Path):
+    """Anyone who may push to a plain remote can put refs of no protocol shape, or refs
+    naming a blob, a tree or a tag, beside a game; before, one of them stopped every
+    peer's sync and verify ("... is not a catan_p2p ref", "... is a blob")."""
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    clones = _set_up(tmp_path, str(remote), players=("red", "blue"), seed="junk")
+    assert cli("sync", "--repo", str(clones["red"])).returncode == 0
+    honest = git("rev-parse", "refs/heads/catan/g/red", cwd=remote).strip()
+    blob = git("hash-object", "-w", "--stdin", cwd=remote, input="junk\n").strip()
+    tree = git("mktree", cwd=remote, input="").strip()
+    tag = git(
+        "mktag",
+        cwd=remote,
+        input=f"object {honest}\ntype commit\ntag t\ntagger x <x@y> 0 +0000\n\nhi\n",
+    ).strip()
+    junk = {
+        "refs/heads/catan/g/mallory": blob,  # a player's log shape, not a commit
+        "refs/heads/catan/g/Blue": honest,  # no player name
+        f"refs/heads/catan/g/trade/{'7' * 40}/blue": tree,
+        f"refs/heads/catan/g/trade/{honest}/white": tag,
+        "refs/heads/catan/g/discard/nothex/red": honest,
+        f"refs/heads/catan/g/seat/{honest}/blue/deeper": honest,
+        f"refs/heads/catan/g/bribe/{honest}/blue": honest,
+        "refs/catan-chat/g/red": blob,
+    }
+    for ref, oid in junk.items():
+        _plant(remote, ref, oid)
+    for _ in range(2):
+        for p, clone in clones.items():
+            synced = cli("sync", "--repo", str(clone))
+            said = synced.stdout + synced.stderr
+            assert synced.returncode == 0 and "Traceback" not in said, f"{p}: {said}"
+    for clone in clones.values():
+        checked = cli("verify", "--repo", str(clone))
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        left = git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/catan", cwd=clone)
+        assert not any(ref.replace("heads", "remotes/origin", 1) in left for ref in junk)
+        assert git("rev-parse", "refs/remotes/origin/catan/g/red", cwd=clone).strip() == honest
+
+
 def test_only_a_tracking_refs_lock_that_stands_still_is_cleared(tmp_path: Path):
     git_dir = tmp_path / "x.git"
     git("init", "-q", "--bare", str(git_dir))

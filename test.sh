@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs), about 9 minutes on 2 free cores
-#                        (measured 8 min 45 s on 2026-11-24, evening)
+#   ./test.sh            everything (what .ci/run runs), about 3 minutes on 2 free cores
+#                        (measured 2 min 57 s on 2026-11-24; a fresh clone's .ci/run,
+#                        .venv included, 3 min 9 s; several times that on a busy machine)
 #   ./test.sh --quick    skips tests marked slow or network (real processes, whole
-#                        games on disk): the edit-test loop, about 3½ minutes (measured 3 min 20 s)
+#                        games on disk): the edit-test loop, about a minute (measured 60 s)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/tools/venv.sh" "[dev]"

@@ -77,6 +77,9 @@ def _check(
         if other != ref and oid != ZERO and repo.genesis_of(oid) != genesis:
             return f"{ref}: {new[:10]} starts from another genesis than {other}"
     genesis_state, info = repo.open_genesis(genesis)
+    if player not in genesis_state.players:
+        seats = ", ".join(genesis_state.players)
+        return f"{ref}: {player!r} holds no seat of game {game} ({seats})"
     verifier = Verifier(repo, info, genesis, genesis_state)
     _trust_accepted(repo, game, genesis, verifier)
     if kind is not None:

@@ -230,6 +230,28 @@ def test_junk_refs_beside_a_game_on_a_plain_remote_stop_no_peer(tmp_path: Path):
         assert git("rev-parse", "refs/remotes/origin/catan/g/red", cwd=clone).strip() == honest
 
 
+@pytest.mark.parametrize(
+    "name", ["mallory", "Blue", "seat/{head}/blue/deeper", "bribe/{head}/blue", "trade/x/blue"]
+)
+def test_a_guarded_remote_refuses_a_ref_of_no_seat_or_shape(tmp_path: Path, name: str):
+    """An honest commit copied under a name that is no seat (or no protocol shape) is
+    refused by the hook, so a guarded remote holds no junk for peers to skip."""
+    remote = tmp_path / "remote.git"
+    made = cli("host", "init", str(remote))
+    assert made.returncode == 0, made.stdout + made.stderr
+    clones = _set_up(tmp_path, str(remote), players=("red", "blue"), seed="shape")
+    head = git("rev-parse", "refs/heads/catan/g/red", cwd=clones["red"]).strip()
+    ref = f"refs/heads/catan/g/{name.format(head=head)}"
+    pushed = subprocess.run(
+        ["git", "push", "origin", f"{head}:{ref}"],
+        cwd=clones["red"],
+        capture_output=True,
+        text=True,
+    )
+    assert pushed.returncode != 0 and "catan-p2p: refused" in pushed.stderr, pushed.stderr
+    assert git("for-each-ref", ref, cwd=remote) == ""
+
+
 def test_only_a_tracking_refs_lock_that_stands_still_is_cleared(tmp_path: Path):
     git_dir = tmp_path / "x.git"
     git("init", "-q", "--bare", str(git_dir))

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from gitgames import CLI, FOUR, cli, git
@@ -252,7 +252,7 @@ def test_a_guarded_remote_refuses_a_ref_of_no_seat_or_shape(tmp_path: Path, name
     assert git("for-each-ref", ref, cwd=remote) == ""
 
 
-def test_only_a_tracking_refs_lock_that_stands_still_is_cleared(tmp_path: Path):
+def test_only_a_tracking_refs_lock_that_stands_still_is_cleared(tmp_path: Path, monkeypatch):
     git_dir = tmp_path / "x.git"
     git("init", "-q", "--bare", str(git_dir))
     tracking = git_dir / "refs/remotes/origin/catan/g"
@@ -269,21 +269,27 @@ def test_only_a_tracking_refs_lock_that_stands_still_is_cleared(tmp_path: Path):
     assert not transport._clear_stale_lock(git_dir, "fatal: unable to access the remote")
 
     live = tracking / "red.lock"
-    live.write_text("")
-    # A Git that is alive lets go of its lock within the wait: nothing is removed by us,
-    # and the fetch is tried again.
-    releaser = threading.Timer(0.3, live.unlink)
-    releaser.start()
     said = f"error: Unable to create '{live}': File exists."
-    assert transport._clear_stale_lock(git_dir, said)
-    releaser.join()
 
+    def meanwhile(action):
+        """What another Git does while we wait for the lock to prove stale."""
+
+        def sleep(seconds: float) -> None:
+            assert 0 < seconds <= transport.STALE_LOCK_SECONDS
+            action()
+
+        monkeypatch.setattr(transport, "time", SimpleNamespace(time=time.time, sleep=sleep))
+
+    # A Git that is alive lets go of its lock within the wait: the fetch is tried again.
     live.write_text("")
-    renewer = threading.Timer(0.3, lambda: (live.unlink(), live.write_text("")))
-    renewer.start()  # taken again by another Git meanwhile: left where it is
+    meanwhile(live.unlink)
     assert transport._clear_stale_lock(git_dir, said)
-    renewer.join()
+    # Taken again meanwhile by another Git (which writes the new id into it): left alone.
+    live.write_text("")
+    meanwhile(lambda: (live.unlink(), live.write_text("0" * 40 + "\n")))
+    assert transport._clear_stale_lock(git_dir, said)
     assert live.exists()
+    monkeypatch.undo()
 
     os.utime(live, (old, old))
     assert transport._clear_stale_lock(git_dir, said)

@@ -12,7 +12,7 @@ from catan_p2p.commands._common import (
     removed_on_failure,
     without_retry_advice,
 )
-from catan_p2p.commands._options import add_board, add_key
+from catan_p2p.commands._options import add_board, add_key, add_publish, parse_peers
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.rules.board import Board
 from catan_p2p.session.git import GitSession, create_game
@@ -72,6 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="game id (default: a random one); needed to add a second game to a repository",
     )
     add_key(parser)
+    add_publish(parser)
 
 
 _UNITS = {"m": 60, "h": 3600, "d": 86400}
@@ -114,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
             "game, or pass --game ID to add one beside it (later commands then need --game)"
         )
     me = (args.as_player or players[0]).lower()
+    peers = parse_peers(args.peer)
+    for colour in peers:
+        if colour not in players or colour == me:
+            raise UsageError(f"--peer {colour}=... names no other seat ({', '.join(players)})")
+    networked = bool(args.remote or args.publish)
     key_path = Path(args.key).expanduser() if args.key else None
     keys = {me: seat_key(me, key_path)} if key_path else None
     with removed_on_failure(path):
@@ -124,15 +130,29 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             game_id=args.game,
             victory_points=args.victory_points,
-            local=(me,) if args.remote else None,
+            local=(me,) if networked else None,
             keys=keys,
             timeout=parse_duration(args.timeout) if args.timeout else 0,
+            publish_url=args.publish,
         )
+        for colour, url in peers.items():
+            transport.set_config(GameRepo(path).git_dir, f"catan.point.{colour}", url)
         if key_path:
             remember(GameRepo(path).git_dir, me, key_path)
         pick = f" --game {game}" if existing else ""
         print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
-        if args.remote:
+        if args.publish and not args.remote:
+            _share(path, game, None, me, keys)
+            print(
+                f"Published at {args.publish}; you hold {me}'s seat. The others claim theirs with:"
+            )
+            print(
+                f"  catan-p2p join {args.publish} --game {game} --as <colour> --publish <their URL>"
+            )
+            print("and you read their moves once you know where: --peer <colour>=<their URL>")
+            print(f"(here, or later with catan-p2p sync --repo {path} --peer ...).")
+            print(f"You play with: catan-p2p play --resume {path}{pick}")
+        elif args.remote:
             _share(path, game, args.remote, me, keys)
             print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
             print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
@@ -143,10 +163,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _share(path: Path, game: str, remote: str, me: str, keys: dict | None) -> None:
-    """Push ``me``'s branch and seat claim to ``remote`` (the only seat held here)."""
+def _share(path: Path, game: str, remote: str | None, me: str, keys: dict | None) -> None:
+    """Push ``me``'s branch and seat claim to ``remote`` and the own publication point."""
     repo = GameRepo(path)
-    transport.set_remote(repo.git_dir, remote)
+    if remote is not None:
+        transport.set_remote(repo.git_dir, remote)
     session = GitSession(path, game, (me,), keys=keys)
     try:
         session.flush()

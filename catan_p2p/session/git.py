@@ -603,6 +603,21 @@ class GitSession:
             self._points_memo = (key, points)
         return self._points_memo[1]
 
+    def add_point(self, player: str, url: str) -> None:
+        """Note where ``player`` publishes (a hint, kept in the repository's config) until
+        its signed claim says so itself."""
+        if player not in self.players or player in self.local_players:
+            raise UsageError(
+                f"--peer {player}=...: {player!r} is no other seat of game {self.game_id} "
+                f"({', '.join(self.players)})"
+            )
+        if url.startswith("-") or not url.strip():
+            raise UsageError(f"--peer {player}={url!r}: not a Git URL")
+        with self.lock:
+            transport.set_config(self.repo.git_dir, f"catan.point.{player}", url)
+            self._hints[player] = url
+            self._points_memo = None
+
     def _claims(self) -> list[concurrent.Answer]:
         """The seat claims: merged ones (the lobby's merge), else the verified answers."""
         if not hasattr(self, "peers"):

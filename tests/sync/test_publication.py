@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gitgames import git, sign_commit
+from gitgames import git, settle, sign_commit
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import EndTurn
@@ -37,20 +37,6 @@ def _shared(tmp_path: Path, players=("red", "blue", "white")) -> dict[str, GitSe
         sessions[p] = join_game(str(remote), tmp_path / p, "g", p)
     settle(sessions)
     return sessions
-
-
-def settle(sessions: dict[str, GitSession], rounds: int = 6) -> None:
-    """Sync around the table until a whole round moves no branch (a sync may record what
-    nobody chooses: a merge, a robbed seat's card, and each can be the next one's cue)."""
-    before = None
-    for _ in range(rounds):
-        for s in sessions.values():
-            s.sync()
-        heads = tuple(s.head for s in sessions.values())
-        if heads == before:
-            return
-        before = heads
-    raise AssertionError(f"no quiet round in {rounds}: {before}")
 
 
 def _play(sessions: dict[str, GitSession], actions: int) -> None:

@@ -4,7 +4,7 @@ A remote is read the cheap way: one ``git ls-remote`` names every game's refs, o
 shallow fetch (``--depth 1``) brings only the newest commit of each log that this
 machine has not seen yet, into a cache repository under ``$CATAN_P2P_HOME/lobby``, and
 one ``git cat-file --batch`` reads three small files of each (``game.json``,
-``turn.json``, ``seats.json``). Nothing is verified: a listing says what the remote
+``turn.json``, ``seats.json``). A remote that is a path on this disk is read in place. Nothing is verified: a listing says what the remote
 holds, and joining or watching a game verifies it from its genesis as always.
 
 A remote may hold anything anyone pushed. Refs of no protocol shape are counted and
@@ -149,23 +149,40 @@ def list_remote(url: str, home: Path | None = None, deadline: float = DEADLINE) 
     games = sorted(logs)
     more = max(0, len(games) - MAX_GAMES)
     games = games[:MAX_GAMES]
-    git_dir = cache_dir(url, home)
-    if not (git_dir / "objects").is_dir():
-        git_dir.mkdir(parents=True, exist_ok=True)
-        _run(["git", "init", "-q", "--bare", "--template=", str(git_dir)], None, end)
     tips: dict[str, str] = {}  # oid -> one ref naming it
     for g in games:
         for player, oid in logs[g].items():
             tips.setdefault(oid, f"{PREFIX}/{g}/{player}")
-    with _Reader(git_dir) as reader:
-        have = reader.read_all(list(tips), limit=0)
+    git_dir = on_this_disk(url)
+    if git_dir is None:  # fetch what is not in the cache yet
+        git_dir = cache_dir(url, home)
+        if not (git_dir / "objects").is_dir():
+            git_dir.mkdir(parents=True, exist_ok=True)
+            _run(["git", "init", "-q", "--bare", "--template=", str(git_dir)], None, end)
+        with _Reader(git_dir) as reader:
+            have = reader.read_all(list(tips), limit=0)
         missing = [ref for oid, ref in tips.items() if have.get(oid, ("",))[0] != "commit"]
-    fetch_shallow(git_dir, url, missing, end)
+        fetch_shallow(git_dir, url, missing, end)
     names = [f"{oid}{path}" for oid in tips for path in ("", *(f":{f}" for f in FILES))]
     with _Reader(git_dir) as reader:
         reader.prefetch(names)
         summaries = tuple(_best(g, logs[g], answers.get(g, set()), reader) for g in games)
     return RemoteGames(url, summaries, junk, more, time.monotonic() - started)
+
+
+def on_this_disk(url: str) -> Path | None:
+    """The git directory of a remote given as a plain path, read in place (no copy).
+
+    Its objects are read as warily as fetched ones (bounded, parsed, never trusted);
+    ``file://`` URLs and every other transport are fetched.
+    """
+    if "://" in url or (":" in url.split("/", 1)[0]):
+        return None
+    path = Path(url).expanduser()
+    for git_dir in (path, path / ".git"):
+        if (git_dir / "objects").is_dir() and (git_dir / "refs").is_dir():
+            return git_dir
+    return None
 
 
 def ls_remote(url: str, end: float) -> dict[str, str]:

@@ -40,6 +40,11 @@ COMMANDS: dict[str, str] = {
 }
 
 
+#: Commands that record moves: a Ctrl-C there keeps every move made so far (each one is a
+#: commit). The others say only that they stopped, or what they leave (``INTERRUPTED``).
+SAVES = frozenset({"play", "new", "join", "bot", "sync", "abandon", "chat"})
+
+
 def command_module(name: str):  # type: ignore[no-untyped-def]
     """The module of sub-command ``name``, or None when this build lacks it."""
     try:
@@ -107,7 +112,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
     except KeyboardInterrupt:
-        print(f"catan-p2p {name}: interrupted; everything played so far is saved.", file=sys.stderr)
+        said = getattr(module, "INTERRUPTED", None)
+        if said is None:
+            said = (
+                "interrupted; everything played so far is saved" if name in SAVES else "interrupted"
+            )
+        print(f"catan-p2p {name}: {said}.", file=sys.stderr)
         return 130
 
 

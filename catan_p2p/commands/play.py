@@ -75,9 +75,14 @@ def games_home() -> Path:
 def seat_counts(args: argparse.Namespace) -> tuple[int, int]:
     """(humans, bots) of a new game, checked: 2 to 4 seats in all."""
     humans = args.humans
-    bots = args.bots if args.bots is not None else 4 - humans
-    if humans < 0 or bots < 0:
+    if humans < 0 or (args.bots is not None and args.bots < 0):
         raise UsageError("--humans and --bots count seats and cannot be negative")
+    if args.bots is None and humans > 4:
+        raise UsageError(
+            f"a game has 2 to 4 seats, and --humans {humans} asks for {humans}; "
+            "e.g. --humans 4 for four players at this window"
+        )
+    bots = args.bots if args.bots is not None else max(0, 4 - humans)
     total = humans + bots
     if not 2 <= total <= 4:
         raise UsageError(

@@ -119,10 +119,38 @@ def new_game(args: argparse.Namespace) -> Game:
             "or pass another --repo for a new one"
         )
     with removed_on_failure(repo):
-        create_game(repo, list(players), board, seed, game_id)
+        create_game(repo, list(players), board, seed, game_id, keys=local_keys(repo, players))
     session = GitSession.open(repo, game_id)
     _save_seats(session.repo.git_dir, game_id, human_seats, {p: strategy for p in bot_seats})
     return Game(session, Seats(human_seats, bots), repo)
+
+
+def local_keys(repo: Path, players: tuple[str, ...] | list[str]) -> dict:
+    """Seat keys of a game every seat of which is played in this window.
+
+    A key this machine already holds for the colour is used; any other is made inside
+    the game's own Git directory (and remembered there), never in the shared keys
+    folder: a game against bots leaves no keys behind that another game (or a bot
+    started in the wrong repository) would then pick up.
+    """
+    from catan_p2p.session.keys import existing_key, remember
+    from catan_p2p.sync.repo import find_git_dir, init_repo
+    from catan_p2p.sync.signing import SeatKey
+
+    try:
+        git_dir = find_git_dir(repo)
+    except UsageError:
+        git_dir = init_repo(repo)
+    keys = {}
+    for p in players:
+        key = existing_key(p)
+        if key is None:
+            path = git_dir / "catan-p2p-keys" / p
+            key = SeatKey.generate()
+            key.save(path)
+            remember(git_dir, p, path)
+        keys[p] = key
+    return keys
 
 
 def resume_game(args: argparse.Namespace) -> Game:

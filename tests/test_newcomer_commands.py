@@ -13,7 +13,6 @@ import pytest
 
 from catan_p2p.cli import build_parser, main
 from catan_p2p.commands import bot as bot_command
-from catan_p2p.rules.actions import OfferTrade
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession, create_game
@@ -205,4 +204,3 @@ def test_ctrl_c_says_only_what_the_command_keeps(capsys, monkeypatch):
     monkeypatch.setattr(replay, "run", interrupted)
     code, _, err = run(capsys, "replay", "x", "--export", "frames")
     assert code == 130 and "saved" not in err and "no GIF was made" in err
-    assert OfferTrade  # (the offer type the previous test opens)

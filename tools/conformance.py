@@ -3,6 +3,8 @@
 
     python -m tools.conformance --repo PATH [--game ID] [--vectors] [--json]
 
+Without ``--game`` every game in the repository is checked.
+
 The repository may be written by any implementation. Every check names the section of
 state_schema/PROTOCOL.md it follows and is run over every commit it applies to:
 
@@ -247,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Run the checks of state_schema/PROTOCOL.md over a game repository.",
     )
     parser.add_argument("--repo", default=".", help="the game repository (default: here)")
-    parser.add_argument("--game", help="the game id (default: the only game there)")
+    parser.add_argument("--game", help="the game id (default: every game there)")
     parser.add_argument(
         "--vectors",
         action="store_true",
@@ -263,8 +265,6 @@ def main(argv: list[str] | None = None) -> int:
             games = [g for g in (vectors["play"]["game"], vectors["abandon"]["game"]) if g in games]
         if not games:
             raise CatanError(f"{args.repo} holds no game; pass --repo with a game repository")
-        if len(games) > 1 and vectors is None:
-            raise CatanError(f"{args.repo} holds games {', '.join(games)}; choose one with --game")
         results = {g: run_checks(repo, g) for g in games}
         if vectors is not None:
             results["vectors"] = [check_vectors(repo, vectors)]

@@ -204,3 +204,22 @@ def test_ctrl_c_says_only_what_the_command_keeps(capsys, monkeypatch):
     monkeypatch.setattr(replay, "run", interrupted)
     code, _, err = run(capsys, "replay", "x", "--export", "frames")
     assert code == 130 and "saved" not in err and "no GIF was made" in err
+
+
+_RAW_PLACE = r"\(-?\d+,-?\d+(\|-?\d+,-?\d+)*\)"
+
+
+def test_show_and_bisect_name_places_as_players_do(capsys, tmp_path):
+    import re
+
+    from catan_p2p.bots import make_bot
+
+    create_game(tmp_path / "g", ["red", "blue"], seed="words", game_id="w")
+    session = GitSession(tmp_path / "g", "w")
+    Driver(session, {p: make_bot("random", p) for p in ("red", "blue")}).play(12)
+    session.close()
+    code, out, _ = run(capsys, "show", "--repo", str(tmp_path / "g"))
+    assert code == 0 and "Robber: on the desert" in out
+    assert not re.search(_RAW_PLACE, out), out
+    code, out, _ = run(capsys, "bisect", "--when", "roads(red) >= 2", "--repo", str(tmp_path / "g"))
+    assert code == 0 and "build road" in out and not re.search(_RAW_PLACE, out), out

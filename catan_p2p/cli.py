@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "join": "fetch a game from a remote and take a seat",
     "bot": "run a bot as a networked peer until the game ends",
     "games": "the lobby: games a remote holds, or the games on this machine",
+    "lobby": "a window to start, open, join or watch games (./play.sh without arguments)",
     "watch": "follow a networked game in a window, read-only, without a seat",
     "sync": "fetch, verify and fast-forward, then push own refs",
     "abandon": "end a game a player has kept waiting longer than agreed",

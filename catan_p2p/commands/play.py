@@ -317,7 +317,29 @@ def run(args: argparse.Namespace) -> int:
     if screen is None:
         print(NO_DISPLAY, file=sys.stderr)
         return 1
-    game = start(args)
+    try:
+        play_in_window(start(args), args, screen)
+    finally:
+        pygame.display.quit()
+    return 0
+
+
+def build_options(**overrides: object) -> argparse.Namespace:
+    """``play``'s options with their defaults (and ``overrides``): the lobby starts,
+    joins and opens games through the same functions as the command line."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_arguments(parser)
+    options = parser.parse_args([])
+    for name, value in overrides.items():
+        setattr(options, name, value)
+    return options
+
+
+def play_in_window(game: Game, args: argparse.Namespace, screen: pygame.Surface) -> pygame.Surface:
+    """Play ``game`` in the window until it is closed (then its replay, if asked for).
+
+    Returns the surface last drawn on (the window may have been resized).
+    """
     from catan_p2p.client.app import App
     from catan_p2p.client.syncer import Syncer
 
@@ -338,18 +360,17 @@ def run(args: argparse.Namespace) -> int:
         if app.replay_requested:
             from catan_p2p.client.replay import ReplayViewer, replay_states
 
-            ReplayViewer(*replay_states(game.session), screen=screen).run()
+            ReplayViewer(*replay_states(game.session), screen=app.screen).run()
     finally:
         if syncer is not None:
             syncer.stop()
         _close(game.session)
-        pygame.display.quit()
     if game.repo is not None:
         print(
             f"Game saved in {game.repo}; continue it with: "
             f"catan-p2p play --resume {game.repo}{game.game_flag}"
         )
-    return 0
+    return app.screen
 
 
 def play_headless(args: argparse.Namespace) -> int:

@@ -275,14 +275,15 @@ class BoardView:
         return surface
 
     def _draw_terrain(self, surface: pygame.Surface, at: Point, terrain: Terrain) -> None:
-        """What a tile produces, in words above its token and as a small picture below,
-        so lumber and wool (two greens), or grain and brick, are never told by colour."""
+        """What a tile produces, in words under its token and as a small picture beside
+        it, so lumber and wool (two greens), or grain and brick, are never told by colour.
+        (Above the token the tile shows its plain colour.)"""
         s = self.hex_size
         ink = _ink(TERRAIN_COLOURS[terrain])
         label = tile_label(terrain)
-        name = _fit(label, int(0.24 * s), 1.2 * s, ink)
-        surface.blit(name, name.get_rect(center=(at[0], at[1] - 0.6 * s)))
-        draw_picture(surface, terrain, (at[0], at[1] + 0.62 * s), 0.2 * s)
+        name = _fit(label, int(0.22 * s), 1.1 * s, ink)
+        surface.blit(name, name.get_rect(center=(at[0], at[1] + 0.56 * s)))
+        draw_picture(surface, terrain, (at[0] - 0.6 * s, at[1] - 0.05 * s), 0.17 * s)
 
     def _draw_token(self, surface: pygame.Surface, at: Point, number: int) -> None:
         s = self.hex_size

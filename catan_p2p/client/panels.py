@@ -92,6 +92,8 @@ def draw_status(
         label = f"Ended without {who.capitalize()}"
     elif state.is_over:
         label = f"{who.capitalize()} wins with {state.points(state.winner)} points"
+    elif acting and state.phase is Phase.SPECIAL_BUILD:
+        label = f"{who.capitalize()} builds"
     elif acting:
         label = f"{who.capitalize()} to play"
     else:

@@ -137,8 +137,7 @@ def _expecting(state: GameState) -> str:
         owing = ", ".join(_name(state, s.victim) for s in state.steals)
         return f"waiting for {owing} to show the cards stolen from them ({who}'s monopoly)"
     if phase is Phase.SPECIAL_BUILD:
-        after = _name(state, special_build.turn_player(state))
-        return f"{who} may build or buy (special building phase after {after}'s turn)"
+        return f"special building: {who} may build or buy"
     return f"it is {who}'s turn"
 
 

@@ -263,6 +263,19 @@ def draw_hand(
         x += cw + 6
 
 
+def draw_spectator_hand(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """A spectator's hand panel: what it may see of the hands is in the players' rows."""
+    top = panel_box(surface, rect, "Watching")
+    for i, line in enumerate(
+        (
+            "A spectator holds no seat: resource cards show in each",
+            "player's row above, development cards only as a count,",
+            "face down, until they are played.",
+        )
+    ):
+        draw_text(surface, line, (rect.left + 10, top + 4 + 18 * i), 13, theme.MUTED)
+
+
 def draw_log(
     surface: pygame.Surface,
     rect: pygame.Rect,

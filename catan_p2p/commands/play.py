@@ -9,7 +9,6 @@ are bots is kept beside the game in the repository's Git directory.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import secrets
 import sys
@@ -30,6 +29,8 @@ from catan_p2p.commands._common import (  # noqa: E402
     without_retry_advice,
 )
 from catan_p2p.commands._options import add_board  # noqa: E402
+from catan_p2p.commands._seats import load_seats as _load_seats  # noqa: E402
+from catan_p2p.commands._seats import save_seats as _save_seats  # noqa: E402
 from catan_p2p.commands.new import board_for  # noqa: E402
 from catan_p2p.errors import RemoteError, UsageError  # noqa: E402
 from catan_p2p.rules.cards import MAX_PLAYERS  # noqa: E402
@@ -38,7 +39,6 @@ from catan_p2p.session.base import MemorySession, Session  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
 
 COLOURS = SEAT_COLOURS
-SEATS_FILE = "catan-p2p-seats.json"
 BOT_STRATEGY = "greedy" if "greedy" in STRATEGIES else "random"
 NO_DISPLAY = (
     "catan-p2p play: no display is available to open a window here; "
@@ -90,23 +90,6 @@ def seat_counts(args: argparse.Namespace) -> tuple[int, int]:
 
 def _bots(players: list[str] | tuple[str, ...], strategy: str, seed: str) -> dict[str, Bot]:
     return {p: make_bot(strategy, f"{seed}/{p}") for p in players}
-
-
-def _save_seats(git_dir: Path, game_id: str, humans: tuple[str, ...], bots: dict[str, str]) -> None:
-    path = git_dir / SEATS_FILE
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data[game_id] = {"humans": list(humans), "bots": bots}
-    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-
-
-def _load_seats(git_dir: Path, game_id: str) -> tuple[tuple[str, ...], dict[str, str]] | None:
-    path = git_dir / SEATS_FILE
-    if not path.exists():
-        return None
-    entry = json.loads(path.read_text()).get(game_id)
-    if entry is None:
-        return None
-    return tuple(entry["humans"]), dict(entry["bots"])
 
 
 def new_game(args: argparse.Namespace) -> Game:

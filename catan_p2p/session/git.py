@@ -552,8 +552,12 @@ class GitSession:
     # --- sync ----------------------------------------------------------------------------
 
     def _push(self, refs: list[str]) -> None:
-        """Ask for own refs (and ``refs``) to be pushed once the lock is released."""
-        if self.remote is None:
+        """Ask for own refs (and ``refs``) to be pushed once the lock is released.
+
+        A read-only session (a spectator, ``show``) never pushes: its branches are only
+        its verified copies of the players' logs, and it may have no right to write.
+        """
+        if self.remote is None or self.read_only:
             return
         self._push_due = True
         self._push_extra.update(refs)

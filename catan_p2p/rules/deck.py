@@ -263,7 +263,7 @@ def first_cards(size: int = DECK_SIZE) -> tuple[str, ...]:
     return tuple(m.hex() for m in card_points()[:size])
 
 
-def _permutation(seed: bytes, label: str, size: int) -> tuple[int, ...]:
+def _permutation(seed: bytes, label: str, size: int = DECK_SIZE) -> tuple[int, ...]:
     """A uniform permutation of the deck's positions from ``seed`` (Fisher-Yates)."""
     order = list(range(size))
     pick = Chance(seed.hex(), label)
@@ -278,7 +278,7 @@ def _apply(k: bytes, order: tuple[int, ...], cards: tuple[bytes, ...]) -> tuple[
     return tuple(_mul(k, cards[src]) for src in order)
 
 
-def _seat_order(secret: bytes, size: int) -> tuple[int, ...]:
+def _seat_order(secret: bytes, size: int = DECK_SIZE) -> tuple[int, ...]:
     """The permutation of a seat's pass, from its deck secret."""
     seed = hashlib.sha256(b"catan-p2p/deck-shuffle\0" + secret).digest()
     return _permutation(seed, "deck/shuffle", size)
@@ -307,7 +307,7 @@ def shuffle_context(keys: tuple[str, ...], seat: int) -> bytes:
     return "".join(keys).encode() + b"\0%d" % seat
 
 
-def _round(seed: bytes, size: int) -> tuple[bytes, tuple[int, ...]]:
+def _round(seed: bytes, size: int = DECK_SIZE) -> tuple[bytes, tuple[int, ...]]:
     """A proof round's blinding scalar and permutation, from its seed."""
     return _scalar(b"catan-p2p/shuffle-round\0" + seed), _permutation(seed, "deck/round", size)
 

@@ -47,9 +47,9 @@ def shared(capsys, tmp_path: Path, players: str = "red,blue,white") -> Path:
 
 
 def test_play_with_too_many_humans_says_how_many_seats_a_game_has(capsys):
-    code, _, err = run(capsys, "play", "--humans", "5")
+    code, _, err = run(capsys, "play", "--humans", "7")
     sentence = one_sentence(err)
-    assert code == 1 and "2 to 4 seats" in sentence and "negative" not in sentence
+    assert code == 1 and "2 to 6 seats" in sentence and "negative" not in sentence
 
 
 def test_new_with_an_unreachable_remote_creates_nothing(capsys, tmp_path):

@@ -38,6 +38,7 @@ from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, settings
+from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -326,8 +327,9 @@ class ProtocolModel(RuleBasedStateMachine):
         parent = self._honest_head()
         state = self.oracle.verify(parent)
         author, key = DISHONEST, self.mallory.key
-        if how == "impersonate":
+        if how == "impersonate":  # the seat to move, unless that is Orange itself
             author = state.players[state.current]
+            author = HONEST[0] if author == DISHONEST else author
         elif how == "unsigned":
             key = None
         action, tree = EndTurn(author), self.oracle_repo.commit(parent).tree
@@ -513,9 +515,10 @@ QUICK = settings(
     max_examples=3,
     stateful_step_count=30,
     deadline=None,
-    derandomize=True,
+    derandomize=True,  # the same runs every time: a red CI run is a real counterexample
     database=None,
     suppress_health_check=list(HealthCheck),
+    phases=(Stage.explicit, Stage.reuse, Stage.generate),  # print the case, do not shrink it
 )
 
 
@@ -529,7 +532,8 @@ def test_the_protocol_model_holds_on_a_short_run():
 def test_the_protocol_model_holds_over_five_thousand_steps(capsys):
     FIGURES.clear()
     examples = int(os.environ.get("CATAN_MODEL_EXAMPLES", "50"))
-    long = settings(QUICK, max_examples=examples, stateful_step_count=120, derandomize=False)
+    explore = os.environ.get("CATAN_MODEL_RANDOM") == "1"  # new interleavings each run
+    long = settings(QUICK, max_examples=examples, stateful_step_count=120, derandomize=not explore)
     run_state_machine_as_test(ProtocolModel, settings=long)
     with capsys.disabled():
         print("\nprotocol model:", dict(sorted(FIGURES.items())))

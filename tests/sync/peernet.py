@@ -138,13 +138,19 @@ class Node:
         drop_junk(self.repo, GAME)
 
     def push(self, remote: Remote) -> None:
-        """Push own refs (fast-forward only) and delete own answer branches gone here."""
+        """Push own refs (fast-forward only; forced by the dishonest node, which may) and
+        delete own answer branches gone here."""
         mine = self.own_refs()
         for ref, oid in mine.items():
             there = remote.refs.get(ref)
             if there == oid:
                 continue
-            if there is None or self.repo.is_ancestor(there, oid) or reaches(self.repo, oid, there):
+            if (
+                there is None
+                or not self.honest
+                or self.repo.is_ancestor(there, oid)
+                or reaches(self.repo, oid, there)
+            ):
                 remote.refs[ref] = oid
             else:
                 self.pushes_refused += 1  # the remote holds another history of it

@@ -35,6 +35,8 @@ from __future__ import annotations
 import functools
 import os
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -118,6 +120,7 @@ class ProtocolModel(RuleBasedStateMachine):
         self.spare: str | None = None  # the other version of an equivocated move
         self.equivocated = False
         self.steps = 0
+        self._depth = 0
         self.last_quiet = 0
         FIGURES["games"] += 1
 
@@ -128,9 +131,19 @@ class ProtocolModel(RuleBasedStateMachine):
         return self.t.nodes[DISHONEST]
 
     def _step(self, name: str) -> None:
-        self.steps += 1
-        FIGURES["steps"] += 1
+        """Count a rule; nested calls (a round's acts, an act's sync) are not steps."""
         FIGURES[name] += 1
+        if self._depth == 0:
+            self.steps += 1
+            FIGURES["steps"] += 1
+
+    @contextmanager
+    def _nested(self) -> Iterator[None]:
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
 
     def _note_remote_answers(self) -> None:
         for ref, oid in self.t.remote.game_refs().items():
@@ -173,7 +186,8 @@ class ProtocolModel(RuleBasedStateMachine):
         self._step("act")
         node = self.t.nodes[player]
         if fresh:
-            self.sync(player, push=True)
+            with self._nested():
+                self.sync(player, push=True)
         if node.session is None:
             return
         bot = make_bot(strategy, f"{seed}")
@@ -199,10 +213,12 @@ class ProtocolModel(RuleBasedStateMachine):
     @rule(seed=st.integers(0, 2**16))
     def round(self, seed: int) -> None:
         """Every seat in turn syncs, acts if the game waits on it, and pushes: the game
-        moves on (each seat counts as one step; random bots, which end turns sooner
-        than greedy ones, who may offer the same trade again and again)."""
-        for player in PLAYERS:
-            self.act(player, seed, patient=False, strategy="random", fresh=True)
+        moves on (random bots, which end turns sooner than greedy ones, who may offer
+        the same trade again and again)."""
+        self._step("round")
+        with self._nested():
+            for player in PLAYERS:
+                self.act(player, seed, patient=False, strategy="random", fresh=True)
 
     @rule(player=st.sampled_from(PLAYERS), push=st.booleans())
     def sync(self, player: str, push: bool) -> None:
@@ -390,7 +406,8 @@ class ProtocolModel(RuleBasedStateMachine):
     def equivocate(self, pick: int) -> None:
         """Orange signs two versions of its next move; the remote shows the first."""
         self._step("equivocate")
-        self.sync(DISHONEST, push=False)
+        with self._nested():
+            self.sync(DISHONEST, push=False)
         session = self.mallory.session
         if session is None:
             return

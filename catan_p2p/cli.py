@@ -22,6 +22,8 @@ COMMANDS: dict[str, str] = {
     "new": "create a game in a repository of its own",
     "join": "fetch a game from a remote and take a seat",
     "bot": "run a bot as a networked peer until the game ends",
+    "games": "the lobby: games a remote holds, or the games on this machine",
+    "watch": "follow a networked game in a window, read-only, without a seat",
     "sync": "fetch, verify and fast-forward, then push own refs",
     "abandon": "end a game a player has kept waiting longer than agreed",
     "chat": "say something to the other players of a game",

@@ -47,8 +47,6 @@ from catan_p2p.rules.actions import (  # noqa: E402
     Action,
     BuildRoad,
     BuyDevCard,
-    EndRoadBuilding,
-    EndTurn,
     MoveRobber,
     PlayKnight,
     PlayRoadBuilding,
@@ -100,6 +98,9 @@ class App:
         syncer: a started background ``Syncer`` for networked play (None: hot-seat).
         offer_replay: show "Replay the game" at the end; it stops the loop with
             ``replay_requested`` set, and the caller opens the replay viewer.
+        spectator: a read-only window (``catan-p2p watch``): no seat, no hand, no
+            action bar; ``P`` stops the loop with ``replay_requested`` set to step
+            through the game so far.
     """
 
     def __init__(
@@ -115,6 +116,7 @@ class App:
         title: str = "catan-p2p",
         chat: ChatLog | None = None,
         sounds: Sounds | None = None,
+        spectator: bool = False,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -128,6 +130,7 @@ class App:
         self.syncer = syncer
         self.bot_delay = bot_delay
         self.offer_replay = offer_replay
+        self.spectator = spectator
         self.replay_requested = False
         state = session.state
         self.layout = Layout.for_size(screen.get_size(), len(state.players))
@@ -278,7 +281,10 @@ class App:
 
     @property
     def shown_player(self) -> str | None:
-        """Whose private cards the window may draw now (None behind a "pass to" screen)."""
+        """Whose private cards the window may draw now (None behind a "pass to" screen,
+        and always for a spectator)."""
+        if self.spectator:
+            return None
         if self.private and not self.state.is_over and self.viewer != self.revealed:
             return None
         return self.viewer
@@ -299,6 +305,9 @@ class App:
             return f"{current.capitalize()} offers you a trade"
         if state.phase is Phase.TRADE:
             return "the answers to your trade offer are in"
+        if state.phase is Phase.SPECIAL_BUILD and player == current:
+            after = state.players[(state.turn - 1) % len(state.players)].capitalize()
+            return f"special building after {after}'s turn: you may build or buy"
         if player == current and not state.is_over:
             return "it is your move"
         return "the window is yours"
@@ -497,6 +506,9 @@ class App:
         if key == pygame.K_x and (pair := self.may_abandon(self.session.state)) is not None:
             self.submit(Abandon(*pair))
             return
+        if self.spectator and key == pygame.K_p:
+            self._replay()  # the caller steps through the game so far, then comes back
+            return
         if key == pygame.K_s:
             muted = self.sounds.toggle()
             self.say("sound off (S turns it on)" if muted else "sound on", error=False)
@@ -544,8 +556,7 @@ class App:
         if name in simple:
             self.submit(simple[name])
         elif name == "end":
-            end = EndRoadBuilding(player) if state.phase is Phase.ROAD_BUILDING else EndTurn(player)
-            self.submit(end)
+            self.submit(controls.end_action(state, player))
         elif name in ("road", "settlement", "city"):
             mode = Mode(name)
             self.mode = Mode.NONE if self.mode is mode else mode
@@ -732,7 +743,10 @@ class App:
         shown = self.shown_player
         mine = self.session.view(shown) if shown in self.session.local_players else state
         panels.draw_players(screen, lay.players, state, shown, mine)
-        panels.draw_hand(screen, lay.hand, mine, shown, hidden_for=self.viewer)
+        if self.spectator:
+            panels.draw_spectator_hand(screen, lay.hand)
+        else:
+            panels.draw_hand(screen, lay.hand, mine, shown, hidden_for=self.viewer)
         log_rect, chat_rect = lay.log, None
         if self.chat is not None:
             log_rect, chat_rect = panels.split_for_chat(lay.log)
@@ -761,6 +775,27 @@ class App:
     def _draw_bar(self, screen: pygame.Surface, state: GameState) -> None:
         bar = self.layout.bar
         pygame.draw.rect(screen, theme.PANEL, bar)
+        if self.spectator:
+            self.bar_buttons = []
+            lines = (
+                f"Watching game {self.session.game_id}: no seat, no hidden card, nothing to play",
+                "P steps through the game so far (Esc comes back live) · Ctrl+Q quits",
+            )
+            for i, line in enumerate(lines):
+                draw_text(
+                    screen,
+                    line,
+                    (bar.centerx, bar.top + 18 + 24 * i),
+                    15 - i,
+                    theme.TEXT,
+                    i == 0,
+                    "center",
+                    max_width=bar.width - 16,
+                )
+            if not state.is_over:
+                text = self._waiting_text(state)
+                draw_text(screen, text, (bar.centerx, bar.top - 14), 14, theme.TEXT, True, "center")
+            return
         player = self.actor()
         actions = self.legal(player) if player else []
         enabled = controls.enabled_commands(actions)

@@ -745,7 +745,11 @@ class App:
         self._draw_bar(screen, state)
         if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
             self.message = None
-        acting = self.actor() or (self.seats.humans_acting(state) or [None])[0]
+        humans_acting = self.seats.humans_acting(state)
+        # the human whose hand is shown, when acting (a trade answer), else the first one
+        acting = self.actor() or (
+            self.viewer if self.viewer in humans_acting else (humans_acting or [None])[0]
+        )
         message, is_error = self.message, self.message_is_error
         if message is None and self.actor() is not None:
             message, is_error = HINTS.get(self.current_mode()), False

@@ -153,3 +153,19 @@ def test_the_window_log_says_how_many_cards_a_bank_trade_gave(tmp_path, written)
 
     assert any(re.search(r"trade [234] \w+ for 1 \w+ with the bank", t) for t in written), written
     session.close()
+
+
+def test_in_hot_seat_the_header_names_the_player_answering_not_the_offerer(written):
+    state = at_turn(scenario(), RED, Phase.MAIN)
+    state = give(state, RED, cards(lumber=1))
+    state = give(state, BLUE, cards(ore=1))
+    app = _app(state, (RED, BLUE))
+    app.revealed = RED
+    app.session.submit(OfferTrade(RED, cards(lumber=1), cards(ore=1)))
+    app._follow(app.session.state)
+    app.revealed = BLUE  # Blue took the screen to answer
+    app.dialog = None
+    app._open_forced_dialog(app.state)
+    written.clear()
+    app.draw()
+    assert "Blue to answer Red's offer" in written and "Red to play" not in written

@@ -5,8 +5,9 @@ state_schema/PROTOCOL.md with hashlib, `cryptography` and PyNaCl's libsodium bin
 checks it against state_schema/vectors/vectors.json: the HKDF secrets and dice anchors
 (section 1, "Dice"), a roll ("Dice"), a shuffle ("Shuffles"), a steal's token, answer and
 shared value ("Steals"), every summary line of a whole game (section 3, the tables), every
-state file's bytes (section 4, "The JSON layout"), every tree id ("The tree") and every
-commit's signature and bytes (section 3, "Signatures").
+state file's bytes (section 4, "The JSON layout"), every tree id ("The tree"), every
+commit's signature and bytes (section 3, "Signatures"), and the proofs of a claim, a share,
+a card played and a shuffle ("Proofs", "Shuffle proofs").
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl.bindings import (
     crypto_core_ed25519_from_uniform,
     crypto_core_ed25519_scalar_reduce,
+    crypto_core_ed25519_sub,
+    crypto_scalarmult_ed25519_base_noclamp,
     crypto_scalarmult_ed25519_noclamp,
 )
 
@@ -348,3 +351,95 @@ def test_every_commit_is_its_header_and_message_signed_in_git_s_ssh_format():
         header = [*unsigned, "gpgsig " + "\n ".join(armour)]
         assert "\n".join(header) + "\n\n" + message == raw, entry["kind"]
         assert f"ssh-ed25519 {base64.b64encode(wire).decode()}" == DATA["seat_keys"][author]
+
+
+# --- the proofs ("Proofs", "Shuffle proofs") ----------------------------------------------------
+
+G = crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+
+
+def check_dleq(proof: bytes, h: bytes, b: bytes, s: bytes, context: bytes) -> bool:
+    """That ``s = x·b`` for the ``x`` of ``h = x·G``: the verifier of "Proofs"."""
+    c, z = proof[:32], proof[32:]
+    a = crypto_core_ed25519_sub(crypto_scalarmult_ed25519_base_noclamp(z), _mul(c, h))
+    bb = crypto_core_ed25519_sub(_mul(z, b), _mul(c, s))
+    return hs(b"catan-p2p/dleq\0" + G + h + b + s + a + bb + context) == c
+
+
+def _mul(k: bytes, p: bytes) -> bytes:
+    return crypto_scalarmult_ed25519_noclamp(k, p)
+
+
+def _deck_keys(oid: str) -> list[str]:
+    files = files_of(oid)
+    return [json.loads(files[f"deck/{p}.json"])["key"] for p in GAME["players"]]
+
+
+def test_a_claim_a_share_a_card_played_and_a_token_carry_their_proofs():
+    claim = action_of(first("answer:claim_seat"))
+    h = bytes.fromhex(claim["deck"])
+    assert check_dleq(bytes.fromhex(claim["proof"]), h, G, h, b"seat\0" + claim["key"].encode())
+    roll = first("action:roll_dice:number:shares")
+    action, parent = action_of(roll), parents(roll["raw"])[0]
+    keys = _deck_keys(parent)
+    files = files_of(parent)
+    opened = {
+        card["position"]: card["opened"]
+        for p in GAME["players"]
+        for card in json.loads(files[f"players/{p}.json"]).get("cards", [])
+    }
+    h = bytes.fromhex(keys[GAME["players"].index(action["player"])])
+    for share in action["shares"]:
+        pos, proof = share.split(":")
+        removed, cz = bytes.fromhex(proof[:64]), bytes.fromhex(proof[64:])
+        assert check_dleq(cz, h, removed, bytes.fromhex(opened[int(pos)]), b"share")
+    knight = first("action:play_knight")
+    action, parent = action_of(knight), parents(knight["raw"])[0]
+    files = files_of(parent)
+    mine = {
+        c["position"]: c for c in json.loads(files[f"players/{action['player']}.json"])["cards"]
+    }
+    pos, proof = action["card"].split(":")
+    h = bytes.fromhex(json.loads(files[f"deck/{action['player']}.json"])["key"])
+    removed = bytes.fromhex(proof[:64])
+    assert check_dleq(
+        bytes.fromhex(proof[64:]), h, removed, bytes.fromhex(mine[int(pos)]["opened"]), b"share"
+    )
+    cards = [
+        crypto_core_ed25519_from_uniform(hashlib.sha256(b"catan-p2p/card\0%d" % j).digest())
+        for j in range(25)
+    ]
+    assert cards.index(removed) < 14  # a knight: cards 0-13
+
+
+def test_the_first_shuffle_proof_verifies_as_the_page_lays_it_out():
+    settle = first("action:build_settlement:shuffle")
+    action, parent = action_of(settle), parents(settle["raw"])[0]
+    seat = GAME["players"].index(action["player"])
+    keys = _deck_keys(parent)
+    h = bytes.fromhex(keys[seat])
+    ctx = "".join(keys).encode() + b"\0%d" % seat
+    before = [
+        crypto_core_ed25519_from_uniform(hashlib.sha256(b"catan-p2p/card\0%d" % j).digest())
+        for j in range(25)
+    ]
+    after = [bytes.fromhex(p) for p in action["deck"]]
+    proof = action["proof"]
+    digest = bytes.fromhex(proof[:64])
+    at, shadows = 64, []
+    for i in range(64):
+        if not digest[i // 8] >> (i % 8) & 1:  # the round's seed
+            seed = bytes.fromhex(proof[at : at + 64])
+            e, sigma = hs(b"catan-p2p/shuffle-round\0" + seed), permutation(seed, "deck/round")
+            shadows.append(_mul(e, h) + b"".join(_mul(e, after[sigma[k]]) for k in range(25)))
+            at += 64
+        else:  # the way from D: e·x and tau
+            k_ = bytes.fromhex(proof[at : at + 64])
+            tau = bytes.fromhex(proof[at + 64 : at + 114])
+            assert sorted(tau) == list(range(25))
+            shadow = crypto_scalarmult_ed25519_base_noclamp(k_)
+            shadows.append(shadow + b"".join(_mul(k_, before[tau[k]]) for k in range(25)))
+            at += 114
+    assert at == len(proof)
+    data = b"catan-p2p/shuffle-proof\0" + ctx + h + b"".join(before) + b"".join(after)
+    assert hashlib.sha256(data + b"".join(shadows)).digest() == digest

@@ -47,8 +47,6 @@ from catan_p2p.rules.actions import (  # noqa: E402
     Action,
     BuildRoad,
     BuyDevCard,
-    EndRoadBuilding,
-    EndTurn,
     MoveRobber,
     PlayKnight,
     PlayRoadBuilding,
@@ -307,6 +305,9 @@ class App:
             return f"{current.capitalize()} offers you a trade"
         if state.phase is Phase.TRADE:
             return "the answers to your trade offer are in"
+        if state.phase is Phase.SPECIAL_BUILD and player == current:
+            after = state.players[(state.turn - 1) % len(state.players)].capitalize()
+            return f"special building after {after}'s turn: you may build or buy"
         if player == current and not state.is_over:
             return "it is your move"
         return "the window is yours"
@@ -555,8 +556,7 @@ class App:
         if name in simple:
             self.submit(simple[name])
         elif name == "end":
-            end = EndRoadBuilding(player) if state.phase is Phase.ROAD_BUILDING else EndTurn(player)
-            self.submit(end)
+            self.submit(controls.end_action(state, player))
         elif name in ("road", "settlement", "city"):
             mode = Mode(name)
             self.mode = Mode.NONE if self.mode is mode else mode

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import pygame
 
 from catan_p2p.client import theme
+from catan_p2p.client.layout import player_row
 from catan_p2p.client.widgets import draw_card, draw_text, panel_box, shade, wrap_text
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import (
@@ -92,6 +93,8 @@ def draw_status(
         label = f"Ended without {who.capitalize()}"
     elif state.is_over:
         label = f"{who.capitalize()} wins with {state.points(state.winner)} points"
+    elif acting and state.phase is Phase.SPECIAL_BUILD:
+        label = f"{who.capitalize()} builds"
     elif acting:
         label = f"{who.capitalize()} to play"
     else:
@@ -143,7 +146,9 @@ def draw_players(
     """
     mine = state if mine is None else mine
     top = panel_box(surface, rect, "Players")
-    row_h = min(64, (rect.bottom - top - 4) // max(1, len(state.players)))
+    row_h = min(
+        player_row(len(state.players)), (rect.bottom - top - 4) // max(1, len(state.players))
+    )
     for seat, player in enumerate(state.players):
         hand = state.hands[seat]
         y = top + seat * row_h
@@ -180,6 +185,8 @@ def draw_players(
         )
         if row_h >= 60:
             draw_text(surface, left, (row.left + 20, row.top + 41), 12, theme.MUTED)
+        elif row_h >= 54:  # five or six seats: the same line, closer
+            draw_text(surface, left, (row.left + 20, row.top + 38), 11, theme.MUTED)
         if seat < len(state.discards) and state.phase is Phase.DISCARD and state.discards[seat]:
             draw_text(
                 surface,

@@ -15,6 +15,7 @@ from catan_p2p.commands._common import (
 from catan_p2p.commands._options import add_board, add_key
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.rules.board import Board
+from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.session.git import GitSession, create_game
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.store.schema import MAX_TIMEOUT
@@ -22,10 +23,17 @@ from catan_p2p.sync import transport
 from catan_p2p.sync.repo import GameRepo
 
 
-def board_for(kind: str, seed: str | None, radius: int = 2, balance: float | None = None) -> Board:
-    """The board of a new game; the generator's own errors become usage errors."""
+def board_for(
+    kind: str,
+    seed: str | None,
+    radius: int = 2,
+    balance: float | None = None,
+    players: int = 4,
+) -> Board:
+    """The board of a new game (5-6 players: the extension's island); the generator's own
+    errors become usage errors."""
     try:
-        return make_board(kind, seed or "0", radius=radius, balance=balance)
+        return make_board(kind, seed or "0", radius=radius, balance=balance, players=players)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -35,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         required=True,
-        help="comma-separated colours, one per seat, e.g. red,blue,white",
+        help="comma-separated colours, one per seat, e.g. red,blue,white (2 to 6; 5-6 "
+        "play the 5-6 player extension)",
     )
     add_board(parser, "game seed: the same seed deals the same board and dice (default: random)")
     parser.add_argument(
@@ -94,9 +103,12 @@ def parse_duration(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
-    if not 2 <= len(players) <= 4:
-        raise UsageError(f"--players needs 2 to 4 comma-separated colours, got {len(players)}")
-    board = board_for(args.board, args.seed, args.radius, args.balance)
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise UsageError(
+            f"--players needs 2 to {MAX_PLAYERS} comma-separated colours (5-6 play the "
+            f"extension), got {len(players)}"
+        )
+    board = board_for(args.board, args.seed, args.radius, args.balance, len(players))
     if not 3 <= args.victory_points <= 30:
         raise UsageError(f"--victory-points must be 3..30, got {args.victory_points}")
     if args.as_player and args.as_player.lower() not in players:

@@ -33,11 +33,12 @@ from catan_p2p.commands._seats import load_seats as _load_seats  # noqa: E402
 from catan_p2p.commands._seats import save_seats as _save_seats  # noqa: E402
 from catan_p2p.commands.new import board_for  # noqa: E402
 from catan_p2p.errors import RemoteError, UsageError  # noqa: E402
-from catan_p2p.rules.state import GameState  # noqa: E402
+from catan_p2p.rules.cards import MAX_PLAYERS  # noqa: E402
+from catan_p2p.rules.state import SEAT_COLOURS, GameState  # noqa: E402
 from catan_p2p.session.base import MemorySession, Session  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
 
-COLOURS = ("red", "blue", "white", "orange")
+COLOURS = SEAT_COLOURS
 BOT_STRATEGY = "greedy" if "greedy" in STRATEGIES else "random"
 NO_DISPLAY = (
     "catan-p2p play: no display is available to open a window here; "
@@ -73,16 +74,16 @@ def games_home() -> Path:
 
 
 def seat_counts(args: argparse.Namespace) -> tuple[int, int]:
-    """(humans, bots) of a new game, checked: 2 to 4 seats in all."""
+    """(humans, bots) of a new game, checked: 2 to 6 seats in all (5-6: the extension)."""
     humans = args.humans
-    bots = args.bots if args.bots is not None else 4 - humans
+    bots = args.bots if args.bots is not None else max(0, 4 - humans)
     if humans < 0 or bots < 0:
         raise UsageError("--humans and --bots count seats and cannot be negative")
     total = humans + bots
-    if not 2 <= total <= 4:
+    if not 2 <= total <= MAX_PLAYERS:
         raise UsageError(
-            f"a game has 2 to 4 seats, and --humans {humans} --bots {bots} makes {total}; "
-            "e.g. --humans 2 --bots 1"
+            f"a game has 2 to {MAX_PLAYERS} seats (5-6 play the extension), and --humans "
+            f"{humans} --bots {bots} makes {total}; e.g. --humans 2 --bots 1"
         )
     return (0, total) if args.headless else (humans, bots)
 
@@ -97,7 +98,7 @@ def new_game(args: argparse.Namespace) -> Game:
     players = COLOURS[: humans + n_bots]
     human_seats, bot_seats = players[:humans], players[humans:]
     seed = args.seed or secrets.token_hex(4)
-    board = board_for(args.board, seed, args.radius, args.balance)
+    board = board_for(args.board, seed, args.radius, args.balance, len(players))
     strategy = strategy_for(getattr(args, "opponents", None) or BOT_STRATEGY)
     bots = _bots(bot_seats, strategy, seed)
     if GitSession is None:

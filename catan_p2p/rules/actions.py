@@ -347,6 +347,17 @@ class EndTurn(Action):
         return "end turn"
 
 
+@_register
+@dataclass(frozen=True, slots=True)
+class EndSpecialBuild(Action):
+    """Build nothing more in the special building phase (5-6 players); the next seat may."""
+
+    kind: ClassVar[str] = "end_special_build"
+
+    def describe(self) -> str:
+        return "done building"
+
+
 # --- development cards -------------------------------------------------------------------
 
 

@@ -33,7 +33,7 @@ from catan_p2p.errors import (
     VerificationError,
 )
 from catan_p2p.rules.actions import Action, GiveCard, ShowSteal
-from catan_p2p.rules.board import STANDARD_BOARD, Board
+from catan_p2p.rules.board import Board, standard_board
 from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
@@ -89,7 +89,7 @@ def write_genesis(
 def create_game(
     repo: Path | GameRepo,
     players: list[str] | tuple[str, ...],
-    board: Board = STANDARD_BOARD,
+    board: Board | None = None,
     seed: str | None = None,
     game_id: str | None = None,
     victory_points: int = 10,
@@ -135,6 +135,7 @@ def create_game(
             game_repo = GameRepo(path)
     if game_repo.has_game(game):
         raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
+    board = board if board is not None else standard_board(len(players))  # (5-6: extension)
     oid = write_genesis(game_repo, declared, board, when)
     seats = players if local is None else local
     for p in seats:

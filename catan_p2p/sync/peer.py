@@ -205,7 +205,7 @@ class Peer:
 
     def _shuffle(self, deck: cards_deck.Deck, seat: int) -> dict:
         """This seat's pass over the deck and the proof that it is a shuffle."""
-        before = deck.passes[-1] if deck.passes else cards_deck.first_cards()
+        before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.size)
         context = cards_deck.shuffle_context(deck.keys, seat)
         after, proof = cards_deck.prove_shuffle(before, self.deck_secret, context)
         return {"deck": after, "proof": proof}

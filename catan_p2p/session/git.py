@@ -212,7 +212,9 @@ class GitSession:
         self._reported: set[str] = set()  # rejections already handed out by take_rejected
         self._early: set[str] = set()  # rejected for now only: dated ahead of this clock
         self._wait_start: tuple[str, int] | None = None  # head -> waiting_since()
-        self._answer_cache: dict[str, Answer | None] = {}
+        # (answer, opening) -> verified answer or None: an answer is valid on its own
+        # opening only, and a replayed one under a later opening must be checked again.
+        self._answer_cache: dict[tuple[str, str], Answer | None] = {}
         self._version = 0  # bumped whenever refs may have changed (own writes, sync)
         self._answers_memo: tuple[tuple, list[Answer]] | None = None
         self._pending_deletes: list[str] = []
@@ -408,7 +410,7 @@ class GitSession:
                 player = concurrent.answer_owner(ref)
                 if player in found:
                     continue
-                cached = self._answer_cache.get(oid, ...)
+                cached = self._answer_cache.get((oid, opening), ...)
                 if cached is ...:
                     try:
                         action, _ = lead.verifier.verify_answer(oid, opening, kind)
@@ -416,7 +418,7 @@ class GitSession:
                     except (VerificationError, IllegalAction) as exc:
                         self._reject(oid, str(exc))
                         cached = None
-                    self._answer_cache[oid] = cached
+                    self._answer_cache[oid, opening] = cached
                 if cached is not None:
                     found[player] = cached
         return concurrent.in_seat_order(found.values(), self.players)

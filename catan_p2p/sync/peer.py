@@ -257,6 +257,10 @@ class Peer:
         elif liveness.extends(self.repo, target, head):
             return 0  # the late line of an abandoned game that the own head joined already
         elif not liveness.extends(self.repo, head, target):
+            # A line that does not verify is a refused commit, not a fork: a fork report
+            # is evidence that the seat signed two versions, which a stranger's unsigned
+            # or illegal commit on a diverging line must not fake.
+            self.verifier.verify(target)
             raise ForkError(
                 f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
                 f"{target[:10]}, which does not extend it; both are kept, nothing was merged"

@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 
 BOARD_KINDS = ("standard", "random", "balanced")
+#: The seat colours the window and ``play`` use; ``keys --mine`` makes a key only for one
+#: of them or for a seat of a game it is shown.
+SEAT_COLOURS = ("red", "blue", "white", "orange", "green", "brown")
 
 
 def add_repo(parser: argparse.ArgumentParser, game: bool = True, default: str | None = ".") -> None:

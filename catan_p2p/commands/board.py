@@ -130,6 +130,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p board``."""
     parser.add_argument(
         "--kind",
+        "--board",
+        dest="kind",
         choices=BOARD_KINDS,
         default="standard",
         help="the beginner map, a shuffled one, or a shuffled one scored for fairness",

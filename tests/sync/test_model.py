@@ -220,6 +220,11 @@ class ProtocolModel(RuleBasedStateMachine):
             for player in PLAYERS:
                 self.act(player, seed, patient=False, strategy="random", fresh=True)
 
+    @rule(seed=st.integers(0, 2**16))
+    def another_round(self, seed: int) -> None:
+        """A second rule for a round, so that the game moves on as often as it is hit."""
+        self.round(seed)
+
     @rule(player=st.sampled_from(PLAYERS), push=st.booleans())
     def sync(self, player: str, push: bool) -> None:
         """A peer fetches, verifies, merges, and pushes (or crashes before the push)."""

@@ -5,7 +5,9 @@ waiting for seats, some played for a few dozen moves by bots) plus junk anyone c
 to a plain remote (refs of no protocol shape, logs naming a blob, a commit that holds
 no game), then times the command as a user runs it, as a separate process: the first
 listing on this machine (an empty lobby cache: one ``ls-remote``, one shallow fetch of
-every game's newest commit) and the next one (only ``ls-remote``, nothing new fetched).
+every game's newest commit) and the next one (only ``ls-remote``, nothing new fetched),
+for the remote given as a path (read in place) and as a ``file://`` URL (fetched, as
+any network remote is).
 
     python -m benchmarks.lobby [--games 1000] [--work DIR] [--runs 3]
 
@@ -104,12 +106,12 @@ def plant_junk(remote: Path) -> None:
             path.write_text(oid + "\n")
 
 
-def time_listing(remote: Path, home: Path) -> tuple[float, dict]:
+def time_listing(remote: str, home: Path) -> tuple[float, dict]:
     """Seconds ``catan-p2p games URL --json`` takes as a process, and what it printed."""
     env = dict(os.environ, CATAN_P2P_HOME=str(home))
     started = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "catan_p2p.cli", "games", str(remote), "--json"],
+        [sys.executable, "-m", "catan_p2p.cli", "games", remote, "--json"],
         capture_output=True,
         env=env,
         check=True,
@@ -126,16 +128,30 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work = Path(args.work) if args.work else Path(tempfile.gettempdir()) / "catan-lobby-bench"
     remote = build_remote(work, args.games)
-    cold, warm = [], []
+    timings: dict[str, dict[str, list[float]]] = {}
     listed: dict = {}
-    for run in range(args.runs):
-        with tempfile.TemporaryDirectory() as home:
-            seconds, listed = time_listing(remote, Path(home))
-            cold.append(seconds)
-            seconds, _ = time_listing(remote, Path(home))
-            warm.append(seconds)
-        print(f"run {run + 1}: first {cold[-1]:.2f} s, again {warm[-1]:.2f} s", file=sys.stderr)
+    for how, url in (("path", str(remote)), ("file_url", f"file://{remote}")):
+        cold, warm = [], []
+        for run in range(args.runs):
+            with tempfile.TemporaryDirectory() as home:
+                seconds, listed = time_listing(url, Path(home))
+                cold.append(seconds)
+                seconds, _ = time_listing(url, Path(home))
+                warm.append(seconds)
+            print(
+                f"{how} run {run + 1}: first {cold[-1]:.2f} s, again {warm[-1]:.2f} s",
+                file=sys.stderr,
+            )
+        timings[how] = {"first": cold, "again": warm}
     games = listed["games"]
+
+    def figures(runs: list[float]) -> dict:
+        return {
+            "median": round(statistics.median(runs), 3),
+            "max": round(max(runs), 3),
+            "runs": [round(r, 3) for r in runs],
+        }
+
     result = {
         "games": len(games),
         "readable": sum(1 for g in games if g["problem"] is None),
@@ -145,9 +161,16 @@ def main(argv: list[str] | None = None) -> int:
                 ["git", "ls-remote", str(remote)], capture_output=True, text=True, check=True
             ).stdout.count("\n")
         ),
-        "first_listing_s": {"median": statistics.median(cold), "max": max(cold), "runs": cold},
-        "next_listing_s": {"median": statistics.median(warm), "max": max(warm), "runs": warm},
-        "command": "catan-p2p games URL --json (a new process each time, bare remote on this disk)",
+        "path_first_listing_s": figures(timings["path"]["first"]),
+        "path_next_listing_s": figures(timings["path"]["again"]),
+        "fetched_first_listing_s": figures(timings["file_url"]["first"]),
+        "fetched_next_listing_s": figures(timings["file_url"]["again"]),
+        "load_average_1min": round(os.getloadavg()[0], 2),
+        "cores": os.cpu_count(),
+        "command": "catan-p2p games URL --json, a new process each time, a bare remote on "
+        "this disk given as a path (read in place) and as a file:// URL (ls-remote, then "
+        "a shallow fetch of every log's newest commit into the lobby cache; 'next' runs "
+        "with that cache filled)",
     }
     Path(args.out).write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
     print(json.dumps(result, indent=2, sort_keys=True))

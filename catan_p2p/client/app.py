@@ -57,6 +57,7 @@ from catan_p2p.rules.engine import expecting  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
+from catan_p2p.rules.views import pending_cards  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
@@ -71,6 +72,15 @@ HINTS = {
     Mode.ROBBER: "click a highlighted tile to move the robber there",
     Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, C costs, H all keys",
 }
+
+
+def span(seconds: int) -> str:
+    """``2 h 05 min``, ``4 min 10 s``, ``12 s``: a time left, as a clock shows it."""
+    h, rest = divmod(max(0, seconds), 3600)
+    m, s = divmod(rest, 60)
+    if h:
+        return f"{h} h {m:02d} min"
+    return f"{m} min {s:02d} s" if m else f"{s} s"
 
 
 def production_text(before: GameState, after: GameState, roll: RollDice) -> str:
@@ -746,7 +756,8 @@ class App:
         if self.spectator:
             panels.draw_spectator_hand(screen, lay.hand)
         else:
-            panels.draw_hand(screen, lay.hand, mine, shown, hidden_for=self.viewer)
+            unread = pending_cards(state, state.seat(shown)) if shown in state.players else 0
+            panels.draw_hand(screen, lay.hand, mine, shown, hidden_for=self.viewer, unread=unread)
         log_rect, chat_rect = lay.log, None
         if self.chat is not None:
             log_rect, chat_rect = panels.split_for_chat(lay.log)
@@ -768,6 +779,8 @@ class App:
         if self.show_costs:
             hand = state.hands[state.seat(shown)].resources if shown in state.players else None
             panels.draw_costs(screen, lay.board, hand)
+        if isinstance(self.dialog, TradeDialog):
+            self.dialog.time_left = self.offer_time_left(state)
         if self.dialog is not None:
             backdrop(screen, lay.board)
             self.dialog.draw(screen, pygame.mouse.get_pos() if pygame.mouse.get_focused() else None)
@@ -827,6 +840,24 @@ class App:
             text = self._waiting_text(state)
             draw_text(screen, text, (bar.centerx, bar.top - 14), 14, theme.TEXT, True, "center")
 
+    def offer_time_left(self, state: GameState) -> str | None:
+        """How long an offer made elsewhere (a remote player, a bot) stays open for the
+        answers of this window's humans: a networked game's agreed wait, counted from
+        the offer, or until everyone answered (the rule of the bot driver)."""
+        offerer = state.players[state.current]
+        if state.phase is not Phase.TRADE or offerer in self.seats.humans:
+            return None
+        if not self.seats.humans_acting(state):
+            return None
+        info = getattr(self.session, "info", None)
+        timeout = getattr(info, "timeout", 0) or 0
+        if self.syncer is None or not timeout:
+            return f"{offerer.capitalize()}'s offer stays open until everyone has answered"
+        left = int(self.session.waiting_since() + timeout - time.time())  # type: ignore[attr-defined]
+        if left <= 0:
+            return f"{offerer.capitalize()} may close the offer now: answer soon"
+        return f"{offerer.capitalize()}'s offer stays open {span(left)} more for your answer"
+
     def _waiting_on(self, state: GameState) -> tuple[str, float | None] | None:
         """The remote player the game waits on, with when their branch last moved."""
         if self.syncer is None:
@@ -841,7 +872,7 @@ class App:
         humans, bots = len(self.seats.humans), len(self.seats.bots)
         if humans > 1:
             extra = f" and {bots} bot{'s' * (bots != 1)}" if bots else ""
-            return f"hot-seat: {humans} players{extra} share this window; hands show after a pass"
+            return f"hot-seat: {humans} players{extra} share this window"
         if humans == 1:
             return f"{self.seats.humans[0].capitalize()} against {bots} bot{'s' * (bots != 1)}"
         return "bots only: every seat is played by a bot"

@@ -93,6 +93,10 @@ def draw_status(
         label = f"Ended without {who.capitalize()}"
     elif state.is_over:
         label = f"{who.capitalize()} wins with {state.points(state.winner)} points"
+    elif acting and acting != current and state.phase is Phase.TRADE:
+        label = f"{who.capitalize()} to answer {current.capitalize()}'s offer"
+    elif acting and acting != current and state.phase is Phase.DISCARD:
+        label = f"{who.capitalize()} to discard"
     elif acting and state.phase is Phase.SPECIAL_BUILD:
         label = f"{who.capitalize()} builds"
     elif acting:
@@ -204,11 +208,13 @@ def draw_hand(
     state: GameState,
     viewer: str | None,
     hidden_for: str | None = None,
+    unread: int = 0,
 ) -> None:
     """The viewer's resource cards and development cards (new ones marked).
 
     With no ``viewer`` the panel stays face down; ``hidden_for`` names whose hand waits
-    behind a hot-seat "pass to" screen.
+    behind a hot-seat "pass to" screen; ``unread`` counts the viewer's face-down cards
+    it cannot read yet (just bought: the other seats open them with their next rolls).
     """
     if viewer is None or viewer not in state.players:
         top = panel_box(surface, rect, "Hand")
@@ -249,6 +255,10 @@ def draw_hand(
             chips.append((f"{DEV_SHORT[card]} ×{held}", (92, 70, 130)))
         if new:
             chips.append((f"{DEV_SHORT[card]} ×{new} (new)", (70, 64, 84)))
+    if unread:
+        chips.append(
+            (f"{unread} just bought: shown and playable from your next turn", (70, 64, 84))
+        )
     if not chips:
         draw_text(surface, "no development cards", (x, y + 2), 13, theme.MUTED)
     f = theme.font(12, True)

@@ -10,14 +10,14 @@ given with --in), and which of them wait for you.
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 import time
 from pathlib import Path
 
-from catan_p2p.commands._common import print_json
 from catan_p2p.commands._options import add_json
 from catan_p2p.commands._seats import bot_seats
 from catan_p2p.session.lobby import GameSummary, games_folder, list_local, list_remote
-from catan_p2p.sync.repo import find_git_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if args.url:
         found = list_remote(args.url)
         if args.json:
-            print_json(
+            _print_json(
                 {
                     "url": found.url,
                     "games": [g.to_json() for g in found.games],
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     bots = {f: _bots_of(f) for f in folders}
     games = list_local(folders, bots)
     if args.json:
-        print_json(
+        _print_json(
             {
                 "games": [g.to_json() for g in games],
                 "waiting_for_you": [g.game for g in games if g.mine_waiting],
@@ -93,12 +93,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_json(data: dict) -> None:
+    """One JSON object on stdout, written at once (a thousand games in one write)."""
+    sys.stdout.write(json.dumps(data, sort_keys=True) + "\n")
+
+
 def _bots_of(folder: Path) -> set[str]:
     """Seats bots play in the repository ``folder`` (of any game; games rarely share one)."""
-    try:
-        seats = bot_seats(find_git_dir(folder))
-    except Exception:  # noqa: BLE001 - no repository: no bots
-        return set()
+    git_dir = folder / ".git" if (folder / ".git").is_dir() else folder
+    seats = bot_seats(git_dir)
     return set().union(*seats.values()) if seats else set()
 
 

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from catan_p2p.boards import make_board
 from catan_p2p.commands._common import (
     default_game_repo,
     games_in,
+    print_json,
+    refuse_foreign_folder,
     removed_on_failure,
     without_retry_advice,
 )
-from catan_p2p.commands._options import add_board, add_key
+from catan_p2p.commands._options import add_board, add_json, add_key
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import MAX_PLAYERS
@@ -81,6 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="game id (default: a random one); needed to add a second game to a repository",
     )
     add_key(parser)
+    add_json(parser)
 
 
 _UNITS = {"m": 60, "h": 3600, "d": 86400}
@@ -119,6 +123,9 @@ def run(args: argparse.Namespace) -> int:
             f"--players names {', '.join(twice)} more than once; every seat needs its own colour"
         )
     path = default_game_repo(args.repo, "new")
+    refuse_foreign_folder(path, "new")
+    if args.remote:
+        check_remote(args.remote)
     existing = games_in(path)
     if existing and args.game is None:
         raise UsageError(
@@ -143,9 +150,21 @@ def run(args: argparse.Namespace) -> int:
         if key_path:
             remember(GameRepo(path).git_dir, me, key_path)
         pick = f" --game {game}" if existing else ""
-        print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
         if args.remote:
             _share(path, game, args.remote, me, keys)
+        if args.json:
+            print_json(
+                {
+                    "game": game,
+                    "players": players,
+                    "repo": str(path.resolve()),
+                    "remote": args.remote,
+                    "seat": me if args.remote else None,
+                }
+            )
+            return 0
+        print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
+        if args.remote:
             print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
             print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
             print("Set-up starts once every seat is claimed (your next sync merges the claims).")
@@ -153,6 +172,20 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"Play it hot-seat with: catan-p2p play --resume {path}{pick}")
     return 0
+
+
+def check_remote(url: str) -> None:
+    """Refuse a remote Git cannot reach before anything is created (one sentence)."""
+    from catan_p2p.session.lobby import ls_remote
+
+    try:
+        ls_remote(url, time.monotonic() + transport.TIMEOUT)
+    except CatanError as exc:
+        reason = str(exc).split("; check", 1)[0]
+        raise UsageError(
+            f"--remote {url}: {reason}; check the URL (a path, ssh or https URL of an empty "
+            "bare repository) and run `catan-p2p new` again; nothing was created"
+        ) from None
 
 
 def _share(path: Path, game: str, remote: str, me: str, keys: dict | None) -> None:

@@ -115,10 +115,38 @@ def new_game(args: argparse.Namespace) -> Game:
             "or pass another --repo for a new one"
         )
     with removed_on_failure(repo):
-        create_game(repo, list(players), board, seed, game_id)
+        create_game(repo, list(players), board, seed, game_id, keys=local_keys(repo, players))
     session = GitSession.open(repo, game_id)
     _save_seats(session.repo.git_dir, game_id, human_seats, {p: strategy for p in bot_seats})
     return Game(session, Seats(human_seats, bots), repo)
+
+
+def local_keys(repo: Path, players: tuple[str, ...] | list[str]) -> dict:
+    """Seat keys of a game every seat of which is played in this window.
+
+    A key this machine already holds for the colour is used; any other is made inside
+    the game's own Git directory (and remembered there), never in the shared keys
+    folder: a game against bots leaves no keys behind that another game (or a bot
+    started in the wrong repository) would then pick up.
+    """
+    from catan_p2p.session.keys import existing_key, remember
+    from catan_p2p.sync.repo import find_git_dir, init_repo
+    from catan_p2p.sync.signing import SeatKey
+
+    try:
+        git_dir = find_git_dir(repo)
+    except UsageError:
+        git_dir = init_repo(repo)
+    keys = {}
+    for p in players:
+        key = existing_key(p)
+        if key is None:
+            path = git_dir / "catan-p2p-keys" / p
+            key = SeatKey.generate()
+            key.save(path)
+            remember(git_dir, p, path)
+        keys[p] = key
+    return keys
 
 
 def resume_game(args: argparse.Namespace) -> Game:
@@ -285,7 +313,29 @@ def run(args: argparse.Namespace) -> int:
     if screen is None:
         print(NO_DISPLAY, file=sys.stderr)
         return 1
-    game = start(args)
+    try:
+        play_in_window(start(args), args, screen)
+    finally:
+        pygame.display.quit()
+    return 0
+
+
+def build_options(**overrides: object) -> argparse.Namespace:
+    """``play``'s options with their defaults (and ``overrides``): the lobby starts,
+    joins and opens games through the same functions as the command line."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_arguments(parser)
+    options = parser.parse_args([])
+    for name, value in overrides.items():
+        setattr(options, name, value)
+    return options
+
+
+def play_in_window(game: Game, args: argparse.Namespace, screen: pygame.Surface) -> pygame.Surface:
+    """Play ``game`` in the window until it is closed (then its replay, if asked for).
+
+    Returns the surface last drawn on (the window may have been resized).
+    """
     from catan_p2p.client.app import App
     from catan_p2p.client.syncer import Syncer
 
@@ -306,18 +356,17 @@ def run(args: argparse.Namespace) -> int:
         if app.replay_requested:
             from catan_p2p.client.replay import ReplayViewer, replay_states
 
-            ReplayViewer(*replay_states(game.session), screen=screen).run()
+            ReplayViewer(*replay_states(game.session), screen=app.screen).run()
     finally:
         if syncer is not None:
             syncer.stop()
         _close(game.session)
-        pygame.display.quit()
     if game.repo is not None:
         print(
             f"Game saved in {game.repo}; continue it with: "
             f"catan-p2p play --resume {game.repo}{game.game_flag}"
         )
-    return 0
+    return app.screen
 
 
 def play_headless(args: argparse.Namespace) -> int:

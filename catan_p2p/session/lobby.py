@@ -4,7 +4,7 @@ A remote is read the cheap way: one ``git ls-remote`` names every game's refs, o
 shallow fetch (``--depth 1``) brings only the newest commit of each log that this
 machine has not seen yet, into a cache repository under ``$CATAN_P2P_HOME/lobby``, and
 one ``git cat-file --batch`` reads three small files of each (``game.json``,
-``turn.json``, ``seats.json``). Nothing is verified: a listing says what the remote
+``turn.json``, ``seats.json``). A remote that is a path on this disk is read in place. Nothing is verified: a listing says what the remote
 holds, and joining or watching a game verifies it from its genesis as always.
 
 A remote may hold anything anyone pushed. Refs of no protocol shape are counted and
@@ -18,20 +18,18 @@ from __future__ import annotations
 import hashlib
 import re
 import subprocess
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from catan_p2p.errors import RemoteError, StateFileError, UsageError
-from catan_p2p.rules.engine import waits_for
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.keys import catan_home
-from catan_p2p.session.watch import is_spectator_repo
-from catan_p2p.store.codec import MAX_FILE
-from catan_p2p.store.objects import Commit
+from catan_p2p.session.home import catan_home
 from catan_p2p.store.refs import (
     PREFIX,
     check_name,
@@ -42,7 +40,13 @@ from catan_p2p.store.refs import (
     well_formed,
 )
 from catan_p2p.store.schema import GameFile, SeatsFile, TurnFile
-from catan_p2p.sync.repo import GameRepo, init_repo
+
+if TYPE_CHECKING:
+    from catan_p2p.sync.repo import GameRepo
+
+# Listing a remote imports no more than it needs (a listing is a process of its own and
+# must answer fast); what reads whole states (sync.repo, rules.engine) is imported by
+# the functions for this machine's games.
 
 #: Games read from one remote at most; the rest are counted (``RemoteGames.more``).
 MAX_GAMES = 5000
@@ -51,6 +55,11 @@ DEADLINE = 20.0
 #: Bytes of ``ls-remote`` output read at most (about 400,000 refs).
 MAX_LISTING = 48 << 20
 _OID = re.compile(r"^[0-9a-f]{40}$")
+#: The files of a commit's tree a summary reads.
+FILES = ("game.json", "turn.json", "seats.json")
+#: Largest file read (the board of a radius-5 island is about 20 KB), as store.codec's.
+MAX_FILE = 256 * 1024
+_WHEN = re.compile(rb"^committer [^\n<]*<[^\n>]*> (\d{1,12}) [+-]\d{4}$", re.M)
 
 
 def _name(phase: Phase) -> str:
@@ -140,18 +149,40 @@ def list_remote(url: str, home: Path | None = None, deadline: float = DEADLINE) 
     games = sorted(logs)
     more = max(0, len(games) - MAX_GAMES)
     games = games[:MAX_GAMES]
-    git_dir = cache_dir(url, home)
-    if not (git_dir / "objects").is_dir():
-        init_repo(git_dir, bare=True)
     tips: dict[str, str] = {}  # oid -> one ref naming it
     for g in games:
         for player, oid in logs[g].items():
             tips.setdefault(oid, f"{PREFIX}/{g}/{player}")
-    with _Reader(git_dir) as reader:
-        missing = [ref for oid, ref in tips.items() if not reader.has_commit(oid)]
+    git_dir = on_this_disk(url)
+    if git_dir is None:  # fetch what is not in the cache yet
+        git_dir = cache_dir(url, home)
+        if not (git_dir / "objects").is_dir():
+            git_dir.mkdir(parents=True, exist_ok=True)
+            _run(["git", "init", "-q", "--bare", "--template=", str(git_dir)], None, end)
+        with _Reader(git_dir) as reader:
+            have = reader.read_all(list(tips), limit=0)
+        missing = [ref for oid, ref in tips.items() if have.get(oid, ("",))[0] != "commit"]
         fetch_shallow(git_dir, url, missing, end)
+    names = [f"{oid}{path}" for oid in tips for path in ("", *(f":{f}" for f in FILES))]
+    with _Reader(git_dir) as reader:
+        reader.prefetch(names)
         summaries = tuple(_best(g, logs[g], answers.get(g, set()), reader) for g in games)
     return RemoteGames(url, summaries, junk, more, time.monotonic() - started)
+
+
+def on_this_disk(url: str) -> Path | None:
+    """The git directory of a remote given as a plain path, read in place (no copy).
+
+    Its objects are read as warily as fetched ones (bounded, parsed, never trusted);
+    ``file://`` URLs and every other transport are fetched.
+    """
+    if "://" in url or (":" in url.split("/", 1)[0]):
+        return None
+    path = Path(url).expanduser()
+    for git_dir in (path, path / ".git"):
+        if (git_dir / "objects").is_dir() and (git_dir / "refs").is_dir():
+            return git_dir
+    return None
 
 
 def ls_remote(url: str, end: float) -> dict[str, str]:
@@ -270,6 +301,7 @@ class _Reader:
     def __init__(self, git_dir: Path) -> None:
         self.git_dir = git_dir
         self.proc: subprocess.Popen | None = None
+        self._memo: dict[str, tuple[str, bytes]] = {}
 
     def __enter__(self) -> _Reader:
         self.proc = subprocess.Popen(
@@ -287,12 +319,52 @@ class _Reader:
         self.proc.kill()
         self.proc.wait()
 
+    def read_all(self, names: list[str], limit: int = MAX_FILE) -> dict[str, tuple[str, bytes]]:
+        """``name -> (type, bytes)`` of every object found (bytes empty past ``limit``).
+
+        The names are written by a thread while the answers are read, in one stream:
+        a round trip per object was most of a listing's time.
+        """
+        assert self.proc is not None and self.proc.stdin and self.proc.stdout
+        stdin = self.proc.stdin
+        data = b"".join(n.encode() + b"\n" for n in names)
+
+        def feed() -> None:
+            try:
+                stdin.write(data)
+                stdin.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        out = {}
+        for name in names:
+            found = self._answer(limit)
+            if found is not None:
+                out[name] = found
+        writer.join()
+        return out
+
+    def prefetch(self, names: list[str]) -> None:
+        """Read ``names`` in one stream now; ``read`` then answers from memory."""
+        self._memo = self.read_all(names)
+
     def read(self, name: str, limit: int = MAX_FILE) -> tuple[str, bytes] | None:
         """``(type, bytes)`` of the object ``name`` (an oid or ``oid:path``), or None when
         it is missing or larger than ``limit`` bytes."""
+        if name in self._memo:
+            found = self._memo[name]
+            return found if len(found[1]) <= limit else None
         assert self.proc is not None and self.proc.stdin and self.proc.stdout
         self.proc.stdin.write(name.encode() + b"\n")
         self.proc.stdin.flush()
+        return self._answer(limit)
+
+    def _answer(self, limit: int) -> tuple[str, bytes] | None:
+        """The next answer of ``cat-file --batch`` (None: missing, or past ``limit``;
+        with ``limit`` 0 only the type is kept)."""
+        assert self.proc is not None and self.proc.stdout
         header = self.proc.stdout.readline().split()
         if len(header) != 3:
             return None  # "<name> missing" (or ambiguous)
@@ -301,14 +373,10 @@ class _Reader:
             left = size + 1
             while left:
                 left -= len(self.proc.stdout.read(min(left, 1 << 20)) or b"x" * left)
-            return None
+            return (header[1].decode(), b"") if limit == 0 else None
         data = self.proc.stdout.read(size)
         self.proc.stdout.read(1)  # the newline after each object
         return header[1].decode(), data
-
-    def has_commit(self, oid: str) -> bool:
-        found = self.read(oid)
-        return found is not None and found[0] == "commit"
 
 
 def _best(game: str, heads: dict[str, str], answers: set[Answered], reader: _Reader) -> GameSummary:
@@ -326,9 +394,9 @@ def summarise(game: str, oid: str, answers: set[Answered], reader: _Reader) -> G
     obj = reader.read(oid)
     if obj is None or obj[0] != "commit":
         return GameSummary(game, problem="its newest commit could not be fetched")
-    commit = Commit(oid, obj[1])
+    when = _WHEN.search(obj[1].partition(b"\n\n")[0])
     files = {}
-    for name in ("game.json", "turn.json", "seats.json"):
+    for name in FILES:
         got = reader.read(f"{oid}:{name}")
         if got is None or got[0] != "blob":
             return GameSummary(game, problem=f"its newest commit has no {name}")
@@ -352,7 +420,7 @@ def summarise(game: str, oid: str, answers: set[Answered], reader: _Reader) -> G
         turn=turn.turn,
         phase=turn.phase,
         waiting_for=waiting_in_files(players, turn, seats, claimed, answered),
-        last_move=commit.when,
+        last_move=int(when.group(1)) if when else 0,
         winner=turn.winner,
         abandoned=turn.abandoned,
     )
@@ -410,6 +478,8 @@ def list_local(
     """Every game in the repositories ``folders``, from the newest head of its seats
     played there (own branches move only to verified commits), with the seats that
     wait on this machine (``mine_waiting``; bots named in ``bots`` excluded)."""
+    from catan_p2p.sync.repo import GameRepo
+
     out = []
     for folder in folders:
         try:
@@ -425,6 +495,9 @@ def list_local(
 
 
 def _local(repo: GameRepo, folder: Path, game: str, bots: set[str]) -> GameSummary:
+    from catan_p2p.rules.engine import waits_for
+    from catan_p2p.session.watch import is_spectator_repo
+
     heads = {}
     answers: set[Answered] = set()
     for prefix in (game_prefix(game), tracking_prefix(game)):

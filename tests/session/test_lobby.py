@@ -93,9 +93,11 @@ def remote(tmp_path):
     return remote, src
 
 
-def test_a_remote_lists_its_games_and_skips_junk(remote, tmp_path):
-    url, src = remote
-    found = list_remote(str(url), home=tmp_path / "home")
+@pytest.mark.parametrize("how", ["path", "file://"])
+def test_a_remote_lists_its_games_and_skips_junk(remote, tmp_path, how):
+    path, src = remote
+    url = str(path) if how == "path" else f"file://{path}"  # read in place, or fetched
+    found = list_remote(url, home=tmp_path / "home")
     games = {g.game: g for g in found.games}
     assert set(games) == {"busy", "open", "nogame"}
     assert found.junk_refs == 2
@@ -108,7 +110,7 @@ def test_a_remote_lists_its_games_and_skips_junk(remote, tmp_path):
     assert opened.open_seats == ("white",), "blue's claim waits on its branch: not open"
     assert opened.waiting_for == ("white",)
     assert "no game.json" in games["nogame"].problem
-    again = list_remote(str(url), home=tmp_path / "home")  # from the cache: the same
+    again = list_remote(url, home=tmp_path / "home")  # from the cache: the same
     assert again.games == found.games
 
 

@@ -35,7 +35,7 @@ from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
 
-COLOURS = ("red", "blue", "white", "orange")
+COLOURS = ("red", "blue", "white", "orange", "green", "brown")
 BOT = "random"  # catan_p2p.bots.RandomBot: random legal actions, weighted per kind
 BUCKETS = ("compute", "sync", "finish")
 
@@ -358,7 +358,43 @@ def protocol_costs(git_dir: Path) -> dict[str, int]:
         "round_trips_for_steals": steals,
         "deck_secret_commits": sum(1 for s in subjects if s.endswith("reveal the deck secret")),
         "victory_claims": sum(1 for s in subjects if "victory point card" in s),
+        **special_build_costs(git_dir),
     }
+
+
+#: What a seat may do in the special building phase (5-6 players), by commit summary.
+_SPECIAL = re.compile(
+    r": (build road|build settlement|build city|buy development card|done building)"
+)
+
+
+def special_build_costs(git_dir: Path) -> dict[str, int]:
+    """Turns, turns followed by a special building step, and the commits those steps took.
+
+    Read from one log in game order: every commit between an ``end turn`` and the next
+    turn's first move (a roll or a card, never a build) belongs to the phase. Games of
+    2-4 players have none.
+    """
+    refs = _git(git_dir, "for-each-ref", "--format=%(refname)", "refs/heads/catan/").split()
+    logs = [r for r in refs if r.count("/") == 4]  # refs/heads/catan/<game>/<player>
+    if not logs:
+        return {"turns": 0, "special_build_turns": 0, "special_build_commits": 0}
+    subjects = _git(git_dir, "log", "--first-parent", "--reverse", "--format=%s", logs[0])
+    turns = steps = commits = 0
+    in_phase = False
+    counted = False
+    for line in subjects.splitlines():
+        if line.endswith(": end turn"):
+            turns += 1
+            in_phase, counted = True, False
+            continue
+        if in_phase and _SPECIAL.search(line):
+            commits += 1
+            if not counted:
+                steps, counted = steps + 1, True
+            continue
+        in_phase = False
+    return {"turns": turns, "special_build_turns": steps, "special_build_commits": commits}
 
 
 def diff_sizes(git_dir: Path) -> list[int]:

@@ -105,7 +105,7 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
             f"| `{key}` | ≤ {_fmt(limit, unit)} | {_fmt(ours, unit)} | {met} | "
             f"{_fmt(PAPER.get(key), unit)} | {_fmt(RERUN.get(key), unit)} |"
         )
-    for n in (2, 4):
+    for n in sorted(int(k[8:-1]) for k in r if k.startswith("hotseat_")):
         out += [
             "",
             f"## {n} players",
@@ -125,7 +125,7 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
                 f"{_fmt(rerun, unit)} | {_ratio(rerun, ours)} |"
             )
     out += ["", "## Detail", ""]
-    for n in (2, 4):
+    for n in sorted(int(k[8:-1]) for k in r if k.startswith("hotseat_")):
         h = r[f"hotseat_{n}p"]
         out += [
             f"**{n} players, hot-seat** ({h['games']} games, {h['unfinished']} cut short): "
@@ -150,6 +150,17 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
         if by_file:
             parts = ", ".join(f"`{name}` {size:.0f} B" for name, size in by_file.items())
             out += [f"Where the mean diff per action goes ({n} players): {parts}.", ""]
+        sb = h.get("special_build", {})
+        if n >= 5 and sb.get("turns"):
+            out += [
+                f'**Special building phase** ({n} players, PROTOCOL.md "Five and six '
+                f'players"): a seat built or was asked to after '
+                f"{100 * sb['turns_with_a_step_share']:.0f} % of {sb['turns']} turns; "
+                f"{sb['commits_per_turn']:.2f} commits per turn "
+                f"({sb['commits_per_turn_with_a_step']:.2f} in a turn that had a step); "
+                "seats that could pay for nothing committed nothing.",
+                "",
+            ]
         for t in ("bare", "daemon"):
             net = r[f"networked_{t}_{n}p"]
             where = "bare remote on disk" if t == "bare" else "`git daemon` on 127.0.0.1"

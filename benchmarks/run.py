@@ -1,6 +1,6 @@
 """``catan-p2p bench`` / ``python -m benchmarks``: the thesis evaluation, on our implementation.
 
-Plays bot games recorded in Git at 2 and 4 players (hot-seat: every seat a peer of one
+Plays bot games recorded in Git at 2, 4 and 6 players (hot-seat: every seat a peer of one
 repository), measures storage, diffs and latency; plays networked games between
 separate clones through a bare remote on disk and through ``git daemon`` on 127.0.0.1;
 times a fetch with and without news; times the engine without Git (benchmarks/engine.py).
@@ -25,6 +25,8 @@ from pathlib import Path
 
 from benchmarks import engine, gitgames
 
+#: Player counts played: the base game's two and four, and six (the 5-6 player extension).
+PLAYER_COUNTS = (2, 4, 6)
 #: Quick mode (CI smoke): a few games, under a minute.
 QUICK = {"games": 1, "net_games": 1, "net_actions": 20, "round_trips": 3, "engine_games": 4}
 #: Full mode per ``--games N``: networked games are slower (a fetch and a push per action).
@@ -164,6 +166,19 @@ def machine() -> dict:
     }
 
 
+def _special_build(proto: list[dict]) -> dict:
+    """How often the special building phase (5-6 players) took commits, and how many."""
+    turns = sum(p["turns"] for p in proto)
+    steps = sum(p["special_build_turns"] for p in proto)
+    commits = sum(p["special_build_commits"] for p in proto)
+    return {
+        "turns": turns,
+        "turns_with_a_step_share": round(steps / max(1, turns), 3),
+        "commits_per_turn": round(commits / max(1, turns), 3),
+        "commits_per_turn_with_a_step": round(commits / max(1, steps), 3),
+    }
+
+
 def per_players(runs: list[gitgames.GameRun], stores: list[dict]) -> dict:
     """Figures of the hot-seat games of one player count."""
     commits = [s["commits"] for s in stores]
@@ -198,6 +213,7 @@ def per_players(runs: list[gitgames.GameRun], stores: list[dict]) -> dict:
         "gc_pack_bytes": _summary([s["gc_pack_bytes"] for s in stores]),
         "gc_pack_bytes_per_commit": _summary(per_commit_pack),
         "gc_pack_bytes_per_commit_by_kind": by_kind,
+        "special_build": _special_build(proto),
         "protocol": {
             "draws": draws,
             "steals": steals,
@@ -267,7 +283,8 @@ def run(
         net_actions = min(max_actions, QUICK["net_actions"] if quick else MAX_ACTIONS)
     round_trips = QUICK["round_trips"] if quick else 20
     engine_games = QUICK["engine_games"] if quick else 100
-    steps = 2 * games + 2 * 2 * net_games + 2 + 1 + 1
+    k = len(PLAYER_COUNTS)
+    steps = k * games + 2 * k * net_games + 2 + 1 + 1
     bar = Progress(steps, stream=sys.stderr if progress else open(os.devnull, "w"))  # noqa: SIM115
     started = time.time()
     result: dict = {
@@ -283,10 +300,10 @@ def run(
     with tempfile.TemporaryDirectory(prefix="catan-bench-", dir=workdir) as tmp:
         work = Path(tmp)
         # Hot-seat games, 2p and 4p interleaved so machine load hits both alike.
-        runs: dict[int, list] = {2: [], 4: []}
-        stores: dict[int, list] = {2: [], 4: []}
+        runs: dict[int, list] = {n: [] for n in PLAYER_COUNTS}
+        stores: dict[int, list] = {n: [] for n in PLAYER_COUNTS}
         for g in range(games):
-            for n in (2, 4):
+            for n in PLAYER_COUNTS:
                 bar.step(f"hot-seat {n}p game {g + 1}/{games}", 0)
                 r = gitgames.play_hotseat(work, n, f"bench/{n}p/{g}", max_actions)
                 s = gitgames.storage(r.git_dir)
@@ -317,13 +334,13 @@ def run(
                     raw[f"diff_bytes_game0_{n}p"] = s["diff_bytes"]
                 _cleanup(r.git_dir.parent)
                 bar.step(f"hot-seat {n}p game {g + 1}/{games}")
-        for n in (2, 4):
+        for n in PLAYER_COUNTS:
             result[f"hotseat_{n}p"] = per_players(runs[n], stores[n])
             raw[f"diff_bytes_{n}p"] = [d for s in stores[n] for d in s["diff_bytes"]]
 
         # Networked: one clone per seat through a bare remote, then through git daemon.
         for transport_name in ("bare", "daemon"):
-            for n in (2, 4):
+            for n in PLAYER_COUNTS:
                 net_runs = []
                 for g in range(net_games):
                     bar.step(f"networked {transport_name} {n}p game {g + 1}", 0)
@@ -396,7 +413,7 @@ def run(
 
 def headline(result: dict) -> None:
     """The flat keys issue 5 asks for, each for 2 and 4 players."""
-    for n in (2, 4):
+    for n in PLAYER_COUNTS:
         h = result[f"hotseat_{n}p"]
         net = result[f"networked_bare_{n}p"]
         commits = h["commits"]["mean"]
@@ -411,6 +428,8 @@ def headline(result: dict) -> None:
         result[f"mean_diff_bytes_{n}p"] = h["diff_bytes"]["mean"]
         for kind, figures in h["gc_pack_bytes_per_commit_by_kind"].items():
             result[f"packed_{kind}_bytes_per_commit_{n}p"] = figures["mean"]
+        for key, value in h["special_build"].items():
+            result[f"special_build_{key}_{n}p"] = value
         for key, value in h["protocol"].items():
             result[f"{key}_{n}p"] = value
         result[f"empty_diff_share_{n}p"] = h["empty_diff_share"]
@@ -464,7 +483,7 @@ def run_args(args: argparse.Namespace) -> int:
 
 def summary_text(r: dict, out: Path) -> str:
     lines = [f"bench ({r['mode']}, {r['hotseat_4p']['games']} games per player count):"]
-    for n in (2, 4):
+    for n in PLAYER_COUNTS:
         lines.append(
             f"  {n}p: {r[f'commits_per_game_{n}p']:.0f} commits, "
             f"{r[f'disk_bytes_per_game_{n}p'] / 1024:.0f} KiB .git as left, "
@@ -473,6 +492,12 @@ def summary_text(r: dict, out: Path) -> str:
             f"compute {r[f'compute_ms_per_commit_{n}p']:.2f} ms, "
             f"hot-seat sync {r[f'sync_ms_per_commit_hotseat_{n}p']:.2f} ms, "
             f"remote round {r[f'sync_ms_per_round_remote_{n}p']:.1f} ms"
+        )
+    if "special_build_turns_6p" in r:
+        lines.append(
+            f"  6p special building: a step after "
+            f"{100 * r['special_build_turns_with_a_step_share_6p']:.0f} % of turns, "
+            f"{r['special_build_commits_per_turn_6p']:.2f} commits per turn"
         )
     if "remote_move_visible_ms" in r:
         poll = r["remote_move_visible"]["poll"]["median"]

@@ -22,6 +22,9 @@ COMMANDS: dict[str, str] = {
     "new": "create a game in a repository of its own",
     "join": "fetch a game from a remote and take a seat",
     "bot": "run a bot as a networked peer until the game ends",
+    "games": "the lobby: games a remote holds, or the games on this machine",
+    "lobby": "a window to start, open, join or watch games (./play.sh without arguments)",
+    "watch": "follow a networked game in a window, read-only, without a seat",
     "sync": "fetch, verify and fast-forward, then push own refs",
     "abandon": "end a game a player has kept waiting longer than agreed",
     "chat": "say something to the other players of a game",
@@ -36,6 +39,11 @@ COMMANDS: dict[str, str] = {
     "host": "create a bare remote whose hook guards every game pushed to it",
     "bench": "storage, diff and latency benchmarks",
 }
+
+
+#: Commands that record moves: a Ctrl-C there keeps every move made so far (each one is a
+#: commit). The others say only that they stopped, or what they leave (``INTERRUPTED``).
+SAVES = frozenset({"play", "new", "join", "bot", "sync", "abandon", "chat"})
 
 
 def command_module(name: str):  # type: ignore[no-untyped-def]
@@ -105,7 +113,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
     except KeyboardInterrupt:
-        print(f"catan-p2p {name}: interrupted; everything played so far is saved.", file=sys.stderr)
+        said = getattr(module, "INTERRUPTED", None)
+        if said is None:
+            said = (
+                "interrupted; everything played so far is saved" if name in SAVES else "interrupted"
+            )
+        print(f"catan-p2p {name}: {said}.", file=sys.stderr)
         return 130
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from catan_p2p.bots import Bot
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Action
-from catan_p2p.rules.board import STANDARD_BOARD, Board
+from catan_p2p.rules.board import Board
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import actors, legal_actions, step
 from catan_p2p.rules.invariants import check_invariants as _check_invariants
@@ -51,7 +51,7 @@ def play_game(
     players: Sequence[str],
     bots: Mapping[str, Bot] | Sequence[Bot],
     seed: str,
-    board: Board = STANDARD_BOARD,
+    board: Board | None = None,
     check_invariants: bool = True,
     max_actions: int = MAX_ACTIONS,
     record: bool = False,
@@ -59,10 +59,10 @@ def play_game(
     """Play one game from set-up to victory.
 
     Args:
-        players: seat colours in turn order (2 to 4).
+        players: seat colours in turn order (2 to 6; 5-6 play the extension).
         bots: one bot per seat, by colour or in seat order.
         seed: the game seed; action ``i`` draws from ``derive_chance(seed, str(i))``.
-        board: the board to play on.
+        board: the board to play on (default: the standard board for the seats).
         check_invariants: run ``check_invariants`` after every action (slower).
         max_actions: stop a game that has not ended after this many actions.
         record: keep the resolved actions in ``GameResult.log``.

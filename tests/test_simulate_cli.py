@@ -54,7 +54,7 @@ def test_simulate_prints_a_readable_summary() -> None:
 @pytest.mark.parametrize(
     ("args", "names"),
     [
-        (("--players", "5"), "--players"),
+        (("--players", "7"), "--players"),  # (5 and 6 play the 5-6 player extension)
         (("--players", "1"), "--players"),
         (("--games", "0"), "--games"),
         (("--bots", "random,clever"), "clever"),

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,24 +27,31 @@ import pygame  # noqa: E402
 from catan_p2p.bots import make_bot  # noqa: E402
 from catan_p2p.client.app import App  # noqa: E402
 from catan_p2p.client.dialogs import PassDialog  # noqa: E402
+from catan_p2p.client.lobby import LobbyScreen  # noqa: E402
 from catan_p2p.client.replay import ReplayViewer, replay_states  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
+from catan_p2p.client.syncer import Syncer  # noqa: E402
 from catan_p2p.rules.actions import OfferTrade  # noqa: E402
-from catan_p2p.rules.board import STANDARD_BOARD  # noqa: E402
+from catan_p2p.rules.board import EXTENSION_BOARD, STANDARD_BOARD, Board  # noqa: E402
 from catan_p2p.rules.engine import actors  # noqa: E402
-from catan_p2p.rules.state import GameState, Phase  # noqa: E402
+from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase  # noqa: E402
 from catan_p2p.session.chat import ChatLog  # noqa: E402
-from catan_p2p.session.git import GitSession, create_game  # noqa: E402
+from catan_p2p.session.driver import play_round_robin  # noqa: E402
+from catan_p2p.session.git import GitSession, create_game, join_game  # noqa: E402
+from catan_p2p.session.watch import default_watch_repo, open_watch  # noqa: E402
 from catan_p2p.sim import next_actor  # noqa: E402
+from catan_p2p.store.refs import player_ref  # noqa: E402
 
 SIZE = (1280, 800)
 PLAYERS = ["red", "blue", "white", "orange"]
 
 
-def game(work: Path, name: str, seed: str, players: list[str] = PLAYERS) -> GitSession:
+def game(
+    work: Path, name: str, seed: str, players: list[str] = PLAYERS, board: Board = STANDARD_BOARD
+) -> GitSession:
     repo = work / name
-    create_game(repo, players, STANDARD_BOARD, seed=seed, game_id=name)
+    create_game(repo, players, board, seed=seed, game_id=name)
     return GitSession.open(repo, name)
 
 
@@ -88,6 +97,82 @@ def confirm_pass(app: App) -> None:
 def save(app_or_viewer, path: Path) -> None:  # type: ignore[no-untyped-def]
     app_or_viewer.draw()
     pygame.image.save(app_or_viewer.screen, str(path))
+    print(f"wrote {path}")
+
+
+def _bare(path: Path) -> str:
+    subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+    return str(path)
+
+
+def _share(src: Path, remote: str) -> None:
+    subprocess.run(
+        ["git", "-C", str(src), "push", "-q", remote, "refs/heads/catan/*:refs/heads/catan/*"],
+        check=True,
+    )
+
+
+def save_watch(work: Path, path: Path) -> None:
+    """``catan-p2p watch`` following a game three peers play over a bare remote."""
+    remote = _bare(work / "watched.git")
+    players = PLAYERS[:3]
+    create_game(work / "w-host", players, STANDARD_BOARD, seed="screens-watch", game_id="friday")
+    _share(work / "w-host", remote)  # the seats claimed with this machine's keys
+    sessions = {p: join_game(remote, work / f"w-{p}", "friday", p) for p in players}
+    bots = {p: make_bot("greedy", f"screens/{p}") for p in players}
+    play_round_robin(sessions, bots, 260)
+    for s in sessions.values():
+        s.flush()
+    spectator = open_watch(remote, "friday", work / "spectator")
+    syncer = Syncer(spectator).start()
+    app = App(spectator, Seats(()), screen=pygame.display.set_mode(SIZE), syncer=syncer,
+              sounds=Sounds(muted=True), spectator=True, title="catan-p2p watch")  # fmt: skip
+    play_round_robin(sessions, bots, 6)  # the game goes on while the spectator watches
+    for s in sessions.values():
+        s.flush()
+    head = sessions["red"].head
+    for _ in range(400):
+        app.tick()
+        if spectator.repo.refs.get(player_ref("friday", "red")) == head and syncer.status:
+            break
+        time.sleep(0.05)
+    app.tick()
+    save(app, path)
+    syncer.stop()
+    spectator.close()
+    for s in sessions.values():
+        s.close()
+
+
+def save_lobby(work: Path, path: Path) -> None:
+    """The lobby: games of this machine's home and of a remote."""
+    home = work / "lobby-home"
+    os.environ["CATAN_P2P_HOME"] = str(home)
+    mine = game(home / "games", "g7c1e0a2f", "screens-lobby", PLAYERS[:3])
+    play_until(mine, lambda st: st.turn >= 9 and st.current == 0 and st.phase is Phase.ROLL)
+    mine.close()
+    done = game(home / "games", "g2b9d4e11", "screens-done", PLAYERS[:2])
+    play_until(done, lambda st: st.is_over)
+    done.close()
+    remote = _bare(work / "club.git")
+    for name, seated in (("friday", ("red",)), ("saturday", ("red", "blue")), ("sunday", None)):
+        create_game(work / "club", PLAYERS, STANDARD_BOARD, seed=name, game_id=name,
+                    local=seated)  # fmt: skip
+    sunday = GitSession(work / "club", "sunday")
+    play_until(sunday, lambda st: st.turn >= 14)
+    sunday.close()
+    _share(work / "club", remote)
+    watched = open_watch(remote, "sunday", default_watch_repo(remote, "sunday"))
+    watched.sync()  # as the watch window does: the copy verified up to the newest move
+    watched.close()
+    from catan_p2p.commands.lobby import local_games, remote_games
+
+    screen = LobbyScreen(local_games, remote_games, url=remote,
+                         screen=pygame.display.set_mode(SIZE))  # fmt: skip
+    screen.url = "ssh://club.example/srv/catan.git"  # what a player would have typed
+    screen.message = f"{screen.url} holds {len(screen.found.games)} games"
+    screen.draw()
+    pygame.image.save(screen.screen, str(path))
     print(f"wrote {path}")
 
 
@@ -164,6 +249,16 @@ def main(argv: list[str] | None = None) -> int:
             app.tick()
         save(app, out / "trade.png")
 
+        # Six players (the 5-6 player extension): Red builds between turns.
+        s = game(work, "six", "screens-six", list(SEAT_COLOURS), EXTENSION_BOARD)
+
+        def red_builds_between_turns(st: GameState) -> bool:
+            return st.turn > 30 and st.phase is Phase.SPECIAL_BUILD and st.current == 0
+
+        play_until(s, red_builds_between_turns)
+        app = window(s, ("red",))
+        save(app, out / "six.png")
+
         # Replay of a finished game, part-way through.
         s = game(work, "replay", "screens-replay")
         play_until(s, lambda st: st.is_over)
@@ -176,6 +271,11 @@ def main(argv: list[str] | None = None) -> int:
         ]
         viewer.goto(builds[0] + 3 if builds else len(states) // 2)
         save(viewer, out / "replay.png")
+
+        # A spectator following a networked game: three peers, each in its own clone.
+        save_watch(work, out / "watch.png")
+        # The lobby: a game here that waits for you, a remote's games with open seats.
+        save_lobby(work, out / "lobby.png")
     pygame.quit()
     return 0
 

@@ -1,41 +1,450 @@
 #!/usr/bin/env python3
 """Write or check the protocol test vectors in ``state_schema/vectors/vectors.json``.
 
-A short game written with fixed keys (Ed25519 seeds ``b"red" * ...``) and fixed commit
-times: the genesis, the seat claims, their merge and the first set-up moves (each
-first settlement carries its seat's shuffle of the hidden deck). Each entry
-holds the commit's raw bytes, its id and its tree id, so another implementation can check
-that it writes and accepts exactly these commits.
+Two games written with fixed seat keys and a fixed clock, played by this code's own
+peers (``session.git.GitSession`` hot-seat, every seat local):
+
+- ``play``: three seats, a whole game to its last ``reveal_deck``: every action type,
+  every kind of merge but the closing one, rolls, a seven with discards, steals with their
+  answers and merges, a monopoly that waits for a robbed player's ``show_steal``, shuffles,
+  draws, cards played, a win shown from hidden victory point cards.
+- ``abandon``: two seats with a timeout: an ``abandon``, the absent player's late move and
+  the closing merge that joins both lines; and one chat line.
+
+``vectors.json`` holds the inputs (board, genesis values, each seat's private key and the
+secrets HKDF derives from it), every commit of both games (raw bytes, id, tree id, the ref
+it was written on) and, for the commits named ``vector`` (the first of every kind, and
+their parents), every tree in full (``trees``: path -> blob id, ``blobs``: id -> text).
 
     python tools/vectors.py          # rewrite the vectors
-    python tools/vectors.py --check  # exit 1 when the code no longer writes them
+    python tools/vectors.py --check  # exit 1 unless the code writes exactly these vectors
+                                     # and every vector rebuilds from its inputs alone
+
+The rebuild (``rebuild``) is the part a second implementation would write: for each vector
+commit it decodes the parent's tree, recomputes every secret field from the seat's inputs
+with the functions PROTOCOL.md names, applies the action, serialises the files, and writes
+and signs the commit, comparing every byte; each step names the section it follows.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 import sys
 import tempfile
+import time as _time
+import types
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
-from catan_p2p.rules.board import STANDARD_BOARD
-from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions, step
-from catan_p2p.session.git import write_genesis
-from catan_p2p.sync.concurrent import Answer, merge_commit
-from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.protocol import PROTOCOL_VERSION, GenesisInfo, action_message
-from catan_p2p.sync.repo import GameRepo, init_repo
-from catan_p2p.sync.signing import SeatKey
-from catan_p2p.sync.verify import Verifier
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `python tools/vectors.py` from anywhere
+    sys.path.insert(0, str(ROOT))
 
-OUT = Path(__file__).resolve().parents[1] / "state_schema" / "vectors" / "vectors.json"
-PLAYERS = ("red", "blue")
-WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z
+from catan_p2p.bots import make_bot  # noqa: E402
+from catan_p2p.rules import chance as chance_mod  # noqa: E402
+from catan_p2p.rules import deck as cards_deck  # noqa: E402
+from catan_p2p.rules.actions import (  # noqa: E402
+    Abandon,
+    Action,
+    AnswerTrade,
+    BuildSettlement,
+    CancelTrade,
+    ClaimSeat,
+    ClaimVictory,
+    ConfirmTrade,
+    Discard,
+    EndRoadBuilding,
+    EndTurn,
+    GiveCard,
+    MoveRobber,
+    OfferTrade,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
+    RevealDeck,
+    RollDice,
+    ShowSteal,
+)
+from catan_p2p.rules.board import Board  # noqa: E402
+from catan_p2p.rules.engine import legal_actions, steal_context, step  # noqa: E402
+from catan_p2p.rules.state import Phase  # noqa: E402
+from catan_p2p.session.git import GitSession, create_game  # noqa: E402
+from catan_p2p.store import codec  # noqa: E402
+from catan_p2p.store.objects import Commit, MemoryObjectStore, commit_data, tree_data  # noqa: E402
+from catan_p2p.sync import liveness  # noqa: E402
+from catan_p2p.sync import protocol as proto  # noqa: E402
+from catan_p2p.sync import repo as repo_mod  # noqa: E402
+from catan_p2p.sync import verify as verify_mod  # noqa: E402
+from catan_p2p.sync.concurrent import as_merged  # noqa: E402
+from catan_p2p.sync.genesis import initial_state  # noqa: E402
+from catan_p2p.sync.repo import GameRepo, init_repo  # noqa: E402
+from catan_p2p.sync.signing import SeatKey  # noqa: E402
+
+OUT = ROOT / "state_schema" / "vectors" / "vectors.json"
+WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z: the genesis of the first game
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+PLAY = ("red", "blue", "white")
+PLAY_SEED = "vectors-1"  # a seed whose game holds a commit of every kind (found by search)
+PLAY_POINTS = 8
+ABANDON = ("red", "blue")
+TIMEOUT = 3600
+CHAT_LINE = "good luck, have fun"
 
 
 def key_of(player: str) -> SeatKey:
+    """The test seat's key: its Ed25519 private key is the name repeated to 32 bytes."""
     return SeatKey.from_seed((player.encode() * 32)[:32])
+
+
+KEYS = {p: key_of(p) for p in ("red", "blue", "white")}
+
+
+# --- a clock that moves one second per reading ------------------------------------------------
+
+
+class Clock:
+    """The time the peers read: one second later at every reading, and jumps on demand."""
+
+    def __init__(self, start: int) -> None:
+        self.now = start
+
+    def time(self) -> float:
+        self.now += 1
+        return float(self.now)
+
+
+@contextmanager
+def fixed_clock(clock: Clock):
+    """Every commit time and every clock check of the sync layer reads ``clock``."""
+    fake = types.SimpleNamespace(
+        time=clock.time,
+        monotonic=_time.monotonic,
+        sleep=_time.sleep,
+        perf_counter=_time.perf_counter,
+    )
+    saved = (repo_mod.time, verify_mod.time)
+    repo_mod.time = verify_mod.time = fake  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        repo_mod.time, verify_mod.time = saved
+
+
+# --- what kind of commit a commit is --------------------------------------------------------
+
+
+def kind_of(repo: GameRepo, oid: str) -> str:
+    """``genesis``, ``merge:<kind>``, ``answer:<type>``, ``chat`` or ``action:<type>``
+    (``answer_trade`` and ``move_robber`` split by what they do)."""
+    c = repo.commit(oid)
+    if c.tree == EMPTY_TREE:
+        return "chat"
+    if not c.parents:
+        return "genesis"
+    if len(c.parents) > 1:
+        return "merge:" + proto.parse_merge(c).kind
+    action = proto.parse_action(c)
+    kind = action.kind
+    if isinstance(action, AnswerTrade):
+        kind += ":accept" if action.accept else ":decline"
+    if isinstance(action, MoveRobber):
+        kind += ":rob" if action.victim else ":nobody"
+    if isinstance(action, RollDice):
+        kind += ":seven" if sum(action.dice or (0, 0)) == 7 else ":number"
+        kind += ":shares" if action.shares else ""
+    if isinstance(action, BuildSettlement) and action.deck:
+        kind += ":shuffle"
+    if getattr(action, "steals", None):
+        kind += ":steals"
+    role = "answer" if c.parents and _is_answer(action) else "action"
+    return f"{role}:{kind}"
+
+
+def _is_answer(action: Action) -> bool:
+    return isinstance(action, (ClaimSeat, Discard, AnswerTrade, GiveCard, ShowSteal))
+
+
+#: Every kind the vectors must hold at least once.
+REQUIRED = (
+    "genesis",
+    "answer:claim_seat",
+    "merge:seat",
+    "action:build_settlement:shuffle",
+    "action:build_settlement",
+    "action:build_road",
+    "action:build_city",
+    "action:roll_dice:number",
+    "action:roll_dice:number:shares",
+    "action:roll_dice:seven",
+    "answer:discard",
+    "merge:discard",
+    "action:move_robber:rob",
+    "answer:give_card",
+    "merge:steal",
+    "action:end_turn",
+    "action:buy_dev_card",
+    "action:play_knight",
+    "action:play_road_building",
+    "action:end_road_building",
+    "action:play_year_of_plenty",
+    "action:play_monopoly",
+    "answer:show_steal",
+    "merge:monopoly",
+    "action:maritime_trade",
+    "action:offer_trade",
+    "answer:answer_trade:accept",
+    "answer:answer_trade:decline",
+    "merge:trade",
+    "action:confirm_trade",
+    "action:cancel_trade",
+    "action:claim_victory",
+    "action:reveal_deck",
+    "action:abandon",
+    "merge:abandon",
+    "chat",
+)
+
+
+# --- playing the games ------------------------------------------------------------------------
+
+
+class Player:
+    """Chooses the moves of the ``play`` game: the greedy bot's, but first any move of a
+    kind the vectors lack (when it can lead to the commit they want)."""
+
+    def __init__(self, seed: str) -> None:
+        self.rng = random.Random(seed)
+        self.bots = {p: make_bot("greedy", f"{seed}/{p}") for p in PLAY}
+        self.seen: set[str] = set()
+
+    def choose(self, state, player: str, actions: list[Action]) -> Action:
+        if state.phase is Phase.TRADE:
+            if player != state.players[state.current]:
+                accept = [a for a in actions if isinstance(a, AnswerTrade) and a.accept]
+                want = "accept" if "accept" not in self.seen else self.rng.choice(("accept", "no"))
+                if accept and want == "accept":
+                    self.seen.add("accept")
+                    return accept[0]
+                return next(a for a in actions if isinstance(a, AnswerTrade) and not a.accept)
+            confirm = [a for a in actions if isinstance(a, ConfirmTrade)]
+            if confirm and "confirm" not in self.seen:
+                self.seen.add("confirm")
+                return confirm[0]
+            return next(a for a in actions if isinstance(a, CancelTrade))
+        steals_of_others = [
+            s for s in state.steals if state.players.index(player) not in (s.mover, s.victim)
+        ]
+        if not steals_of_others or "monopoly" in self.seen:
+            actions = [a for a in actions if not isinstance(a, PlayMonopoly)] or actions
+        for kind, label in (
+            (PlayMonopoly, "monopoly"),
+            (PlayRoadBuilding, "road_building"),
+            (PlayYearOfPlenty, "year_of_plenty"),
+            (PlayKnight, "knight"),
+        ):
+            found = [a for a in actions if isinstance(a, kind)]
+            if found and label not in self.seen:
+                self.seen.add(label)
+                return found[0]
+        if state.phase is Phase.ROAD_BUILDING and "end_rb" not in self.seen:
+            ends = [a for a in actions if isinstance(a, EndRoadBuilding)]
+            if ends and state.free_roads == 1:
+                self.seen.add("end_rb")
+                return ends[0]
+        offers = [a for a in actions if isinstance(a, OfferTrade)]
+        if offers and len([k for k in self.seen if k.startswith("offer")]) < 3:
+            self.seen.add(f"offer{len(self.seen)}")
+            return self.rng.choice(offers)
+        return self.bots[player].decide(state, actions)
+
+
+def actors(session: GitSession) -> list[tuple[str, list[Action]]]:
+    """Each seat that may act now, with its legal moves, the active seat last."""
+    state = session.state
+    current = state.players[state.current]
+    out = []
+    for p in state.players:
+        acts = session.legal_actions(p)
+        if acts:
+            out.append((p, acts))
+    out.sort(key=lambda pa: pa[0] == current)
+    return out
+
+
+def play_game(repo: GameRepo, clock: Clock, seed: str, limit: int = 3000) -> str:
+    """The ``play`` game, played to its last deck reveal; returns the game id."""
+    game = "vectors-play"
+    create_game(
+        repo, PLAY, seed=seed, game_id=game, victory_points=PLAY_POINTS, keys=KEYS, when=clock.now
+    )
+    session = GitSession(repo, game, keys=KEYS)
+    chooser = Player(seed)
+    try:
+        for _ in range(limit):
+            state = session.state
+            if state.settled:
+                break
+            who = actors(session)
+            if not who:
+                raise RuntimeError(f"nobody can act in phase {state.phase.label}")
+            player, acts = who[0]
+            session.submit(chooser.choose(session.view(player), player, acts))
+        else:
+            raise RuntimeError("the vectors' game did not end")
+    finally:
+        session.close()
+    return game
+
+
+def abandon_game(repo: GameRepo, clock: Clock) -> str:
+    """The ``abandon`` game: Red keeps it waiting, Blue ends it, Red's late move is joined."""
+    game = "vectors-abandon"
+    create_game(
+        repo, ABANDON, seed="abandon", game_id=game, keys=KEYS, timeout=TIMEOUT, when=clock.now
+    )
+    session = GitSession(repo, game, keys=KEYS)
+    try:
+        session.submit(legal_actions(session.state, "red")[0])  # red's first settlement
+        waited = session.head  # the game now waits on red's road
+        clock.now += TIMEOUT + 10
+        session.submit(Abandon("blue", "red"))  # blue's reveal_deck follows by itself
+        over = session.peers["blue"].head
+        red = session.peers["red"]
+        state = red.verifier.verify(waited)
+        move = red.with_secrets(legal_actions(state, "red")[0], state)
+        new, resolved = step(state, move, chance_mod.derive_chance(session.info.seed, waited))
+        late = repo.write_commit(
+            repo.writer(session.info).write(new),
+            [waited],
+            "red",
+            proto.action_message(resolved, game),
+            KEYS["red"],
+            int(clock.time()),
+        )
+        close = liveness.closing(repo, red.verifier.verify, over, late)
+        assert close is not None, "the abandon and the late move did not make a closing merge"
+        session.peers["blue"].record_close(close)
+        # one line of table talk, as session.chat.ChatLog.send writes it
+        chat = repo.write_commit(
+            EMPTY_TREE, [], "blue", CHAT_LINE + "\n", KEYS["blue"], int(clock.time())
+        )
+        repo.refs.set(f"refs/catan-chat/{game}/blue", chat, None)
+    finally:
+        session.close()
+    return game
+
+
+# --- what the vectors hold --------------------------------------------------------------------
+
+
+def _ref_of(repo: GameRepo, game: str, oid: str, kind: str) -> str:
+    c = repo.commit(oid)
+    if kind == "chat":
+        return f"refs/catan-chat/{game}/{c.author}"
+    if kind.startswith("answer:"):
+        step_kind = {
+            "claim_seat": "seat",
+            "discard": "discard",
+            "answer_trade": "trade",
+            "give_card": "steal",
+            "show_steal": "monopoly",
+        }[kind.split(":")[1]]
+        return f"refs/heads/catan/{game}/{step_kind}/{c.parents[0]}/{c.author}"
+    return f"refs/heads/catan/{game}/{c.author}"
+
+
+def _game_commits(repo: GameRepo, game: str) -> list[str]:
+    """Every commit of ``game`` (its logs, the answers merged into them, its chat), oldest
+    first (the clock gives every commit its own second)."""
+    heads = [
+        oid
+        for ref, oid in repo.refs.list("refs").items()
+        if ref.startswith((f"refs/heads/catan/{game}/", f"refs/catan-chat/{game}/"))
+    ]
+    seen: set[str] = set()
+    todo = list(heads)
+    while todo:
+        oid = todo.pop()
+        if oid in seen:
+            continue
+        seen.add(oid)
+        todo.extend(repo.commit(oid).parents)
+    return sorted(seen, key=lambda o: (repo.commit(o).when, o))
+
+
+def seat_inputs(game_genesis: str, players: tuple[str, ...]) -> dict:
+    """Each seat's private inputs for one game (the secrets are HKDF of the private key)."""
+    out = {}
+    for p in players:
+        key = KEYS[p]
+        salt = bytes.fromhex(game_genesis)
+        dice = key.secret(b"catan-p2p dice chain", salt)
+        deck = key.secret(b"catan-p2p deck", salt)
+        out[p] = {
+            "dice_secret": dice.hex(),
+            "dice_anchor": chance_mod.chain(dice)[-1],
+            "deck_secret": deck.hex(),
+            "deck_key": cards_deck.public_key(deck),
+        }
+    return out
+
+
+def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: dict, trees: dict):
+    """The vectors of one game: its inputs and commits; the vector commits' trees go into
+    ``trees`` and ``blobs``."""
+    commits = _game_commits(repo, game)
+    genesis = next(
+        o for o in commits if not repo.commit(o).parents and repo.commit(o).tree != EMPTY_TREE
+    )
+    info = proto.parse_genesis(repo.commit(genesis))
+    kinds = {o: kind_of(repo, o) for o in commits}
+    chosen: set[str] = set()
+    first: dict[str, str] = {}
+    for o in commits:
+        first.setdefault(kinds[o], o)
+    for o in first.values():
+        chosen.add(o)
+        if kinds[o] != "chat":
+            chosen.update(repo.commit(o).parents)
+    entries = []
+    for o in commits:
+        c = repo.commit(o)
+        entry = {
+            "commit": o,
+            "kind": kinds[o],
+            "ref": _ref_of(repo, game, o, kinds[o]),
+            "raw": c.data.decode(),
+            "tree": c.tree,
+        }
+        if o in first.values():
+            entry["vector"] = True
+        if o in chosen and kinds[o] != "chat":
+            files = codec.read_files(repo.store, c.tree, o[:10])
+            for data in files.values():
+                blobs[hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()] = data.decode()
+            trees[c.tree] = {
+                path: hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+                for path, data in sorted(files.items())
+            }
+        entries.append(entry)
+    board = json.loads(
+        codec.read_files(repo.store, repo.commit(genesis).tree, "genesis")["board/board.json"]
+    )
+    return {
+        "game": info.game,
+        "players": list(info.players),
+        "seed": info.seed,
+        "victory_points": info.victory_points,
+        **({"timeout": info.timeout} if info.timeout else {}),
+        "board": board,
+        "genesis": genesis,
+        "seats": seat_inputs(genesis, players),
+        "commits": entries,
+    }
 
 
 def vectors(where: Path | None = None) -> dict:
@@ -44,55 +453,263 @@ def vectors(where: Path | None = None) -> dict:
         path = Path(where or tmp)
         init_repo(path)
         repo = GameRepo(path)
-        declared = GenesisInfo("vectors", PLAYERS, "seed-1", 10)
-        entries = []
+        clock = Clock(WHEN)
+        try:
+            with fixed_clock(clock):
+                play = play_game(repo, clock, PLAY_SEED)
+                clock.now += 100
+                repo.store.write(b"tree", b"")  # the chat's empty tree
+                gone = abandon_game(repo, clock)
+            blobs: dict[str, str] = {}
+            trees: dict[str, dict[str, str]] = {}
+            games = [
+                describe_game(repo, play, PLAY, blobs, trees),
+                describe_game(repo, gone, ABANDON, blobs, trees),
+            ]
+        finally:
+            repo.close()
+    play_game_, gone_game = games
+    return {
+        "protocol": proto.PROTOCOL_VERSION,
+        "seat_keys": {p: k.public for p, k in KEYS.items()},
+        "private_keys": {p: (p.encode() * 32)[:32].hex() for p in KEYS},
+        "play": {k: v for k, v in play_game_.items() if k != "commits"},
+        "commits": play_game_["commits"],
+        "abandon": gone_game,
+        "trees": trees,
+        "blobs": blobs,
+    }
 
-        def record(name: str, oid: str) -> None:
-            c = repo.commit(oid)
-            entries.append({"name": name, "commit": oid, "tree": c.tree, "raw": c.data.decode()})
 
-        genesis = write_genesis(repo, declared, STANDARD_BOARD, when=WHEN)
-        record("genesis", genesis)
-        state, info = repo.open_genesis(genesis)
-        writer = repo.writer(info)
-        verifier = Verifier(repo, info, genesis, state)
-        peers = {p: Peer(repo, info, p, genesis, key_of(p), verifier) for p in PLAYERS}
-        answers = []
-        for i, p in enumerate(PLAYERS):
-            action = peers[p].claim_seat()  # its keys, dice anchor and deck key
-            tree = writer.write(step(state, action)[0])
-            oid = repo.write_commit(
-                tree, [genesis], p, action_message(action, info.game), key_of(p), WHEN + 1 + i
-            )
-            record(f"claim_seat {p}", oid)
-            answers.append(Answer(p, oid, action))
-        merge = merge_commit(info.game, "red", "seat", genesis, state, answers)
-        head = repo.write_commit(
-            writer.write(merge.state),
-            list(merge.parents),
-            "red",
-            merge.message,
-            key_of("red"),
-            WHEN + 10,
+# --- the rebuild: every vector from its inputs, with the functions PROTOCOL.md names ----------
+
+
+class Mismatch(Exception):
+    """A vector that does not rebuild; the message names the section and the step."""
+
+
+def _expect(section: str, what: str, made: object, recorded: object) -> None:
+    if made != recorded:
+        raise Mismatch(
+            f"{section}: {what} rebuilds as {made!r:.200}, the vector holds {recorded!r:.200}"
         )
-        record("seat merge", head)
-        state = merge.state
-        for n in range(4):  # red's first settlement and road, then blue's
-            player = state.players[state.current]
-            chosen = peers[player].with_secrets(legal_actions(state, player)[0], state)
-            state, resolved = step(state, chosen, derive_chance(info.seed, head))
-            head = repo.write_commit(
-                writer.write(state),
-                [head],
-                player,
-                action_message(resolved, info.game),
-                key_of(player),
-                WHEN + 20 + n,
+
+
+class Rebuild:
+    """Rebuilds the vectors of one game from its inputs (PROTOCOL.md §9 lists the steps)."""
+
+    def __init__(self, data: dict, game: dict) -> None:
+        self.data = data
+        self.game = game
+        self.by_id = {c["commit"]: c for c in game["commits"]}
+        self.private = {p: bytes.fromhex(k) for p, k in data["private_keys"].items()}
+        self.seats = game["seats"]
+        self.info = codec.GameInfo(game["game"], game["seed"], game.get("timeout", 0))
+
+    # the pieces of a commit
+    def files(self, tree: str) -> dict[str, bytes]:
+        return {p: self.data["blobs"][b].encode() for p, b in self.data["trees"][tree].items()}
+
+    def commit(self, oid: str) -> Commit:
+        return Commit(oid, self.by_id[oid]["raw"].encode())
+
+    def state(self, oid: str):
+        """§4: a state is its tree's files, decoded."""
+        return codec.decode(self.files(self.commit(oid).tree), oid[:10])[0]
+
+    def written(self, state) -> tuple[str, dict[str, bytes]]:
+        """§4: the files of ``state``, serialised, and their tree id."""
+        store = MemoryObjectStore()
+        tree = codec.StateWriter(store, self.info).write(state)
+        return tree, codec.read_files(store, tree, "rebuilt")
+
+    def check_tree(self, state, oid: str) -> None:
+        tree, files = self.written(state)
+        recorded = (
+            self.files(self.commit(oid).tree)
+            if self.commit(oid).tree in self.data["trees"]
+            else None
+        )
+        if recorded is not None:
+            for path in sorted(set(files) | set(recorded)):
+                _expect("§4 The state tree", f"file {path}", files.get(path), recorded.get(path))
+        _expect("§4 The state tree", "the tree id", tree, self.commit(oid).tree)
+        rebuilt = hashlib.sha1(b"tree %d\0" % len(tree_data_of(files)) + tree_data_of(files))
+        _expect("§4 The state tree", "the tree id from the files", rebuilt.hexdigest(), tree)
+
+    def check_bytes(self, oid: str, message: str) -> None:
+        """§3 Commits and Signatures: the exact bytes, signed with the author's key."""
+        c = self.commit(oid)
+        _expect("§3 The message", "the message", message, c.message)
+        fields = (c.tree, c.parents, c.author, proto.player_email(c.author), c.when, message)
+        unsigned = commit_data(*fields)
+        raw = unsigned
+        if c.parents or c.tree == EMPTY_TREE:
+            key = SeatKey.from_seed(self.private[c.author])
+            raw = commit_data(*fields, key.sign(unsigned))
+        _expect("§3 Commits", "the commit bytes", raw.decode(), self.by_id[oid]["raw"])
+        made = hashlib.sha1(b"commit %d\0" % len(raw) + raw).hexdigest()
+        _expect("§3 Commits", "the commit id", made, oid)
+
+    # the secrets a seat adds
+    def secret_fields(self, state, action: Action, parent: str) -> Action:
+        """§3: what only the acting seat can add, recomputed from its inputs."""
+        seat = state.players.index(action.player)
+        me = self.seats[action.player]
+        deck_secret = bytes.fromhex(me["deck_secret"])
+        deck = state.deck
+        if isinstance(action, ClaimSeat):  # §3 Seat claims, Dice, The hidden deck: Deck keys
+            key = SeatKey.from_seed(self.private[action.player]).public
+            return ClaimSeat(
+                action.player,
+                key,
+                chance_mod.chain(bytes.fromhex(me["dice_secret"]))[-1],
+                cards_deck.public_key(deck_secret),
+                cards_deck.key_proof(deck_secret, key),
             )
-            record(str(resolved), head)
-        repo.close()
-    keys = {p: key_of(p).public for p in PLAYERS}
-    return {"protocol": PROTOCOL_VERSION, "seat_keys": keys, "commits": entries}
+        if isinstance(action, (RollDice, EndTurn)):  # §3 Dice: the next element back
+            chain = chance_mod.chain(bytes.fromhex(me["dice_secret"]))
+            reveal = chain[chain.index(state.reveals[seat]) - 1]
+            action = replace(action, reveal=reveal)
+        if isinstance(action, RollDice):
+            beacon = state.reveals[(seat - 1) % len(state.players)]
+            dice = chance_mod.roll_of(state.turn, action.reveal, beacon)
+            owed = deck.owed_shares(seat)  # §3 Drawing: a share of every card owed
+            shares = tuple(
+                f"{p}:{cards_deck.share(deck_secret, deck.opened[p], deck.keys[seat])}"
+                for p in owed
+            )
+            action = replace(action, dice=dice, shares=shares or None)
+        if isinstance(action, BuildSettlement) and action.deck:  # §3 Shuffles, Shuffle proofs
+            before = deck.passes[-1] if deck.passes else cards_deck.first_cards()
+            context = cards_deck.shuffle_context(deck.keys, seat)
+            after, proof = cards_deck.prove_shuffle(before, deck_secret, context)
+            action = replace(action, deck=after, proof=proof)
+        if isinstance(action, MoveRobber) and action.token:  # §3 Steals: the robber's token
+            tile = state.board.graph.tile_index[action.tile]
+            victim = state.players.index(action.victim)
+            context = steal_context(state.turn, tile, victim)
+            action = replace(action, token=cards_deck.token(deck_secret, context))
+        if isinstance(action, GiveCard):  # §3 Steals: the victim's answer
+            context = steal_context(state.turn, state.robber, seat)
+            action = replace(action, answer=cards_deck.token(deck_secret, context))
+        if isinstance(action, ShowSteal):  # §3 Steals: a steal shown for a monopoly
+            robbed = next(s for s in state.steals if s.victim == seat)
+            action = replace(action, proof=cards_deck.exchange(deck_secret, robbed.token))
+        card = getattr(action, "card", None)
+        if isinstance(card, str):  # §3 Playing and winning: a card proof
+            pos = int(card.split(":")[0])
+            proof = cards_deck.share(deck_secret, deck.opened[pos], deck.keys[seat])
+            action = replace(action, card=f"{pos}:{proof}")
+        if isinstance(action, ClaimVictory):
+            cards = []
+            for card in action.cards:
+                pos = int(card.split(":")[0])
+                proof = cards_deck.share(deck_secret, deck.opened[pos], deck.keys[seat])
+                cards.append(f"{pos}:{proof}")
+            action = replace(action, cards=tuple(cards))
+        if isinstance(action, RevealDeck):  # §3 The end
+            action = replace(action, secret=deck_secret.hex())
+        if getattr(action, "steals", None):  # §3 Steals: a pending steal shown
+            mine = [s for s in state.steals if seat in (s.mover, s.victim)]
+            proofs = tuple(cards_deck.exchange(deck_secret, s.other_value(seat)) for s in mine)
+            action = replace(action, steals=proofs)
+        return action
+
+    # one commit
+    def rebuild(self, oid: str) -> str:
+        """Rebuild the vector commit ``oid``; returns the sections it followed."""
+        entry = self.by_id[oid]
+        c = self.commit(oid)
+        kind = entry["kind"]
+        if kind == "genesis":  # §3 Genesis
+            board = Board.from_data(self.game["board"])
+            declared = proto.GenesisInfo(
+                self.game["game"],
+                tuple(self.game["players"]),
+                self.game["seed"],
+                self.game["victory_points"],
+                self.game.get("timeout", 0),
+            )
+            state, _ = initial_state(declared, board)
+            self.check_tree(state, oid)
+            self.check_bytes(oid, proto.genesis_message(declared))
+            return "§3 Genesis, §4, §3 Commits"
+        if kind == "chat":  # §2 Chat
+            _expect("§2 Chat", "the chat tree", c.tree, EMPTY_TREE)
+            self.check_bytes(oid, c.message)
+            return "§2 Chat, §3 Commits, §3 Signatures"
+        if kind.startswith("merge:"):
+            return self.rebuild_merge(oid, kind.split(":")[1])
+        parent = c.parents[0]
+        state = self.state(parent)
+        recorded = proto.parse_action(c)
+        action = self.secret_fields(state, recorded, parent)
+        _expect(
+            "§3 Action commits", "the action with its secrets", action.dumps(), recorded.dumps()
+        )
+        new, resolved = step(
+            state, action.unresolved(), chance_mod.derive_chance(self.info.seed, parent)
+        )
+        _expect("§6", "the action's outcomes", resolved.dumps(), recorded.dumps())
+        self.check_tree(new, oid)
+        self.check_bytes(oid, proto.action_message(resolved, self.info.game))
+        return "§3 Action commits, §3 secrets, §6, §4, §3 The message, §3 Signatures"
+
+    def rebuild_merge(self, oid: str, kind: str) -> str:
+        c = self.commit(oid)
+        if kind == "abandon":  # §3 Liveness: the closing merge keeps the abandon line's tree
+            over = self.commit(c.parents[0])
+            _expect("§3 Liveness", "the closing merge's tree", c.tree, over.tree)
+            late = self.commit(c.parents[1])
+            self.check_bytes(
+                oid, proto.merge_message(c.author, kind, [late.author], self.info.game)
+            )
+            return "§3 Liveness, §3 Merge commits, §3 Signatures"
+        opening = self.state(c.parents[0])
+        state = opening
+        answers = []
+        for p in c.parents[1:]:  # §3 Merge commits: the answers in parent order
+            answer = proto.parse_action(self.commit(p))
+            answers.append(answer.player)
+            state = step(state, as_merged(opening, state, answer))[0]
+        self.check_tree(state, oid)
+        self.check_bytes(oid, proto.merge_message(c.author, kind, answers, self.info.game))
+        return "§3 Merge commits, §4, §3 The message, §3 Signatures"
+
+
+def tree_data_of(files: dict[str, bytes]) -> bytes:
+    """§4: the root tree of ``files`` (``path -> bytes``), in Git's tree format."""
+    store = MemoryObjectStore()
+    folders: dict[str, dict[str, tuple[bool, str]]] = {}
+    root: dict[str, tuple[bool, str]] = {}
+    for path, data in files.items():
+        folder, _, name = path.rpartition("/")
+        (folders.setdefault(folder, {}) if folder else root)[name] = (
+            False,
+            store.write(b"blob", data),
+        )
+    for folder, entries in folders.items():
+        root[folder] = (True, store.write(b"tree", tree_data(entries)))
+    return tree_data(root)
+
+
+def rebuild_all(data: dict) -> list[tuple[str, str, str]]:
+    """Every vector commit rebuilt: ``(game, kind, sections)``; ``Mismatch`` at the first
+    that does not rebuild."""
+    done = []
+    for game in ({**data["play"], "commits": data["commits"]}, data["abandon"]):
+        rebuild = Rebuild(data, game)
+        for entry in game["commits"]:
+            if entry.get("vector"):
+                try:
+                    sections = rebuild.rebuild(entry["commit"])
+                except Mismatch as exc:
+                    raise Mismatch(
+                        f"{game['game']} {entry['kind']} {entry['commit'][:10]}: {exc}"
+                    ) from None
+                done.append((game["game"], entry["kind"], sections))
+    return done
 
 
 def main(argv: list[str]) -> int:
@@ -101,7 +718,15 @@ def main(argv: list[str]) -> int:
         if not OUT.exists() or OUT.read_text() != now:
             print(f"{OUT} is out of step with the code; run `python tools/vectors.py`")
             return 1
-        print(f"{OUT.name}: the code writes exactly the vectors")
+        try:
+            done = rebuild_all(json.loads(now))
+        except Mismatch as exc:
+            print(f"a vector does not rebuild from its inputs: {exc}")
+            return 1
+        print(
+            f"{OUT.name}: the code writes exactly the vectors, and all {len(done)} vector "
+            "commits rebuild from their inputs"
+        )
         return 0
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(now)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from catan_p2p.boards.balanced import balanced_board, check_balance
 from catan_p2p.boards.constraints import RULEBOOK, Constraints
-from catan_p2p.boards.layout import MAX_RADIUS, MIN_RADIUS, check_radius
+from catan_p2p.boards.layout import EXTENSION, MAX_RADIUS, MIN_RADIUS, Island, check_radius
 from catan_p2p.boards.score import FACTORS, BoardScore, score_board
 from catan_p2p.boards.shuffled import random_board
 from catan_p2p.errors import UsageError
-from catan_p2p.rules.board import STANDARD_BOARD, Board
+from catan_p2p.rules.board import EXTENSION_BOARD, STANDARD_BOARD, Board
+from catan_p2p.rules.cards import is_extension
 
 KINDS = ("standard", "random", "balanced")
 #: The dial's setting when ``balanced`` is asked for without one: fairer than a
@@ -23,16 +24,19 @@ DEFAULT_BALANCE = 0.15
 def make_board(
     kind: str,
     seed: object,
-    radius: int = 2,
+    radius: Island = 2,
     balance: float | None = None,
     constraints: Constraints = RULEBOOK,
+    players: int = 4,
 ) -> Board:
     """The board of ``kind`` for ``seed`` (the same board every time).
 
     Args:
         kind: ``standard`` (the beginner board), ``random`` or ``balanced``.
         seed: any value; its text form seeds the generator.
-        radius: island radius, 2 (19 tiles) to 5 (91 tiles).
+        radius: island radius, 2 (19 tiles) to 5 (91 tiles), or ``EXTENSION`` (the 5-6
+            player extension's 30 tiles).
+        players: with 5 or 6 and radius 2, the island is the extension's instead.
         balance: for ``balanced``, the score to aim at: 0 fairest .. 1 wildest.
         constraints: placement rules a balanced board keeps (6/8 apart by default).
 
@@ -41,10 +45,14 @@ def make_board(
     """
     if kind not in KINDS:
         raise UsageError(f"unknown board kind {kind!r}; choose one of {', '.join(KINDS)}")
+    if radius == 2 and is_extension(players):
+        radius = EXTENSION
     check_radius(radius)
     if balance is not None and kind != "balanced":
         raise UsageError(f"a balance only applies to balanced boards, not to {kind} ones")
     if kind == "standard":
+        if radius == EXTENSION:
+            return EXTENSION_BOARD
         if radius != 2:
             raise UsageError(
                 "the standard board has radius 2; use a random or balanced board "
@@ -59,6 +67,7 @@ def make_board(
 
 
 __all__ = [
+    "EXTENSION",
     "FACTORS",
     "KINDS",
     "MAX_RADIUS",

@@ -16,7 +16,7 @@ import math
 import random
 
 from catan_p2p.boards.constraints import RULEBOOK, Constraints
-from catan_p2p.boards.layout import check_radius
+from catan_p2p.boards.layout import EXTENSION, Island, check_radius
 from catan_p2p.boards.score import FACTORS, measure, scale_for, scaled
 from catan_p2p.boards.shuffled import DESERT, Layout, random_layout
 from catan_p2p.errors import BoardError, UsageError
@@ -25,7 +25,7 @@ from catan_p2p.rules.board import PIPS, Board
 TOLERANCE = 0.005  # close enough to the requested score
 PENALTY = 1.0  # per broken constraint: worse than any score difference
 #: Search steps per radius (a step costs more on larger islands).
-STEPS: dict[int, int] = {2: 5000, 3: 5000, 4: 5000, 5: 5000}
+STEPS: dict[int | str, int] = {2: 5000, 3: 5000, 4: 5000, 5: 5000, EXTENSION: 5000}
 START_TEMPERATURE = 0.02
 END_TEMPERATURE = 0.0005
 
@@ -37,7 +37,7 @@ def check_balance(balance: float) -> None:
 
 
 def balanced_layout(
-    radius: int,
+    radius: Island,
     balance: float,
     rng: random.Random,
     constraints: Constraints = RULEBOOK,
@@ -120,7 +120,7 @@ def balanced_layout(
 def balanced_board(
     seed: object,
     balance: float,
-    radius: int = 2,
+    radius: Island = 2,
     constraints: Constraints = RULEBOOK,
 ) -> Board:
     """A board scoring about ``balance`` (0 fairest .. 1 wildest), the same for the same seed."""

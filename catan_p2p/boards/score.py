@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
 
-from catan_p2p.boards.layout import Geometry, geometry
+from catan_p2p.boards.layout import Geometry, geometry, island_of
 from catan_p2p.errors import BoardError
 from catan_p2p.rules.board import PIPS, Board
 from catan_p2p.rules.cards import Terrain
@@ -105,7 +105,7 @@ def _mean_spread(counts: Sequence[int], pips: Sequence[int]) -> float:
 
 
 @cache
-def _scale(radius: int, counts: tuple[int, ...], tokens: tuple[int, ...]) -> _Scale:
+def _scale(radius: int | str, counts: tuple[int, ...], tokens: tuple[int, ...]) -> _Scale:
     """Maxima for hexes ``counts`` (per terrain 0..4) and token pips ``tokens`` (sorted)."""
     geo = geometry(radius)
     k = geo.half
@@ -216,7 +216,7 @@ def scaled(raw: tuple, scale: _Scale) -> tuple[float, ...]:
     )
 
 
-def scale_for(radius: int, terrain: Sequence[int], pips: Sequence[int]) -> _Scale:
+def scale_for(radius: int | str, terrain: Sequence[int], pips: Sequence[int]) -> _Scale:
     """The factor maxima of a layout's multiset of terrains and tokens (cached)."""
     counts = [0] * 6
     for t in terrain:
@@ -227,7 +227,7 @@ def scale_for(radius: int, terrain: Sequence[int], pips: Sequence[int]) -> _Scal
 
 def layout_of(board: Board) -> tuple[Geometry, list[int], list[int]]:
     """``board`` as per-tile terrain codes and pips in ``Geometry`` order."""
-    geo = geometry(board.radius)
+    geo = geometry(island_of(board))
     terrain = [DESERT] * len(geo.tiles)
     pips = [0] * len(geo.tiles)
     for t in board.tiles:
@@ -237,7 +237,7 @@ def layout_of(board: Board) -> tuple[Geometry, list[int], list[int]]:
     return geo, terrain, pips
 
 
-def score_layout(radius: int, terrain: Sequence[int], pips: Sequence[int]) -> float:
+def score_layout(radius: int | str, terrain: Sequence[int], pips: Sequence[int]) -> float:
     """The overall score (mean of the seven scaled factors) of a layout."""
     scale = scale_for(radius, terrain, pips)
     return sum(scaled(measure(geometry(radius), terrain, pips, scale), scale)) / len(FACTORS)
@@ -252,7 +252,7 @@ def score_board(board: Board) -> BoardScore:
     if board.radius < 2:
         raise BoardError(f"only boards of radius 2 or more can be scored, got {board.radius}")
     geo, terrain, pips = layout_of(board)
-    scale = scale_for(board.radius, terrain, pips)
+    scale = scale_for(island_of(board), terrain, pips)
     raw = measure(geo, terrain, pips, scale)
     factors = scaled(raw, scale)
     return BoardScore(

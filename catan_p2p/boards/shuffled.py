@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from catan_p2p.boards.layout import (
     Geometry,
+    Island,
     check_radius,
     geometry,
     number_counts,
@@ -45,22 +46,22 @@ class Layout:
             HexTile(tile, Terrain(self.terrain[i]), self.numbers[i] or None)
             for i, tile in enumerate(self.geo.tiles)
         )
-        edges = port_edges(self.geo.radius)
+        edges = port_edges(self.geo.island)
         ports = tuple(sorted(Port(e, k) for e, k in zip(edges, self.ports, strict=True)))
         return Board(self.geo.radius, tiles, ports, name=name)
 
 
-def _terrain_bag(radius: int) -> list[int]:
+def _terrain_bag(radius: Island) -> list[int]:
     return [int(t) for t, n in sorted(terrain_counts(radius).items()) for _ in range(n)]
 
 
-def _number_bag(radius: int) -> list[int]:
+def _number_bag(radius: Island) -> list[int]:
     return [num for num, n in sorted(number_counts(radius).items()) for _ in range(n)]
 
 
 def place_numbers(geo: Geometry, terrain: list[int], rng: random.Random) -> list[int]:
     """Tokens on the producing hexes with no two 6/8 adjacent (redrawn until they fit)."""
-    radius = geo.radius
+    radius = geo.island
     bag = _number_bag(radius)
     reds = [n for n in bag if n in RED_NUMBERS]
     others = [n for n in bag if n not in RED_NUMBERS]
@@ -91,7 +92,7 @@ def place_numbers(geo: Geometry, terrain: list[int], rng: random.Random) -> list
     return numbers
 
 
-def random_layout(radius: int, rng: random.Random) -> Layout:
+def random_layout(radius: Island, rng: random.Random) -> Layout:
     """A layout by the rulebook's variable set-up on an island of ``radius``."""
     check_radius(radius)
     geo = geometry(radius)
@@ -103,6 +104,6 @@ def random_layout(radius: int, rng: random.Random) -> Layout:
     return Layout(geo, terrain, numbers, ports)
 
 
-def random_board(seed: object, radius: int = 2) -> Board:
+def random_board(seed: object, radius: Island = 2) -> Board:
     """The rulebook's variable set-up, the same board for the same ``seed``."""
     return random_layout(radius, random.Random(f"random/{radius}/{seed}")).to_board("random")

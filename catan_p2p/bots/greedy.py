@@ -93,7 +93,9 @@ class GreedyBot:
             return self._best(actions, lambda a: _robber_score(state, seat, a))
         if phase is Phase.TRADE:
             return self._trade_step(state, seat, actions)
-        if phase is Phase.MAIN:
+        if phase is Phase.MAIN or phase is Phase.SPECIAL_BUILD:
+            # (the special building phase lists only builds and end_special_build, so
+            # the plan's build or one from spare cards is made, else the bot is done)
             return self._main(state, seat, actions)
         return actions[0]
 

@@ -57,7 +57,6 @@ from catan_p2p.rules.board import GENERIC_PORT, NO_PORT, PIPS, BoardGraph
 from catan_p2p.rules.cards import (
     CITY_COST,
     DEV_CARD_COST,
-    DEV_DECK,
     ROAD_COST,
     SETTLEMENT_COST,
     Counts,
@@ -65,6 +64,7 @@ from catan_p2p.rules.cards import (
     Resource,
     add,
     covers,
+    dev_deck,
     sub,
 )
 from catan_p2p.rules.chance import Chance
@@ -233,7 +233,7 @@ def value(state: GameState, seat: int) -> float:
 
 def unseen_cards(state: GameState, seat: int) -> list[int]:
     """Development cards the seat has not seen: the deck plus the others' hidden cards."""
-    pool = list(DEV_DECK)
+    pool = list(dev_deck(len(state.players)))
     for s, hand in enumerate(state.hands):
         for c in range(5):
             pool[c] -= hand.played[c]

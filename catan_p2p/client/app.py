@@ -47,8 +47,6 @@ from catan_p2p.rules.actions import (  # noqa: E402
     Action,
     BuildRoad,
     BuyDevCard,
-    EndRoadBuilding,
-    EndTurn,
     MoveRobber,
     PlayKnight,
     PlayRoadBuilding,
@@ -59,9 +57,11 @@ from catan_p2p.rules.engine import expecting  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
+from catan_p2p.rules.views import pending_cards  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
+from catan_p2p.session.wording import spoken  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
 ROLL_SECONDS = 0.9  # the dice tumble, then the producing tiles glow
@@ -73,6 +73,15 @@ HINTS = {
     Mode.ROBBER: "click a highlighted tile to move the robber there",
     Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, C costs, H all keys",
 }
+
+
+def span(seconds: int) -> str:
+    """``2 h 05 min``, ``4 min 10 s``, ``12 s``: a time left, as a clock shows it."""
+    h, rest = divmod(max(0, seconds), 3600)
+    m, s = divmod(rest, 60)
+    if h:
+        return f"{h} h {m:02d} min"
+    return f"{m} min {s:02d} s" if m else f"{s} s"
 
 
 def production_text(before: GameState, after: GameState, roll: RollDice) -> str:
@@ -100,6 +109,9 @@ class App:
         syncer: a started background ``Syncer`` for networked play (None: hot-seat).
         offer_replay: show "Replay the game" at the end; it stops the loop with
             ``replay_requested`` set, and the caller opens the replay viewer.
+        spectator: a read-only window (``catan-p2p watch``): no seat, no hand, no
+            action bar; ``P`` stops the loop with ``replay_requested`` set to step
+            through the game so far.
     """
 
     def __init__(
@@ -115,6 +127,7 @@ class App:
         title: str = "catan-p2p",
         chat: ChatLog | None = None,
         sounds: Sounds | None = None,
+        spectator: bool = False,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -128,6 +141,7 @@ class App:
         self.syncer = syncer
         self.bot_delay = bot_delay
         self.offer_replay = offer_replay
+        self.spectator = spectator
         self.replay_requested = False
         state = session.state
         self.layout = Layout.for_size(screen.get_size(), len(state.players))
@@ -159,6 +173,7 @@ class App:
         self._state: GameState | None = None
         self._legal: dict[str, list] = {}
         self._log: list[LogEntry] = []
+        self._said: dict[str, str] = {}  # commit -> the log's words (bank trades' rates)
         self._last_bot = 0.0
         self._dirty = True
         self._drawn_at = 0.0
@@ -220,6 +235,7 @@ class App:
         self._legal = {}
         seen = len(self._log)
         self._log = self.session.history()
+        self._said.update(spoken(self.session, self._log[seen:]))
         if before is not None and self._log and isinstance(self._log[-1].action, RollDice):
             self.say(production_text(before, state, self._log[-1].action), error=False)
         if before is not None:
@@ -278,7 +294,10 @@ class App:
 
     @property
     def shown_player(self) -> str | None:
-        """Whose private cards the window may draw now (None behind a "pass to" screen)."""
+        """Whose private cards the window may draw now (None behind a "pass to" screen,
+        and always for a spectator)."""
+        if self.spectator:
+            return None
         if self.private and not self.state.is_over and self.viewer != self.revealed:
             return None
         return self.viewer
@@ -299,6 +318,9 @@ class App:
             return f"{current.capitalize()} offers you a trade"
         if state.phase is Phase.TRADE:
             return "the answers to your trade offer are in"
+        if state.phase is Phase.SPECIAL_BUILD and player == current:
+            after = state.players[(state.turn - 1) % len(state.players)].capitalize()
+            return f"special building after {after}'s turn: you may build or buy"
         if player == current and not state.is_over:
             return "it is your move"
         return "the window is yours"
@@ -497,6 +519,9 @@ class App:
         if key == pygame.K_x and (pair := self.may_abandon(self.session.state)) is not None:
             self.submit(Abandon(*pair))
             return
+        if self.spectator and key == pygame.K_p:
+            self._replay()  # the caller steps through the game so far, then comes back
+            return
         if key == pygame.K_s:
             muted = self.sounds.toggle()
             self.say("sound off (S turns it on)" if muted else "sound on", error=False)
@@ -544,8 +569,7 @@ class App:
         if name in simple:
             self.submit(simple[name])
         elif name == "end":
-            end = EndRoadBuilding(player) if state.phase is Phase.ROAD_BUILDING else EndTurn(player)
-            self.submit(end)
+            self.submit(controls.end_action(state, player))
         elif name in ("road", "settlement", "city"):
             mode = Mode(name)
             self.mode = Mode.NONE if self.mode is mode else mode
@@ -628,7 +652,7 @@ class App:
                     f"{names} kept the game waiting longer than agreed: X ends it without "
                     f"{pair[1].capitalize()} (nobody wins)"
                 )
-            return f"waiting for {names} (playing elsewhere)"
+            return f"waiting for {names}" + ("" if self.spectator else " (playing elsewhere)")
         return expecting(state)
 
     def may_abandon(self, state: GameState) -> tuple[str, str] | None:
@@ -721,7 +745,11 @@ class App:
         self._draw_bar(screen, state)
         if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
             self.message = None
-        acting = self.actor() or (self.seats.humans_acting(state) or [None])[0]
+        humans_acting = self.seats.humans_acting(state)
+        # the human whose hand is shown, when acting (a trade answer), else the first one
+        acting = self.actor() or (
+            self.viewer if self.viewer in humans_acting else (humans_acting or [None])[0]
+        )
         message, is_error = self.message, self.message_is_error
         if message is None and self.actor() is not None:
             message, is_error = HINTS.get(self.current_mode()), False
@@ -732,11 +760,15 @@ class App:
         shown = self.shown_player
         mine = self.session.view(shown) if shown in self.session.local_players else state
         panels.draw_players(screen, lay.players, state, shown, mine)
-        panels.draw_hand(screen, lay.hand, mine, shown, hidden_for=self.viewer)
+        if self.spectator:
+            panels.draw_spectator_hand(screen, lay.hand)
+        else:
+            unread = pending_cards(state, state.seat(shown)) if shown in state.players else 0
+            panels.draw_hand(screen, lay.hand, mine, shown, hidden_for=self.viewer, unread=unread)
         log_rect, chat_rect = lay.log, None
         if self.chat is not None:
             log_rect, chat_rect = panels.split_for_chat(lay.log)
-        panels.draw_log(screen, log_rect, self._log, board=state.board)
+        panels.draw_log(screen, log_rect, self._log, board=state.board, said=self._said)
         if chat_rect is not None:
             panels.draw_chat(
                 screen, chat_rect, self.chat_messages(), self.typing, self.chat_speaker()
@@ -754,6 +786,8 @@ class App:
         if self.show_costs:
             hand = state.hands[state.seat(shown)].resources if shown in state.players else None
             panels.draw_costs(screen, lay.board, hand)
+        if isinstance(self.dialog, TradeDialog):
+            self.dialog.time_left = self.offer_time_left(state)
         if self.dialog is not None:
             backdrop(screen, lay.board)
             self.dialog.draw(screen, pygame.mouse.get_pos() if pygame.mouse.get_focused() else None)
@@ -761,6 +795,27 @@ class App:
     def _draw_bar(self, screen: pygame.Surface, state: GameState) -> None:
         bar = self.layout.bar
         pygame.draw.rect(screen, theme.PANEL, bar)
+        if self.spectator:
+            self.bar_buttons = []
+            lines = (
+                f"Watching game {self.session.game_id}: no seat, no hidden card, nothing to play",
+                "P steps through the game so far (Esc comes back live) · Ctrl+Q quits",
+            )
+            for i, line in enumerate(lines):
+                draw_text(
+                    screen,
+                    line,
+                    (bar.centerx, bar.top + 18 + 24 * i),
+                    15 - i,
+                    theme.TEXT,
+                    i == 0,
+                    "center",
+                    max_width=bar.width - 16,
+                )
+            if not state.is_over:
+                text = self._waiting_text(state)
+                draw_text(screen, text, (bar.centerx, bar.top - 14), 14, theme.TEXT, True, "center")
+            return
         player = self.actor()
         actions = self.legal(player) if player else []
         enabled = controls.enabled_commands(actions)
@@ -792,6 +847,24 @@ class App:
             text = self._waiting_text(state)
             draw_text(screen, text, (bar.centerx, bar.top - 14), 14, theme.TEXT, True, "center")
 
+    def offer_time_left(self, state: GameState) -> str | None:
+        """How long an offer made elsewhere (a remote player, a bot) stays open for the
+        answers of this window's humans: a networked game's agreed wait, counted from
+        the offer, or until everyone answered (the rule of the bot driver)."""
+        offerer = state.players[state.current]
+        if state.phase is not Phase.TRADE or offerer in self.seats.humans:
+            return None
+        if not self.seats.humans_acting(state):
+            return None
+        info = getattr(self.session, "info", None)
+        timeout = getattr(info, "timeout", 0) or 0
+        if self.syncer is None or not timeout:
+            return f"{offerer.capitalize()}'s offer stays open until everyone has answered"
+        left = int(self.session.waiting_since() + timeout - time.time())  # type: ignore[attr-defined]
+        if left <= 0:
+            return f"{offerer.capitalize()} may close the offer now: answer soon"
+        return f"{offerer.capitalize()}'s offer stays open {span(left)} more for your answer"
+
     def _waiting_on(self, state: GameState) -> tuple[str, float | None] | None:
         """The remote player the game waits on, with when their branch last moved."""
         if self.syncer is None:
@@ -806,7 +879,7 @@ class App:
         humans, bots = len(self.seats.humans), len(self.seats.bots)
         if humans > 1:
             extra = f" and {bots} bot{'s' * (bots != 1)}" if bots else ""
-            return f"hot-seat: {humans} players{extra} share this window; hands show after a pass"
+            return f"hot-seat: {humans} players{extra} share this window"
         if humans == 1:
             return f"{self.seats.humans[0].capitalize()} against {bots} bot{'s' * (bots != 1)}"
         return "bots only: every seat is played by a bot"

@@ -20,6 +20,7 @@ from catan_p2p.rules.actions import (
     BuildSettlement,
     BuyDevCard,
     EndRoadBuilding,
+    EndSpecialBuild,
     EndTurn,
     MaritimeTrade,
     MoveRobber,
@@ -153,7 +154,7 @@ COMMAND_TYPES: dict[str, tuple[type[Action], ...]] = {
     "settlement": (BuildSettlement,),
     "city": (BuildCity,),
     "buy": (BuyDevCard,),
-    "end": (EndTurn, EndRoadBuilding),
+    "end": (EndTurn, EndRoadBuilding, EndSpecialBuild),
     "knight": (PlayKnight,),
     "road_building": (PlayRoadBuilding,),
     "year_of_plenty": (PlayYearOfPlenty,),
@@ -172,8 +173,22 @@ def enabled_commands(actions: Iterable[Action]) -> set[str]:
 
 
 def end_label(actions: Iterable[Action]) -> str:
-    """``End turn``, or ``Stop roads`` while free roads of road building are pending."""
-    return "Stop roads" if any(isinstance(a, EndRoadBuilding) for a in actions) else "End turn"
+    """``End turn``, ``Stop roads`` while free roads of road building are pending, or
+    ``Done building`` in the special building phase (5-6 players)."""
+    if any(isinstance(a, EndRoadBuilding) for a in actions):
+        return "Stop roads"
+    if any(isinstance(a, EndSpecialBuild) for a in actions):
+        return "Done building"
+    return "End turn"
+
+
+def end_action(state: GameState, player: str) -> Action:
+    """What the end command does now: end the turn, the free roads or one's special build."""
+    if state.phase is Phase.ROAD_BUILDING:
+        return EndRoadBuilding(player)
+    if state.phase is Phase.SPECIAL_BUILD:
+        return EndSpecialBuild(player)
+    return EndTurn(player)
 
 
 def refusal(state: GameState, action: Action) -> str | None:
@@ -182,7 +197,8 @@ def refusal(state: GameState, action: Action) -> str | None:
 
 
 def _build_refusal(state: GameState, player: str, what: str, cost: Counts, left: int) -> str:
-    if state.phase is not Phase.MAIN or state.players[state.current] != player:
+    building = state.phase is Phase.MAIN or state.phase is Phase.SPECIAL_BUILD
+    if not building or state.players[state.current] != player:
         return f"cannot build a {what} now: {expecting(state)}"
     hand = state.hands[state.seat(player)].resources
     if not covers(hand, cost):
@@ -203,7 +219,7 @@ def why_not(state: GameState, player: str, command: str) -> str:
     probes: dict[str, Action] = {
         "roll": RollDice(player),
         "buy": BuyDevCard(player),
-        "end": EndTurn(player),
+        "end": end_action(state, player),
         "knight": PlayKnight(player),
         "road_building": PlayRoadBuilding(player),
         "year_of_plenty": PlayYearOfPlenty(player, Resource.LUMBER, Resource.BRICK),

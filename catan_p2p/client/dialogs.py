@@ -305,7 +305,9 @@ class TradeDialog(Dialog):
         self.state = state
         self.humans = tuple(humans)
         self.submit = submit
-        super().__init__(560, 120 + 46 * len(state.players))
+        #: how long the offer stays open for the answers, set by the window each frame
+        self.time_left: str | None = None
+        super().__init__(560, 144 + 46 * len(state.players))
 
     @property
     def offerer(self) -> str:
@@ -405,9 +407,21 @@ class TradeDialog(Dialog):
             )
             answer = offer.answers[seat]
             ink = {Answer.ACCEPT: theme.GOOD, Answer.DECLINE: theme.BAD}.get(answer, theme.MUTED)
+            said = ANSWER_TEXT[answer]
+            if answer is Answer.PENDING and player in self.humans:
+                said, ink = "your answer", theme.TEXT  # a person here, not someone thinking
             draw_text(surface, _name(player), (self.rect.left + 42, y + 7), 15, bold=True)
-            draw_text(surface, ANSWER_TEXT[answer], (self.rect.left + 140, y + 8), 14, ink)
+            draw_text(surface, said, (self.rect.left + 140, y + 8), 14, ink)
             y += 46
+        if self.time_left:
+            draw_text(
+                surface,
+                self.time_left,
+                (self.rect.left + 20, self.rect.bottom - 34),
+                13,
+                theme.MUTED,
+                max_width=self.rect.width - (200 if self.offerer in self.humans else 40),
+            )
 
 
 # --- the end of the game ------------------------------------------------------------------
@@ -798,7 +812,7 @@ class HelpDialog(Dialog):
         ("T", "trade with the bank"),
         ("O", "offer a trade"),
         ("C", "building costs card"),
-        ("X", "end a game a player left (after the agreed wait)"),
+        ("X", "end a game someone left (after the agreed wait)"),
         ("Enter", "chat (Enter sends)"),
         ("S", "sound on / off"),
         ("Esc", "cancel / close"),
@@ -806,16 +820,28 @@ class HelpDialog(Dialog):
         ("Ctrl+Q", "quit (the game is saved)"),
     )
 
+    #: pixels from a key to its meaning, and between the two columns
+    KEY_WIDTH, GAP, MARGIN = 66, 24, 18
+
     def __init__(self) -> None:
-        super().__init__(620, 110 + 26 * ((len(self.KEYS) + 1) // 2))
+        rows = (len(self.KEYS) + 1) // 2
+        f = theme.font(15)
+        self.columns = [
+            self.KEY_WIDTH
+            + max(f.size(what)[0] for _, what in self.KEYS[c * rows : (c + 1) * rows])
+            for c in range(2)
+        ]
+        width = 2 * self.MARGIN + sum(self.columns) + self.GAP
+        super().__init__(max(620, width), 110 + 26 * rows)
 
     def draw_body(self, surface: pygame.Surface) -> None:
         rows = (len(self.KEYS) + 1) // 2
         for i, (key, what) in enumerate(self.KEYS):
-            x = self.rect.left + 18 + (i // rows) * 300
+            column = i // rows
+            x = self.rect.left + self.MARGIN + column * (self.columns[0] + self.GAP)
             y = self.rect.top + 54 + 26 * (i % rows)
             draw_text(surface, key, (x, y), 15, theme.HIGHLIGHT, True)
-            draw_text(surface, what, (x + 66, y), 15)
+            draw_text(surface, what, (x + self.KEY_WIDTH, y), 15)
 
 
 class MessageDialog(Dialog):

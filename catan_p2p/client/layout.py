@@ -9,6 +9,11 @@ import pygame
 from catan_p2p.client import theme
 
 
+def player_row(n_players: int) -> int:
+    """Height of one seat's row in the players' panel: tighter for five or six seats."""
+    return 64 if n_players <= 4 else 56
+
+
 @dataclass(frozen=True)
 class Layout:
     """Rectangles of the board, the action bar and the side panel's sections."""
@@ -32,7 +37,7 @@ class Layout:
         panel = pygame.Rect(w - pw, 0, pw, h)
         x, width = panel.left + 8, pw - 16
         status = pygame.Rect(x, 8, width, 110)  # two lines for a refusal
-        players = pygame.Rect(x, status.bottom + 8, width, 30 + 64 * n_players)
+        players = pygame.Rect(x, status.bottom + 8, width, 30 + player_row(n_players) * n_players)
         hand = pygame.Rect(x, players.bottom + 8, width, 136)
         sync = pygame.Rect(x, h - 34, width, 26)
         log = pygame.Rect(x, hand.bottom + 8, width, sync.top - hand.bottom - 16)

@@ -7,11 +7,12 @@ keeps no state of its own, so the live window and the replay viewer share them.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pygame
 
 from catan_p2p.client import theme
+from catan_p2p.client.layout import player_row
 from catan_p2p.client.widgets import draw_card, draw_text, panel_box, shade, wrap_text
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import (
@@ -92,6 +93,12 @@ def draw_status(
         label = f"Ended without {who.capitalize()}"
     elif state.is_over:
         label = f"{who.capitalize()} wins with {state.points(state.winner)} points"
+    elif acting and acting != current and state.phase is Phase.TRADE:
+        label = f"{who.capitalize()} to answer {current.capitalize()}'s offer"
+    elif acting and acting != current and state.phase is Phase.DISCARD:
+        label = f"{who.capitalize()} to discard"
+    elif acting and state.phase is Phase.SPECIAL_BUILD:
+        label = f"{who.capitalize()} builds"
     elif acting:
         label = f"{who.capitalize()} to play"
     else:
@@ -143,7 +150,9 @@ def draw_players(
     """
     mine = state if mine is None else mine
     top = panel_box(surface, rect, "Players")
-    row_h = min(64, (rect.bottom - top - 4) // max(1, len(state.players)))
+    row_h = min(
+        player_row(len(state.players)), (rect.bottom - top - 4) // max(1, len(state.players))
+    )
     for seat, player in enumerate(state.players):
         hand = state.hands[seat]
         y = top + seat * row_h
@@ -180,6 +189,8 @@ def draw_players(
         )
         if row_h >= 60:
             draw_text(surface, left, (row.left + 20, row.top + 41), 12, theme.MUTED)
+        elif row_h >= 54:  # five or six seats: the same line, closer
+            draw_text(surface, left, (row.left + 20, row.top + 38), 11, theme.MUTED)
         if seat < len(state.discards) and state.phase is Phase.DISCARD and state.discards[seat]:
             draw_text(
                 surface,
@@ -197,11 +208,13 @@ def draw_hand(
     state: GameState,
     viewer: str | None,
     hidden_for: str | None = None,
+    unread: int = 0,
 ) -> None:
     """The viewer's resource cards and development cards (new ones marked).
 
     With no ``viewer`` the panel stays face down; ``hidden_for`` names whose hand waits
-    behind a hot-seat "pass to" screen.
+    behind a hot-seat "pass to" screen; ``unread`` counts the viewer's face-down cards
+    it cannot read yet (just bought: the other seats open them with their next rolls).
     """
     if viewer is None or viewer not in state.players:
         top = panel_box(surface, rect, "Hand")
@@ -242,6 +255,10 @@ def draw_hand(
             chips.append((f"{DEV_SHORT[card]} ×{held}", (92, 70, 130)))
         if new:
             chips.append((f"{DEV_SHORT[card]} ×{new} (new)", (70, 64, 84)))
+    if unread:
+        chips.append(
+            (f"{unread} just bought: shown and playable from your next turn", (70, 64, 84))
+        )
     if not chips:
         draw_text(surface, "no development cards", (x, y + 2), 13, theme.MUTED)
     f = theme.font(12, True)
@@ -256,6 +273,19 @@ def draw_hand(
         x += cw + 6
 
 
+def draw_spectator_hand(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """A spectator's hand panel: what it may see of the hands is in the players' rows."""
+    top = panel_box(surface, rect, "Watching")
+    for i, line in enumerate(
+        (
+            "A spectator holds no seat: resource cards show in each",
+            "player's row above, development cards only as a count,",
+            "face down, until they are played.",
+        )
+    ):
+        draw_text(surface, line, (rect.left + 10, top + 4 + 18 * i), 13, theme.MUTED)
+
+
 def draw_log(
     surface: pygame.Surface,
     rect: pygame.Rect,
@@ -263,10 +293,13 @@ def draw_log(
     highlight: int | None = None,
     title: str = "Log",
     board: Board | None = None,
+    said: Mapping[str, str] | None = None,
 ) -> list[tuple[pygame.Rect, int]]:
     """The last actions (or those around ``highlight``); returns each line's rect and index.
 
-    With ``board``, places are named in words ("road between ore 8 and grain 6").
+    With ``board``, places are named in words ("road between ore 8 and grain 6");
+    ``said`` gives the words of entries their subject cannot say in full (commit ->
+    text, ``session.wording.spoken``).
     """
     top = panel_box(surface, rect, f"{title} ({len(entries)} actions)")
     line_h = 19
@@ -285,9 +318,10 @@ def draw_log(
         pygame.draw.circle(surface, theme.player_colour(entry.author), (line.left + 8, y + 9), 5)
         commit = entry.commit[:7] if len(entry.commit) > 6 else f"#{entry.commit}"
         draw_text(surface, commit, (line.left + 18, y + 2), 12, theme.MUTED)
+        summary = (said or {}).get(entry.commit, entry.summary)
         draw_text(
             surface,
-            in_words(board, entry.summary) if board is not None else entry.summary,
+            in_words(board, summary) if board is not None else summary,
             (line.left + 74, y + 1),
             13,
             theme.TEXT,

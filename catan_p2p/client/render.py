@@ -268,10 +268,22 @@ class BoardView:
             hex_tile = by_tile[tile]
             colour = TERRAIN_COLOURS[hex_tile.terrain]
             _polygon(surface, shift(self.hex_corners(tile, 0.96)), colour, _darker(colour, 0.7))
+            cx, cy = self.tile_center(tile)
+            self._draw_terrain(surface, (cx - ox, cy - oy), hex_tile.terrain)
             if hex_tile.number is not None:
-                cx, cy = self.tile_center(tile)
                 self._draw_token(surface, (cx - ox, cy - oy), hex_tile.number)
         return surface
+
+    def _draw_terrain(self, surface: pygame.Surface, at: Point, terrain: Terrain) -> None:
+        """What a tile produces, in words under its token and as a small picture beside
+        it, so lumber and wool (two greens), or grain and brick, are never told by colour.
+        (Above the token the tile shows its plain colour.)"""
+        s = self.hex_size
+        ink = _ink(TERRAIN_COLOURS[terrain])
+        label = tile_label(terrain)
+        name = _fit(label, int(0.22 * s), 1.1 * s, ink)
+        surface.blit(name, name.get_rect(center=(at[0], at[1] + 0.56 * s)))
+        draw_picture(surface, terrain, (at[0] - 0.6 * s, at[1] - 0.05 * s), 0.17 * s)
 
     def _draw_token(self, surface: pygame.Surface, at: Point, number: int) -> None:
         s = self.hex_size
@@ -376,6 +388,56 @@ class BoardView:
         pygame.draw.ellipse(surface, (230, 230, 230), body.inflate(4, 4))
         pygame.draw.ellipse(surface, ROBBER, body)
         _disc(surface, (x, y - 0.2 * s), 0.13 * s, ROBBER, (230, 230, 230))
+
+
+def tile_label(terrain: Terrain) -> str:
+    """The word a tile is named by: what it produces (``lumber``), or ``desert``."""
+    resource = terrain.resource
+    return "desert" if resource is None else Resource(resource).label
+
+
+def draw_picture(surface: pygame.Surface, terrain: Terrain, at: Point, r: float) -> None:
+    """A small picture of ``terrain`` centred at ``at``, ``r`` pixels in radius: trees,
+    bricks, a sheep, ears of grain, a peak, a cactus."""
+    x, y = at
+    dark = _darker(TERRAIN_COLOURS[terrain], 0.55)
+    light = (240, 236, 224)
+    if terrain is Terrain.FOREST:
+        for dx in (-r, 0.0, r):
+            pts = [
+                (x + dx, y - r),
+                (x + dx - 0.6 * r, y + 0.6 * r),
+                (x + dx + 0.6 * r, y + 0.6 * r),
+            ]
+            pygame.draw.polygon(surface, (18, 66, 30), pts)
+            pygame.draw.line(surface, (90, 60, 30), (x + dx, y + 0.6 * r), (x + dx, y + r), 2)
+    elif terrain is Terrain.HILLS:
+        w, h = 0.9 * r, 0.45 * r
+        for row, shift in ((0, 0.0), (1, 0.5)):
+            for col in (-1, 0, 1):
+                bx = x + (col - shift) * w - w / 2 + (0.5 * w if row else 0)
+                brick = pygame.Rect(round(bx), round(y - h + row * h), round(w) - 1, round(h) - 1)
+                pygame.draw.rect(surface, (140, 52, 26), brick)
+    elif terrain is Terrain.PASTURE:
+        pygame.draw.ellipse(surface, light, pygame.Rect(x - r, y - 0.55 * r, 1.7 * r, 1.1 * r))
+        pygame.draw.circle(surface, (50, 50, 50), (x + 0.85 * r, y - 0.2 * r), max(2.0, 0.32 * r))
+    elif terrain is Terrain.FIELDS:
+        for dx in (-0.7 * r, 0.0, 0.7 * r):
+            pygame.draw.line(surface, (150, 110, 20), (x + dx, y + r), (x + dx, y - 0.2 * r), 2)
+            pygame.draw.ellipse(
+                surface, (176, 130, 24), pygame.Rect(x + dx - 0.2 * r, y - r, 0.4 * r, 0.8 * r)
+            )
+    elif terrain is Terrain.MOUNTAINS:
+        pygame.draw.polygon(
+            surface, (84, 86, 96), [(x, y - r), (x - 1.2 * r, y + r), (x + 1.2 * r, y + r)]
+        )
+        pygame.draw.polygon(
+            surface, light, [(x, y - r), (x - 0.4 * r, y - 0.33 * r), (x + 0.4 * r, y - 0.33 * r)]
+        )
+    else:  # the desert: a cactus
+        pygame.draw.line(surface, dark, (x, y - r), (x, y + r), max(2, round(0.3 * r)))
+        pygame.draw.line(surface, dark, (x - 0.6 * r, y - 0.3 * r), (x - 0.6 * r, y + 0.2 * r), 2)
+        pygame.draw.line(surface, dark, (x + 0.6 * r, y - 0.5 * r), (x + 0.6 * r, y), 2)
 
 
 def _fit(text: str, size: int, width: float, ink: Colour) -> pygame.Surface:

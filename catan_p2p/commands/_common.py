@@ -128,6 +128,23 @@ def default_game_repo(repo: str | None, command: str) -> Path:
     return cwd
 
 
+def refuse_foreign_folder(path: Path, command: str) -> None:
+    """Refuse to turn a folder that holds other files, and no repository, into a game.
+
+    Raises:
+        UsageError: ``path`` is a non-empty folder that is no Git repository.
+    """
+    path = Path(path)
+    if not path.is_dir() or not any(path.iterdir()):
+        return
+    if (path / ".git").exists() or ((path / "objects").is_dir() and (path / "refs").is_dir()):
+        return
+    raise UsageError(
+        f"{path} is not empty and is not a Git repository; `catan-p2p {command}` keeps a game "
+        "in a repository of its own: pass --repo with a new or empty folder"
+    )
+
+
 @contextmanager
 def removed_on_failure(path: Path) -> Iterator[None]:
     """Undo what a failing command created at ``path``: the folder, or the ``.git`` in it.
@@ -148,14 +165,17 @@ def removed_on_failure(path: Path) -> Iterator[None]:
 
 
 #: Advice the transport appends to its errors, meant for a window that keeps syncing.
-_RETRY_ADVICE = re.compile(r"(, sync will retry|; run `catan-p2p sync` to retry)$")
+_RETRY_ADVICE = re.compile(
+    r"(; check that it is reachable)?(, sync will retry|; run `catan-p2p sync` to retry)$"
+)
 
 
 def without_retry_advice(exc: CatanError, advice: str) -> RemoteError:
-    """``exc``'s sentence with the transport's "will retry" tail replaced by ``advice``.
+    """``exc``'s sentence with the transport's advice ("check that it is reachable,
+    sync will retry") replaced by ``advice``.
 
     The transport words its errors for a background sync that does retry; a command
-    that gives up and exits 1 must say what to do instead.
+    that gives up and exits 1 must say what to do instead, once.
     """
     text = _RETRY_ADVICE.sub("", str(exc)).rstrip(". ")
     return RemoteError(f"{text}; {advice}")

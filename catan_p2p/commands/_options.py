@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import argparse
 
+# The seat colours the window and ``play`` use; ``keys --mine`` makes a key only for one
+# of them or for a seat of a game it is shown.
+from catan_p2p.rules.state import SEAT_COLOURS as SEAT_COLOURS
+
 BOARD_KINDS = ("standard", "random", "balanced")
 
 

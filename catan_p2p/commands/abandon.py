@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from catan_p2p.commands._common import open_session
-from catan_p2p.commands._options import add_repo
+from catan_p2p.commands._common import open_session, print_json
+from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Abandon
 from catan_p2p.rules.engine import waits_for
@@ -28,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="COLOUR",
         help="the seat played here that ends the game (default: the first one)",
     )
+    add_json(parser)
 
 
 def _span(seconds: int) -> str:
@@ -75,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
             )
         session.submit(Abandon(me, absent))
         session.sync()
+        if args.json:
+            print_json({"game": game, "absent": absent, "by": me, "waited_s": waited})
+            return 0
         print(
             f"Game {game} ended without {absent.capitalize()}, who kept it waiting "
             f"{_span(waited)}. Nobody wins an abandoned game."

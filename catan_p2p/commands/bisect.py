@@ -13,6 +13,7 @@ from catan_p2p.commands._common import open_repo, open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.commands.show import resolve
 from catan_p2p.errors import StateFileError
+from catan_p2p.rules.places import in_words
 from catan_p2p.rules.query import evaluate
 
 MAIN_LINE = (
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
             lo = mid + 1
     oid = line[hi]
     c = repo.commit(oid)
+    state = repo.state_of(oid)[0]
     if args.json:
         print_json(
             {
@@ -77,11 +79,13 @@ def run(args: argparse.Namespace) -> int:
                 "commit": oid,
                 "index": hi,
                 "summary": c.summary,
+                "words": in_words(state.board, c.summary),
                 "condition": args.when,
                 "tested": tested,
             }
         )
     else:
-        print(f"First commit where {args.when!r} holds: {oid[:10]} (#{hi}) {c.summary}")
+        said = in_words(state.board, c.summary)
+        print(f"First commit where {args.when!r} holds: {oid[:10]} (#{hi}) {said}")
         print(f"({tested} states tested of the {len(line)} commits of {MAIN_LINE})")
     return 0

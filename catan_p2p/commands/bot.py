@@ -1,8 +1,10 @@
 """``catan-p2p bot``: a bot playing one seat as a networked peer until the game ends.
 
 Each round: sync (fetch, verify, fast-forward, merge, push), then act if the game
-waits on this seat. As the active player with an open trade offer, it gives the
-other peers a few seconds to answer before closing the offer.
+waits on this seat. As the active player with an open trade offer, it gives the other
+players as long to answer as the game gives anyone to move: the timeout the players
+agreed at ``new --timeout`` (``answer_wait``), or until every one answered when the
+game has none, as a bot in a local game does.
 """
 
 from __future__ import annotations
@@ -12,14 +14,13 @@ import sys
 import time
 
 from catan_p2p.bots import ALL_STRATEGIES, make_bot
-from catan_p2p.commands._common import open_session
-from catan_p2p.commands._options import add_repo, add_think
+from catan_p2p.commands._common import local_seats, open_repo, open_session, print_json
+from catan_p2p.commands._options import add_json, add_repo, add_think
 from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.engine import actors, owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import player_ref, tracking_ref
 
-TRADE_WAIT = 3.0  # seconds an offer stays open for remote answers
 IDLE_BACKOFF = 1.5  # while nothing changes, wait this much longer between syncs ...
 IDLE_MAX = 0.25  # ... up to this many seconds, so idle peers leave the CPU to the others
 REVEAL_WAIT = 120.0  # seconds a finished game waits for a silent seat's deck secret
@@ -47,10 +48,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds between syncs when idle",
     )
     add_repo(parser)
+    add_json(parser)
+
+
+def answer_wait(session) -> float | None:  # type: ignore[no-untyped-def]
+    """Seconds an own trade offer stays open for the other players' answers.
+
+    As long as the game waits for any move: the players' agreed ``timeout`` (after
+    which they could end the game without a silent player anyway), or None, until
+    every player answered, when they agreed on none (the game waits for ever).
+    """
+    info = getattr(session, "info", None)
+    timeout = getattr(info, "timeout", 0) or 0
+    return float(timeout) if timeout else None
+
+
+def check_seat_here(repo: str, game: str | None, player: str) -> None:
+    """Refuse to play a seat whose branch is not in this repository (another player's).
+
+    Raises:
+        UsageError: the repository holds other seats (or none) of the game.
+    """
+    game_repo = open_repo(repo)
+    game_id = game_repo.only_game(game)
+    here = local_seats(game_repo, game_id)
+    if player not in here:
+        held = ", ".join(p.capitalize() for p in here) or "no seat"
+        raise UsageError(
+            f"{game_repo.path} holds {held} of game {game_id}, not {player.capitalize()}; "
+            f"run the bot in {player.capitalize()}'s own repository (made by `catan-p2p join "
+            f"URL --game {game_id} --as {player}`)"
+        )
 
 
 def run(args: argparse.Namespace) -> int:
     player = args.as_player.lower()
+    check_seat_here(args.repo, args.game, player)
     session = open_session(args.repo, args.game, (player,), eager_push=False)
     if player not in session.players:
         raise UsageError(f"{player!r} is not a player of game {session.game_id}")
@@ -59,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         args.seed if args.seed is not None else f"{session.game_id}/{player}",
         getattr(args, "think", None),
     )
-    driver = Driver(session, {player: bot}, trade_wait=TRADE_WAIT)
+    driver = Driver(session, {player: bot}, trade_wait=answer_wait(session))
     last_error = None
     pause = args.poll
     seen = None
@@ -112,6 +145,16 @@ def run(args: argparse.Namespace) -> int:
         time.sleep(pause)
     session.flush()
     winner = state.players[state.winner] if state.winner >= 0 else "nobody"
-    print(f"Game {session.game_id} over after turn {state.turn}: {winner} won.")
+    if args.json:
+        print_json(
+            {
+                "game": session.game_id,
+                "player": player,
+                "turn": state.turn,
+                "winner": state.players[state.winner] if state.winner >= 0 else None,
+            }
+        )
+    else:
+        print(f"Game {session.game_id} over after turn {state.turn}: {winner} won.")
     session.close()
     return 0

@@ -13,6 +13,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from catan_p2p.commands._common import print_json
+from catan_p2p.commands._options import add_json
 from catan_p2p.errors import UsageError
 from catan_p2p.sync.repo import init_repo
 
@@ -25,6 +27,7 @@ exec {python} -m catan_p2p.sync.hook
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("init",), help="init: create the guarded repository")
     p.add_argument("path", metavar="PATH", help="where to create the bare repository")
+    add_json(p)
 
 
 def install_hook(git_dir: Path) -> Path:
@@ -47,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
         if created:
             shutil.rmtree(path, ignore_errors=True)
         raise UsageError(f"cannot create {path} ({exc.strerror}); choose another PATH") from None
+    if args.json:
+        print_json({"remote": str(path.resolve()), "hook": str(git_dir / "hooks" / "pre-receive")})
+        return 0
     print(f"Created the guarded remote {path.resolve()}. Start a game on it with:")
     print(f"  catan-p2p new --players red,blue --remote {path.resolve()} --repo ~/catan-red")
     return 0

@@ -10,10 +10,12 @@ from catan_p2p.commands._common import (
     games_in,
     local_seats,
     open_repo,
+    print_json,
+    refuse_foreign_folder,
     removed_on_failure,
     without_retry_advice,
 )
-from catan_p2p.commands._options import add_key, add_publish, parse_peers
+from catan_p2p.commands._options import add_json, add_key, add_publish, parse_peers
 from catan_p2p.errors import RemoteError, UsageError
 from catan_p2p.session.git import join_game
 
@@ -38,12 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_key(parser)
     add_publish(parser)
+    add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     player = args.as_player.lower()
     key = Path(args.key).expanduser() if args.key else None
     path = default_game_repo(args.repo, "join")
+    refuse_foreign_folder(path, "join")
     seats = seats_here(path, args.game)
     if seats and player not in seats:
         raise UsageError(
@@ -61,15 +65,35 @@ def run(args: argparse.Namespace) -> int:
                 "check the URL and that the remote is reachable, then run `catan-p2p join` again",
             ) from None
     state = session.state
+    waiting = [p for p, k in zip(state.players, state.seats, strict=True) if not k]
+    if args.json:
+        print_json(
+            {
+                "game": session.game_id,
+                "player": player,
+                "repo": str(path.resolve()),
+                "players": list(state.players),
+                "turn": state.turn,
+                "open_seats": waiting if state.lobby_open else [],
+            }
+        )
+        return 0
     print(
         f"Joined game {session.game_id} as {player} in {path.resolve()} "
         f"(players: {', '.join(state.players)}; turn {state.turn})"
     )
     if state.lobby_open:
-        waiting = [p for p, k in zip(state.players, state.seats, strict=True) if not k]
-        print(f"Your seat is claimed; set-up starts once {', '.join(waiting)} join.")
+        print(f"Your seat is claimed; set-up starts once {join_phrase(waiting)}.")
     print(f"Play with: catan-p2p play --resume {path}")
     return 0
+
+
+def join_phrase(players: list[str]) -> str:
+    """``White joins`` / ``White and Orange join``: who still has to take a seat."""
+    names = [p.capitalize() for p in players]
+    if len(names) == 1:
+        return f"{names[0]} joins"
+    return f"{', '.join(names[:-1])} and {names[-1]} join"
 
 
 def seats_here(path: Path, game: str) -> tuple[str, ...]:

@@ -11,9 +11,9 @@ import argparse
 from pathlib import Path
 
 from catan_p2p.commands._common import open_repo, print_json
-from catan_p2p.commands._options import add_json, add_repo
-from catan_p2p.errors import UsageError
-from catan_p2p.session.keys import seat_key
+from catan_p2p.commands._options import SEAT_COLOURS, add_json, add_repo
+from catan_p2p.errors import CatanError, UsageError
+from catan_p2p.session.keys import existing_key, seat_key
 from catan_p2p.sync.audit import seat_keys
 from catan_p2p.sync.signing import allowed_signers
 
@@ -36,9 +36,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_json(p)
 
 
+def _seats_here(path: str) -> tuple[str, ...]:
+    """The seats of every game in the repository at ``path`` (none if it is no game's)."""
+    try:
+        repo = open_repo(path)
+        return tuple(p for game in repo.games() for p in seat_keys(repo, game))
+    except CatanError:
+        return ()
+
+
 def run(args: argparse.Namespace) -> int:
     if args.mine:
-        print(seat_key(args.mine.lower(), Path(args.key) if args.key else None).public)
+        player = args.mine.lower()
+        key = Path(args.key) if args.key else None
+        if key is None and existing_key(player) is None:
+            seats = _seats_here(args.repo)
+            if player not in SEAT_COLOURS and player not in seats:
+                known = ", ".join(dict.fromkeys([*SEAT_COLOURS, *seats]))
+                raise UsageError(
+                    f"{player!r} is no seat colour ({known}) and no seat of a game in "
+                    f"{args.repo}; name your seat's colour, or pass --repo with the game"
+                )
+        if args.json:
+            print_json({"player": player, "key": seat_key(player, key).public})
+        else:
+            print(seat_key(player, key).public)
         return 0
     repo = open_repo(args.repo)
     game = repo.only_game(args.game)

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from catan_p2p.boards import make_board
 from catan_p2p.commands._common import (
     default_game_repo,
     games_in,
+    print_json,
+    refuse_foreign_folder,
     removed_on_failure,
     without_retry_advice,
 )
-from catan_p2p.commands._options import add_board, add_key, add_publish, parse_peers
+from catan_p2p.commands._options import add_board, add_json, add_key, add_publish, parse_peers
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.rules.board import Board
+from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.session.git import GitSession, create_game
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.store.schema import MAX_TIMEOUT
@@ -22,10 +26,17 @@ from catan_p2p.sync import transport
 from catan_p2p.sync.repo import GameRepo
 
 
-def board_for(kind: str, seed: str | None, radius: int = 2, balance: float | None = None) -> Board:
-    """The board of a new game; the generator's own errors become usage errors."""
+def board_for(
+    kind: str,
+    seed: str | None,
+    radius: int = 2,
+    balance: float | None = None,
+    players: int = 4,
+) -> Board:
+    """The board of a new game (5-6 players: the extension's island); the generator's own
+    errors become usage errors."""
     try:
-        return make_board(kind, seed or "0", radius=radius, balance=balance)
+        return make_board(kind, seed or "0", radius=radius, balance=balance, players=players)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -35,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         required=True,
-        help="comma-separated colours, one per seat, e.g. red,blue,white",
+        help="comma-separated colours, one per seat, e.g. red,blue,white (2 to 6; 5-6 "
+        "play the 5-6 player extension)",
     )
     add_board(parser, "game seed: the same seed deals the same board and dice (default: random)")
     parser.add_argument(
@@ -73,6 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_key(parser)
     add_publish(parser)
+    add_json(parser)
 
 
 _UNITS = {"m": 60, "h": 3600, "d": 86400}
@@ -95,9 +108,12 @@ def parse_duration(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
-    if not 2 <= len(players) <= 4:
-        raise UsageError(f"--players needs 2 to 4 comma-separated colours, got {len(players)}")
-    board = board_for(args.board, args.seed, args.radius, args.balance)
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise UsageError(
+            f"--players needs 2 to {MAX_PLAYERS} comma-separated colours (5-6 play the "
+            f"extension), got {len(players)}"
+        )
+    board = board_for(args.board, args.seed, args.radius, args.balance, len(players))
     if not 3 <= args.victory_points <= 30:
         raise UsageError(f"--victory-points must be 3..30, got {args.victory_points}")
     if args.as_player and args.as_player.lower() not in players:
@@ -108,6 +124,9 @@ def run(args: argparse.Namespace) -> int:
             f"--players names {', '.join(twice)} more than once; every seat needs its own colour"
         )
     path = default_game_repo(args.repo, "new")
+    refuse_foreign_folder(path, "new")
+    if args.remote:
+        check_remote(args.remote)
     existing = games_in(path)
     if existing and args.game is None:
         raise UsageError(
@@ -140,20 +159,29 @@ def run(args: argparse.Namespace) -> int:
         if key_path:
             remember(GameRepo(path).git_dir, me, key_path)
         pick = f" --game {game}" if existing else ""
+        if args.remote or args.publish:
+            _share(path, game, args.remote, me, keys)
+            _share(path, game, args.remote, me, keys)
+        if args.json:
+            print_json(
+                {
+                    "game": game,
+                    "players": players,
+                    "repo": str(path.resolve()),
+                    "remote": args.remote,
+                    "publish": args.publish,
+                    "seat": me if networked else None,
+                }
+            )
+            return 0
         print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
         if args.publish and not args.remote:
-            _share(path, game, None, me, keys)
-            print(
-                f"Published at {args.publish}; you hold {me}'s seat. The others claim theirs with:"
-            )
-            print(
-                f"  catan-p2p join {args.publish} --game {game} --as <colour> --publish <their URL>"
-            )
-            print("and you read their moves once you know where: --peer <colour>=<their URL>")
-            print(f"(here, or later with catan-p2p sync --repo {path} --peer ...).")
+            print(f"Published at {args.publish}; you hold {me}'s seat. The others claim with:")
+            print(f"  catan-p2p join {args.publish} --game {game} --as <colour> --publish <URL>")
+            print("where <URL> is a repository of their own; tell this game where with")
+            print(f"  catan-p2p sync --repo {path} --peer <colour>=<URL>")
             print(f"You play with: catan-p2p play --resume {path}{pick}")
         elif args.remote:
-            _share(path, game, args.remote, me, keys)
             print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
             print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
             print("Set-up starts once every seat is claimed (your next sync merges the claims).")
@@ -161,6 +189,20 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"Play it hot-seat with: catan-p2p play --resume {path}{pick}")
     return 0
+
+
+def check_remote(url: str) -> None:
+    """Refuse a remote Git cannot reach before anything is created (one sentence)."""
+    from catan_p2p.session.lobby import ls_remote
+
+    try:
+        ls_remote(url, time.monotonic() + transport.TIMEOUT)
+    except CatanError as exc:
+        reason = str(exc).split("; check", 1)[0]
+        raise UsageError(
+            f"--remote {url}: {reason}; check the URL (a path, ssh or https URL of an empty "
+            "bare repository) and run `catan-p2p new` again; nothing was created"
+        ) from None
 
 
 def _share(path: Path, game: str, remote: str | None, me: str, keys: dict | None) -> None:

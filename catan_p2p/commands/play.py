@@ -9,7 +9,6 @@ are bots is kept beside the game in the repository's Git directory.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import secrets
 import sys
@@ -30,14 +29,16 @@ from catan_p2p.commands._common import (  # noqa: E402
     without_retry_advice,
 )
 from catan_p2p.commands._options import add_board  # noqa: E402
+from catan_p2p.commands._seats import load_seats as _load_seats  # noqa: E402
+from catan_p2p.commands._seats import save_seats as _save_seats  # noqa: E402
 from catan_p2p.commands.new import board_for  # noqa: E402
 from catan_p2p.errors import RemoteError, UsageError  # noqa: E402
-from catan_p2p.rules.state import GameState  # noqa: E402
+from catan_p2p.rules.cards import MAX_PLAYERS  # noqa: E402
+from catan_p2p.rules.state import SEAT_COLOURS, GameState  # noqa: E402
 from catan_p2p.session.base import MemorySession, Session  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
 
-COLOURS = ("red", "blue", "white", "orange")
-SEATS_FILE = "catan-p2p-seats.json"
+COLOURS = SEAT_COLOURS
 BOT_STRATEGY = "greedy" if "greedy" in STRATEGIES else "random"
 NO_DISPLAY = (
     "catan-p2p play: no display is available to open a window here; "
@@ -73,16 +74,16 @@ def games_home() -> Path:
 
 
 def seat_counts(args: argparse.Namespace) -> tuple[int, int]:
-    """(humans, bots) of a new game, checked: 2 to 4 seats in all."""
+    """(humans, bots) of a new game, checked: 2 to 6 seats in all (5-6: the extension)."""
     humans = args.humans
-    bots = args.bots if args.bots is not None else 4 - humans
+    bots = args.bots if args.bots is not None else max(0, 4 - humans)
     if humans < 0 or bots < 0:
         raise UsageError("--humans and --bots count seats and cannot be negative")
     total = humans + bots
-    if not 2 <= total <= 4:
+    if not 2 <= total <= MAX_PLAYERS:
         raise UsageError(
-            f"a game has 2 to 4 seats, and --humans {humans} --bots {bots} makes {total}; "
-            "e.g. --humans 2 --bots 1"
+            f"a game has 2 to {MAX_PLAYERS} seats (5-6 play the extension), and --humans "
+            f"{humans} --bots {bots} makes {total}; e.g. --humans 2 --bots 1"
         )
     return (0, total) if args.headless else (humans, bots)
 
@@ -91,30 +92,13 @@ def _bots(players: list[str] | tuple[str, ...], strategy: str, seed: str) -> dic
     return {p: make_bot(strategy, f"{seed}/{p}") for p in players}
 
 
-def _save_seats(git_dir: Path, game_id: str, humans: tuple[str, ...], bots: dict[str, str]) -> None:
-    path = git_dir / SEATS_FILE
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data[game_id] = {"humans": list(humans), "bots": bots}
-    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-
-
-def _load_seats(git_dir: Path, game_id: str) -> tuple[tuple[str, ...], dict[str, str]] | None:
-    path = git_dir / SEATS_FILE
-    if not path.exists():
-        return None
-    entry = json.loads(path.read_text()).get(game_id)
-    if entry is None:
-        return None
-    return tuple(entry["humans"]), dict(entry["bots"])
-
-
 def new_game(args: argparse.Namespace) -> Game:
     """Create a game (a Git repository unless session/git.py is missing) and its seats."""
     humans, n_bots = seat_counts(args)
     players = COLOURS[: humans + n_bots]
     human_seats, bot_seats = players[:humans], players[humans:]
     seed = args.seed or secrets.token_hex(4)
-    board = board_for(args.board, seed, args.radius, args.balance)
+    board = board_for(args.board, seed, args.radius, args.balance, len(players))
     strategy = strategy_for(getattr(args, "opponents", None) or BOT_STRATEGY)
     bots = _bots(bot_seats, strategy, seed)
     if GitSession is None:
@@ -131,10 +115,38 @@ def new_game(args: argparse.Namespace) -> Game:
             "or pass another --repo for a new one"
         )
     with removed_on_failure(repo):
-        create_game(repo, list(players), board, seed, game_id)
+        create_game(repo, list(players), board, seed, game_id, keys=local_keys(repo, players))
     session = GitSession.open(repo, game_id)
     _save_seats(session.repo.git_dir, game_id, human_seats, {p: strategy for p in bot_seats})
     return Game(session, Seats(human_seats, bots), repo)
+
+
+def local_keys(repo: Path, players: tuple[str, ...] | list[str]) -> dict:
+    """Seat keys of a game every seat of which is played in this window.
+
+    A key this machine already holds for the colour is used; any other is made inside
+    the game's own Git directory (and remembered there), never in the shared keys
+    folder: a game against bots leaves no keys behind that another game (or a bot
+    started in the wrong repository) would then pick up.
+    """
+    from catan_p2p.session.keys import existing_key, remember
+    from catan_p2p.sync.repo import find_git_dir, init_repo
+    from catan_p2p.sync.signing import SeatKey
+
+    try:
+        git_dir = find_git_dir(repo)
+    except UsageError:
+        git_dir = init_repo(repo)
+    keys = {}
+    for p in players:
+        key = existing_key(p)
+        if key is None:
+            path = git_dir / "catan-p2p-keys" / p
+            key = SeatKey.generate()
+            key.save(path)
+            remember(git_dir, p, path)
+        keys[p] = key
+    return keys
 
 
 def resume_game(args: argparse.Namespace) -> Game:
@@ -301,7 +313,29 @@ def run(args: argparse.Namespace) -> int:
     if screen is None:
         print(NO_DISPLAY, file=sys.stderr)
         return 1
-    game = start(args)
+    try:
+        play_in_window(start(args), args, screen)
+    finally:
+        pygame.display.quit()
+    return 0
+
+
+def build_options(**overrides: object) -> argparse.Namespace:
+    """``play``'s options with their defaults (and ``overrides``): the lobby starts,
+    joins and opens games through the same functions as the command line."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_arguments(parser)
+    options = parser.parse_args([])
+    for name, value in overrides.items():
+        setattr(options, name, value)
+    return options
+
+
+def play_in_window(game: Game, args: argparse.Namespace, screen: pygame.Surface) -> pygame.Surface:
+    """Play ``game`` in the window until it is closed (then its replay, if asked for).
+
+    Returns the surface last drawn on (the window may have been resized).
+    """
     from catan_p2p.client.app import App
     from catan_p2p.client.syncer import Syncer
 
@@ -322,18 +356,17 @@ def run(args: argparse.Namespace) -> int:
         if app.replay_requested:
             from catan_p2p.client.replay import ReplayViewer, replay_states
 
-            ReplayViewer(*replay_states(game.session), screen=screen).run()
+            ReplayViewer(*replay_states(game.session), screen=app.screen).run()
     finally:
         if syncer is not None:
             syncer.stop()
         _close(game.session)
-        pygame.display.quit()
     if game.repo is not None:
         print(
             f"Game saved in {game.repo}; continue it with: "
             f"catan-p2p play --resume {game.repo}{game.game_flag}"
         )
-    return 0
+    return app.screen
 
 
 def play_headless(args: argparse.Namespace) -> int:

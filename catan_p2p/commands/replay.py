@@ -16,8 +16,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from catan_p2p.client.replay import ReplayViewer, export_frames, replay_states  # noqa: E402
-from catan_p2p.commands._common import seen_by  # noqa: E402
-from catan_p2p.commands._options import add_repo, add_viewer  # noqa: E402
+from catan_p2p.commands._common import print_json, seen_by  # noqa: E402
+from catan_p2p.commands._options import add_json, add_repo, add_viewer  # noqa: E402
 from catan_p2p.commands._progress import ProgressBar  # noqa: E402
 from catan_p2p.errors import UsageError  # noqa: E402
 
@@ -46,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_repo(parser)
     add_viewer(parser)
+    add_json(parser)
+
+
+#: What Ctrl-C leaves behind (``cli.main`` prints it): nothing is saved by a replay.
+INTERRUPTED = "interrupted; the frames written so far stay in the export folder, no GIF was made"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,11 +76,16 @@ def run(args: argparse.Namespace) -> int:
             progress=lambda d, t: _frames_progress(bars, d, t),
             viewer=args.viewer,
         )
+        if args.json:
+            print_json({k: str(v) if isinstance(v, Path) else v for k, v in result.items()})
+            return 0
         gif = f" and {result['gif']} ({result['gif_frames']} frames)" if result["gif"] else ""
         print(f"Wrote {result['frames']} frames to {result['dir']}{gif}.")
         return 0
     from catan_p2p.commands.play import open_window
 
+    if args.json:
+        raise UsageError("--json goes with --export DIR (a window prints nothing)")
     screen = open_window()
     if screen is None:
         print(NO_DISPLAY, file=sys.stderr)

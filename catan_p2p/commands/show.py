@@ -10,7 +10,7 @@ from catan_p2p.commands._options import add_json, add_repo, add_viewer
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, format_counts
 from catan_p2p.rules.engine import expecting
-from catan_p2p.rules.hexgrid import format_tile
+from catan_p2p.rules.places import tile_name
 from catan_p2p.rules.state import NOBODY, GameState
 from catan_p2p.rules.views import hidden_count, pending_cards
 from catan_p2p.store.codec import player_data, turn_data
@@ -44,7 +44,7 @@ def describe(state: GameState, mine: GameState | None = None, viewer: str | None
     lines = [f"Turn {state.turn}: {expecting(state)}"]
     if state.dice:
         lines.append(f"Dice: {state.dice[0]}+{state.dice[1]}={sum(state.dice)}")
-    lines.append(f"Robber: {format_tile(state.board.graph.tiles[state.robber])}")
+    lines.append(f"Robber: on {tile_name(state.board, state.board.graph.tiles[state.robber])}")
     lines.append(f"Bank: {format_counts(state.bank)}; development cards left {left}")
     for s, name in enumerate(state.players):
         h = state.hands[s]

@@ -21,9 +21,11 @@ from catan_p2p.commands._options import BOARD_KINDS, add_json, add_think
 from catan_p2p.commands._progress import ProgressBar
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.board import STANDARD_BOARD, Board
+from catan_p2p.rules.cards import MAX_PLAYERS
+from catan_p2p.rules.state import SEAT_COLOURS
 from catan_p2p.sim import GameResult, play_game, play_session_game
 
-COLOURS = ("red", "blue", "white", "orange")
+COLOURS = SEAT_COLOURS
 
 
 def parse_bots(text: str, players: int) -> list[str]:
@@ -38,14 +40,16 @@ def parse_bots(text: str, players: int) -> list[str]:
     return [names[i % len(names)] for i in range(players)]
 
 
-def board_maker(kind: str, radius: int) -> Callable[[str], Board]:
-    """A function from a game's seed to its board (boards/ makes the non-standard ones)."""
+def board_maker(kind: str, radius: int, players: int = 4) -> Callable[[str], Board]:
+    """A function from a game's seed to its board (boards/ makes the non-standard ones;
+    5-6 players get the extension's island)."""
     if importlib.util.find_spec("catan_p2p.boards") is not None:
         boards = importlib.import_module("catan_p2p.boards")
         make_board = getattr(boards, "make_board", None)
         if make_board is not None:
-            make_board(kind, "0", radius)  # fail now, before any game, on a bad kind/radius
-            return lambda seed: make_board(kind, seed, radius)
+            # fail now, before any game, on a bad kind/radius
+            make_board(kind, "0", radius, players=players)
+            return lambda seed: make_board(kind, seed, radius, players=players)
     if kind == "standard" and radius == 2:
         return lambda seed: STANDARD_BOARD
     raise UsageError(
@@ -55,8 +59,10 @@ def board_maker(kind: str, radius: int) -> Callable[[str], Board]:
 
 
 def check_args(args: argparse.Namespace) -> None:
-    if not 2 <= args.players <= 4:
-        raise UsageError(f"--players must be 2, 3 or 4, not {args.players}")
+    if not 2 <= args.players <= MAX_PLAYERS:
+        raise UsageError(
+            f"--players must be 2 to {MAX_PLAYERS} (5 and 6 play the extension), not {args.players}"
+        )
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.git and importlib.util.find_spec("catan_p2p.session.git") is None:
@@ -65,7 +71,12 @@ def check_args(args: argparse.Namespace) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p simulate``."""
-    parser.add_argument("--players", type=int, default=4, help="seats per game, 2..4 (default 4)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=4,
+        help="seats per game, 2..6 (default 4; 5-6 play the extension)",
+    )
     parser.add_argument("--games", type=int, default=10, help="how many games (default 10)")
     parser.add_argument(
         "--bots",
@@ -102,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_args(args)
         strategies = parse_bots(args.bots, args.players)
-        boards = board_maker(args.board, args.radius)
+        boards = board_maker(args.board, args.radius, args.players)
     except UsageError as exc:
         print(f"catan-p2p simulate: {exc}", file=sys.stderr)
         return 2

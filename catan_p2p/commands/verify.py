@@ -119,8 +119,9 @@ def run(args: argparse.Namespace) -> int:
         merges = count_merges(repo.git_dir, list(report.branches.values()))
         print(
             f"Game {game}: all {report.commits} commits verified on {len(report.branches)} "
-            f"branches (the genesis, {report.commits - 1 - merges} actions and {merges} merges "
-            "that collect seat claims, discards, steals and trade answers)."
+            f"branches (the genesis, {report.commits - 1 - merges} actions and {merges} "
+            f"merge{'s' * (merges != 1)} that collect{'s' * (merges == 1)} seat claims, "
+            "discards, steals and trade answers)."
         )
         waiting = pending(repo, report.head, state)
         if waiting:

@@ -32,6 +32,17 @@ NO_RESOURCE = -1  # the desert's entry in ``BoardGraph.tile_resource``
 GENERIC_PORT = 5  # a 3:1 port; codes 0..4 are the 2:1 port of that Resource
 
 
+#: The 5-6 player extension's island: rows of 3, 4, 5, 6, 5, 4 and 3 tiles from north to
+#: south, i.e. the hexagon of radius 3 without the east end of each row. It is not
+#: centred on ``(0,0)`` (a row of six has no middle tile); a board of it has radius 3.
+EXTENSION_RADIUS = 3
+EXTENSION_ISLAND: frozenset[Tile] = frozenset(
+    (q, r)
+    for r in range(-EXTENSION_RADIUS, EXTENSION_RADIUS + 1)
+    for q in range(max(-3, -3 - r), min(3, 3 - r))  # the hexagon's row minus its east end
+)
+
+
 @dataclass(frozen=True, order=True)
 class Port:
     """A harbour on a coastal edge: 3:1 for any resource, or 2:1 for ``resource``."""
@@ -92,9 +103,17 @@ class Board:
             if t.number is not None and t.number not in PIPS:
                 raise BoardError(f"tile {t.tile}: number token {t.number} is not 2..6 or 8..12")
         expected = 3 * self.radius * (self.radius + 1) + 1
-        if len(seen) != expected:
+        if len(seen) != expected and not (
+            self.radius == EXTENSION_RADIUS and seen == EXTENSION_ISLAND
+        ):
+            also = (
+                f" (or the {len(EXTENSION_ISLAND)} tiles of the 5-6 player island)"
+                if self.radius == EXTENSION_RADIUS
+                else ""
+            )
             raise BoardError(
-                f"a board of radius {self.radius} needs {expected} land tiles, got {len(seen)}"
+                f"a board of radius {self.radius} needs {expected} land tiles{also}, "
+                f"got {len(seen)}"
             )
         if not any(t.terrain is Terrain.DESERT for t in self.tiles):
             raise BoardError("the board needs a desert for the robber to start on")
@@ -264,6 +283,62 @@ def _beginner() -> Board:
 
 #: The rulebook's beginner board, the default of every new game.
 STANDARD_BOARD: Board = _beginner()
+
+
+def _extension() -> Board:
+    f, h, p, g, m, d = (
+        Terrain.FOREST,
+        Terrain.HILLS,
+        Terrain.PASTURE,
+        Terrain.FIELDS,
+        Terrain.MOUNTAINS,
+        Terrain.DESERT,
+    )
+    # The 5-6 player extension's box (6 forest, 5 hills, 6 pasture, 6 fields, 5 mountains,
+    # 2 deserts) in a fixed arrangement, row by row from the top, west to east. The
+    # number tokens are the extension's letters A..Zc (2 5 4 6 3 9 8 11 11 10 6 3 8 4 8
+    # 10 11 12 10 5 4 9 5 9 12 3 2 6) laid as the rulebook lays them: round the island
+    # counter-clockwise from the north-west corner, spiralling in, skipping the deserts;
+    # no 6 or 8 touches another, nor any two equal numbers.
+    rows: list[tuple[int, list[tuple[Terrain, int | None]]]] = [
+        (-3, [(f, 2), (p, 4), (m, 8)]),
+        (-2, [(h, 5), (f, 8), (g, 9), (p, 3)]),
+        (-1, [(p, 4), (m, 10), (p, 12), (h, 5), (g, 6)]),
+        (0, [(m, 6), (h, 11), (p, 3), (g, 6), (m, 9), (f, 10)]),
+        (1, [(d, None), (g, 12), (h, 2), (f, 4), (g, 11)]),
+        (2, [(f, 3), (f, 10), (m, 5), (d, None)]),
+        (3, [(h, 9), (p, 8), (g, 11)]),
+    ]
+    tiles = []
+    for r, row in rows:
+        q0 = max(-3, -3 - r)
+        for i, (terrain, number) in enumerate(row):
+            tiles.append(HexTile((q0 + i, r), terrain, number))
+    # Eleven harbours, evenly round the 38 coastal edges: 5 of 3:1, 2 of 2:1 wool and
+    # one 2:1 harbour of each other resource.
+    ports = (
+        Port(((-1, -3), (-1, -2))),
+        Port(((0, -3), (1, -4)), Resource.WOOL),
+        Port(((2, -4), (2, -3))),
+        Port(((2, -2), (3, -2)), Resource.ORE),
+        Port(((2, 0), (3, -1)), Resource.GRAIN),
+        Port(((1, 1), (1, 2))),
+        Port(((-1, 3), (0, 3)), Resource.WOOL),
+        Port(((-3, 4), (-2, 3))),
+        Port(((-4, 3), (-3, 3)), Resource.BRICK),
+        Port(((-4, 1), (-3, 1))),
+        Port(((-3, -1), (-3, 0)), Resource.LUMBER),
+    )
+    return Board(EXTENSION_RADIUS, tuple(tiles), tuple(sorted(ports)), name="standard")
+
+
+#: The 5-6 player extension's 30-tile island, the default board of a game of 5 or 6.
+EXTENSION_BOARD: Board = _extension()
+
+
+def standard_board(n_players: int) -> Board:
+    """The default board: the beginner board, or the extension's island for 5-6 players."""
+    return EXTENSION_BOARD if n_players >= 5 else STANDARD_BOARD
 
 
 def land_tiles(radius: int) -> Iterable[Tile]:

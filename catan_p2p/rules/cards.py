@@ -90,6 +90,29 @@ NO_CARDS: Counts = (0, 0, 0, 0, 0)
 RESOURCE_SUPPLY: Counts = (19, 19, 19, 19, 19)
 DEV_DECK: Counts = (14, 5, 2, 2, 2)
 
+#: The 5-6 player extension: up to six seats, five more of each resource card, nine more
+#: development cards (6 knights, 1 road building, 1 year of plenty, 1 monopoly).
+MAX_PLAYERS = 6
+EXTENSION_PLAYERS = 5  # from this many seats on, the extension's box and rules apply
+EXTENSION_SUPPLY: Counts = (24, 24, 24, 24, 24)
+EXTENSION_DEV_DECK: Counts = (20, 5, 3, 3, 3)
+
+
+def is_extension(n_players: int) -> bool:
+    """True when a game of ``n_players`` is played with the 5-6 player extension."""
+    return n_players >= EXTENSION_PLAYERS
+
+
+def resource_supply(n_players: int) -> Counts:
+    """Resource cards of each kind in the box: 19, or 24 with the 5-6 player extension."""
+    return EXTENSION_SUPPLY if is_extension(n_players) else RESOURCE_SUPPLY
+
+
+def dev_deck(n_players: int) -> Counts:
+    """Development cards of each kind: 25 in all, or 34 with the 5-6 player extension."""
+    return EXTENSION_DEV_DECK if is_extension(n_players) else DEV_DECK
+
+
 ROAD_COST: Counts = (1, 1, 0, 0, 0)
 SETTLEMENT_COST: Counts = (1, 1, 1, 1, 0)
 CITY_COST: Counts = (0, 0, 0, 2, 3)

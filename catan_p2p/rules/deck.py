@@ -43,22 +43,40 @@ from nacl.bindings import (
 )
 from nacl.exceptions import RuntimeError as NaclRuntimeError
 
-from catan_p2p.rules.cards import DEV_DECK, DevCard
+from catan_p2p.rules.cards import DEV_DECK, EXTENSION_DEV_DECK, DevCard, dev_deck
 from catan_p2p.rules.chance import Chance
 
-DECK_SIZE = sum(DEV_DECK)
+DECK_SIZE = sum(DEV_DECK)  # the base game's deck; ``deck_size`` for any number of seats
+MAX_DECK_SIZE = sum(EXTENSION_DEV_DECK)
 POINT_HEX = 64  # one compressed Ed25519 point (one card of a pass), hex
 PROOF_HEX = 3 * POINT_HEX  # a layer removed and its proof (point, c, z)
 #: Rounds of a shuffle proof: a dishonest pass survives with probability 2^-ROUNDS per
 #: try, and every try costs its maker at least 26 scalar multiplications.
 SHUFFLE_ROUNDS = 64
 _SEED_HEX = 64  # an opening of the first kind: the round's seed
-_MAP_HEX = 64 + 2 * DECK_SIZE  # of the second kind: a scalar and a permutation
 
-#: The type of the card encoded at each index: 14 knights, 5 victory points, 2 each else.
+#: The type of the card encoded at each index: 14 knights, 5 victory points, 2 each else
+#: (cards 0-24, the base deck); then the 5-6 player extension's nine (25-33): 6 knights,
+#: a road building, a year of plenty and a monopoly. A deck of ``n`` cards is cards
+#: 0..n-1, so a base game's deck is the same with or without the extension.
 CARD_TYPES: tuple[DevCard, ...] = tuple(
     DevCard(kind) for kind, n in enumerate(DEV_DECK) for _ in range(n)
+) + tuple(
+    DevCard(kind)
+    for kind, (big, base) in enumerate(zip(EXTENSION_DEV_DECK, DEV_DECK, strict=True))
+    for _ in range(big - base)
 )
+
+
+def deck_size(n_players: int) -> int:
+    """Cards in the hidden deck of a game of ``n_players``: 25, or 34 for 5-6 players."""
+    return sum(dev_deck(n_players))
+
+
+def _map_hex(size: int) -> int:
+    """Hex digits of a shuffle-proof opening of the second kind: a scalar and a permutation."""
+    return 64 + 2 * size
+
 
 _ONE = (1).to_bytes(32, "little")
 _G = crypto_scalarmult_ed25519_base_noclamp(_ONE)
@@ -87,8 +105,13 @@ class Deck(NamedTuple):
         return self.passes[-1]
 
     @property
+    def size(self) -> int:
+        """Cards in this deck (25, or 34 with six or five seats)."""
+        return deck_size(len(self.keys))
+
+    @property
     def left(self) -> int:
-        return DECK_SIZE - len(self.holders)
+        return self.size - len(self.holders)
 
     def held(self, seat: int) -> list[int]:
         """Positions of the cards ``seat`` holds and has not revealed."""
@@ -163,10 +186,10 @@ def _invert(k: bytes) -> bytes:
 
 @lru_cache(maxsize=1)
 def card_points() -> tuple[bytes, ...]:
-    """``M_j`` for every card index ``j`` (fixed by the protocol)."""
+    """``M_j`` for every card index ``j`` of the largest deck (fixed by the protocol)."""
     return tuple(
         crypto_core_ed25519_from_uniform(hashlib.sha256(b"catan-p2p/card\0%d" % j).digest())
-        for j in range(DECK_SIZE)
+        for j in range(MAX_DECK_SIZE)
     )
 
 
@@ -235,16 +258,16 @@ def check_key(key: str, proof: str, seat_key: str) -> None:
 # --- shuffling ----------------------------------------------------------------------------
 
 
-def first_cards() -> tuple[str, ...]:
-    """The deck before the first shuffle: ``M_j`` in card order (public)."""
-    return tuple(m.hex() for m in card_points())
+def first_cards(size: int = DECK_SIZE) -> tuple[str, ...]:
+    """The deck of ``size`` cards before the first shuffle: ``M_j`` in card order (public)."""
+    return tuple(m.hex() for m in card_points()[:size])
 
 
-def _permutation(seed: bytes, label: str) -> tuple[int, ...]:
+def _permutation(seed: bytes, label: str, size: int = DECK_SIZE) -> tuple[int, ...]:
     """A uniform permutation of the deck's positions from ``seed`` (Fisher-Yates)."""
-    order = list(range(DECK_SIZE))
+    order = list(range(size))
     pick = Chance(seed.hex(), label)
-    for i in range(DECK_SIZE - 1, 0, -1):
+    for i in range(size - 1, 0, -1):
         j = pick.randrange(i + 1)
         order[i], order[j] = order[j], order[i]
     return tuple(order)
@@ -255,15 +278,15 @@ def _apply(k: bytes, order: tuple[int, ...], cards: tuple[bytes, ...]) -> tuple[
     return tuple(_mul(k, cards[src]) for src in order)
 
 
-def _seat_order(secret: bytes) -> tuple[int, ...]:
+def _seat_order(secret: bytes, size: int = DECK_SIZE) -> tuple[int, ...]:
     """The permutation of a seat's pass, from its deck secret."""
     seed = hashlib.sha256(b"catan-p2p/deck-shuffle\0" + secret).digest()
-    return _permutation(seed, "deck/shuffle")
+    return _permutation(seed, "deck/shuffle", size)
 
 
 def shuffle(cards: tuple[str, ...], secret: bytes) -> tuple[str, ...]:
     """One seat's pass: multiply every card by its ``x`` and permute them (from its secret)."""
-    order = _seat_order(secret)
+    order = _seat_order(secret, len(cards))
     return tuple(c.hex() for c in _apply(deck_key(secret), order, _points(cards)))
 
 
@@ -271,10 +294,10 @@ def _points(cards: tuple[str, ...]) -> tuple[bytes, ...]:
     return tuple(_point(c) for c in cards)
 
 
-def check_pass(cards: object) -> None:
-    """``ValueError`` unless ``cards`` is a well-formed pass (25 distinct valid points)."""
-    if not isinstance(cards, tuple) or len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
-        raise ValueError(f"a shuffled deck is {DECK_SIZE} distinct cards")
+def check_pass(cards: object, size: int = DECK_SIZE) -> None:
+    """``ValueError`` unless ``cards`` is a well-formed pass (``size`` distinct valid points)."""
+    if not isinstance(cards, tuple) or len(cards) != size or len(set(cards)) != size:
+        raise ValueError(f"a shuffled deck is {size} distinct cards")
     _points(cards)
 
 
@@ -284,9 +307,9 @@ def shuffle_context(keys: tuple[str, ...], seat: int) -> bytes:
     return "".join(keys).encode() + b"\0%d" % seat
 
 
-def _round(seed: bytes) -> tuple[bytes, tuple[int, ...]]:
+def _round(seed: bytes, size: int = DECK_SIZE) -> tuple[bytes, tuple[int, ...]]:
     """A proof round's blinding scalar and permutation, from its seed."""
-    return _scalar(b"catan-p2p/shuffle-round\0" + seed), _permutation(seed, "deck/round")
+    return _scalar(b"catan-p2p/shuffle-round\0" + seed), _permutation(seed, "deck/round", size)
 
 
 def _rounds_digest(
@@ -319,7 +342,8 @@ def prove_shuffle(
     the seat's permutation; a pass that is not a shuffle can answer only one of them.
     """
     x = deck_key(secret)
-    order = _seat_order(secret)
+    size = len(before)
+    order = _seat_order(secret, size)
     b = _points(before)
     a = _apply(x, order, b)
     after = tuple(c.hex() for c in a)
@@ -330,7 +354,7 @@ def prove_shuffle(
     ]
     rounds = []
     for seed in seeds:
-        e, perm = _round(seed)
+        e, perm = _round(seed, size)
         rounds.append(_mul(e, h) + b"".join(_apply(e, perm, a)))
     digest = _rounds_digest(b, a, h, rounds, context)
     out = [digest.hex()]
@@ -338,8 +362,8 @@ def prove_shuffle(
         if not bit:
             out.append(seed.hex())
             continue
-        e, perm = _round(seed)
-        composed = bytes(order[perm[i]] for i in range(DECK_SIZE))
+        e, perm = _round(seed, size)
+        composed = bytes(order[perm[i]] for i in range(size))
         out.append(crypto_core_ed25519_scalar_mul(e, x).hex() + composed.hex())
     proof = "".join(out)
     if len(_proved) >= 64:  # bounded: a long-lived bot process makes one per game
@@ -368,7 +392,9 @@ def check_shuffle(
         raise ValueError("a shuffle proof is lower-case hex digits, its 64-digit hash first")
     digest = bytes.fromhex(proof[:64])
     bits = _bits(digest)
-    size = 64 + sum(_MAP_HEX if bit else _SEED_HEX for bit in bits)
+    cards = len(before)
+    map_hex = _map_hex(cards)
+    size = 64 + sum(map_hex if bit else _SEED_HEX for bit in bits)
     if len(proof) != size or not is_hex(proof, size):
         raise ValueError(f"this shuffle proof is {size} lower-case hex digits")
     b, a, h = _points(before), _points(after), _point(key)
@@ -376,16 +402,16 @@ def check_shuffle(
     at = 64
     for bit in bits:
         if not bit:
-            e, perm = _round(bytes.fromhex(proof[at : at + _SEED_HEX]))
+            e, perm = _round(bytes.fromhex(proof[at : at + _SEED_HEX]), cards)
             rounds.append(_mul(e, h) + b"".join(_apply(e, perm, a)))
             at += _SEED_HEX
             continue
         k = bytes.fromhex(proof[at : at + 64])
-        order = tuple(bytes.fromhex(proof[at + 64 : at + _MAP_HEX]))
-        if not _reduced(k) or sorted(order) != list(range(DECK_SIZE)):
+        order = tuple(bytes.fromhex(proof[at + 64 : at + map_hex]))
+        if not _reduced(k) or sorted(order) != list(range(cards)):
             raise ValueError("a round of the shuffle proof is not a scalar and a permutation")
         rounds.append(_base(k) + b"".join(_apply(k, order, b)))
-        at += _MAP_HEX
+        at += map_hex
     if _rounds_digest(b, a, h, rounds, context) != digest:
         raise ValueError("the shuffle proof does not verify")
 

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules import deck as cards_deck
+from catan_p2p.rules import special_build
 from catan_p2p.rules.actions import (
     Abandon,
     Action,
@@ -30,6 +31,7 @@ from catan_p2p.rules.actions import (
     ConfirmTrade,
     Discard,
     EndRoadBuilding,
+    EndSpecialBuild,
     EndTurn,
     GiveCard,
     MaritimeTrade,
@@ -134,6 +136,8 @@ def _expecting(state: GameState) -> str:
     if phase is Phase.MONOPOLY:
         owing = ", ".join(_name(state, s.victim) for s in state.steals)
         return f"waiting for {owing} to show the cards stolen from them ({who}'s monopoly)"
+    if phase is Phase.SPECIAL_BUILD:
+        return f"special building: {who} may build or buy"
     return f"it is {who}'s turn"
 
 
@@ -243,7 +247,13 @@ def _check_victory(state: GameState) -> GameState:
     """The active player wins as soon as they hold enough points on their own turn.
 
     The game ends at once, so a free road of road building still to place is dropped.
+    In the special building phase nobody wins (it is no one's own turn); a builder who
+    can pay for nothing more is done.
     """
+    if state.phase is Phase.SPECIAL_BUILD:
+        if special_build.may_build(state, state.current):
+            return state
+        return _next_special_builder(state, state.current)
     if state.phase >= Phase.ROLL and state.points(state.current) >= state.victory_points:
         return state._replace(phase=Phase.GAME_OVER, winner=state.current, free_roads=0)
     return state
@@ -287,7 +297,9 @@ def _build_settlement(
 ) -> tuple[GameState, Action]:
     graph = state.board.graph
     v = _vertex(graph, a.vertex)
-    _need_phase(state, "build a settlement", Phase.SETUP_SETTLEMENT, Phase.MAIN)
+    _need_phase(
+        state, "build a settlement", Phase.SETUP_SETTLEMENT, Phase.MAIN, Phase.SPECIAL_BUILD
+    )
     _need_turn(state, seat, "build a settlement")
     where = format_place(a.vertex)
     if state.vertex_owner[v] != NOBODY:
@@ -306,7 +318,7 @@ def _build_settlement(
         raise IllegalAction(f"pieces: {_name(state, seat)} has no settlements left")
     state = _take_shuffle(state, seat, a)
     resources, bank = hand.resources, state.bank
-    if state.phase is Phase.MAIN:
+    if state.phase is Phase.MAIN or state.phase is Phase.SPECIAL_BUILD:
         if not any(state.edge_owner[e] == seat for e in graph.vertex_edges[v]):
             raise IllegalAction(
                 f"connection: a settlement must touch one of {_name(state, seat)}'s roads; "
@@ -354,7 +366,14 @@ def _build_road(
 ) -> tuple[GameState, Action]:
     graph = state.board.graph
     e = _edge(graph, a.edge)
-    _need_phase(state, "build a road", Phase.SETUP_ROAD, Phase.MAIN, Phase.ROAD_BUILDING)
+    _need_phase(
+        state,
+        "build a road",
+        Phase.SETUP_ROAD,
+        Phase.MAIN,
+        Phase.ROAD_BUILDING,
+        Phase.SPECIAL_BUILD,
+    )
     _need_turn(state, seat, "build a road")
     where = format_place(a.edge)
     if state.edge_owner[e] != NOBODY:
@@ -377,7 +396,7 @@ def _build_road(
             f"connection: road {where} does not connect to {_name(state, seat)}'s roads or "
             f"buildings (an opponent's settlement blocks the way through it)"
         )
-    if state.phase is Phase.MAIN:
+    if state.phase is Phase.MAIN or state.phase is Phase.SPECIAL_BUILD:
         resources, bank = _pay(state, seat, ROAD_COST, "a road")
     hand = hand._replace(resources=resources, roads=hand.roads | {e})
     state = state._replace(
@@ -408,7 +427,7 @@ def _build_city(
 ) -> tuple[GameState, Action]:
     graph = state.board.graph
     v = _vertex(graph, a.vertex)
-    _need_phase(state, "build a city", Phase.MAIN)
+    _need_phase(state, "build a city", Phase.MAIN, Phase.SPECIAL_BUILD)
     _need_turn(state, seat, "build a city")
     hand = state.hands[seat]
     if v not in hand.settlements:
@@ -717,25 +736,53 @@ def _end_turn(
             dev_cards=add(hand.dev_cards, hand.new_dev_cards), new_dev_cards=NO_CARDS
         )
         hands = _with(hands, seat, hand)
+    if special_build.applies(state):
+        return _next_special_builder(state._replace(hands=hands), seat), a
+    return _next_turn(state._replace(hands=hands), seat), a
+
+
+def _next_turn(state: GameState, seat: int) -> GameState:
+    """The turn after ``seat``'s begins: the next seat rolls (and wins if it may)."""
     nxt = (seat + 1) % len(state.players)
     state = state._replace(
-        hands=hands,
         current=nxt,
         turn=state.turn + 1,
         dice=None,
         dev_played=False,
         phase=Phase.ROLL,
     )
-    return _check_victory(state), a
+    return _check_victory(state)
+
+
+def _next_special_builder(state: GameState, after: int) -> GameState:
+    """The special building phase moves on to the next seat that may build after
+    ``after``; after the last one, the next turn begins (5-6 players)."""
+    if after != special_build.turn_player(state):
+        state = special_build.keep_bought_cards(state, after)
+    builder = special_build.next_builder(state, after)
+    if builder is None:
+        return _next_turn(state, special_build.turn_player(state))
+    return state._replace(phase=Phase.SPECIAL_BUILD, current=builder)
+
+
+def _end_special_build(
+    state: GameState, seat: int, a: EndSpecialBuild, chance: Chance | None
+) -> tuple[GameState, Action]:
+    _need_phase(state, "end the special building phase", Phase.SPECIAL_BUILD)
+    _need_turn(state, seat, "end its special building")
+    return _next_special_builder(state, seat), a
 
 
 def _buy_dev_card(
     state: GameState, seat: int, a: BuyDevCard, chance: Chance | None
 ) -> tuple[GameState, Action]:
-    _need_phase(state, "buy a development card", Phase.MAIN)
+    _need_phase(state, "buy a development card", Phase.MAIN, Phase.SPECIAL_BUILD)
     _need_turn(state, seat, "buy a development card")
     if state.deck is not None:
-        return _draw_hidden(state, seat, a)
+        state, a = _draw_hidden(state, seat, a)
+        if state.phase is Phase.SPECIAL_BUILD:
+            state = _check_victory(state)  # (nobody wins here: the builder may be done)
+        return state, a
     deck = state.dev_deck
     if not any(deck):
         raise IllegalAction("development cards: the deck is empty")
@@ -1101,9 +1148,9 @@ def _take_shuffle(state: GameState, seat: int, a: BuildSettlement) -> GameState:
             f"deck: {name}'s first settlement carries its shuffle of the development cards "
             "and the proof that it is one"
         )
-    before = deck.passes[-1] if deck.passes else cards_deck.first_cards()
+    before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.size)
     try:
-        cards_deck.check_pass(a.deck)
+        cards_deck.check_pass(a.deck, deck.size)
         cards_deck.check_shuffle(
             before, a.deck, deck.keys[seat], a.proof, cards_deck.shuffle_context(deck.keys, seat)
         )
@@ -1299,7 +1346,7 @@ def _reveal_deck(
     if not cards_deck.secret_matches(secret, deck.keys[seat]):
         raise IllegalAction(f"deck: that secret is not the one behind {name}'s deck key")
     if seat < len(deck.passes):  # (a game abandoned in its lobby has no shuffles)
-        before = deck.passes[seat - 1] if seat else cards_deck.first_cards()
+        before = deck.passes[seat - 1] if seat else cards_deck.first_cards(deck.size)
         if cards_deck.shuffle(before, secret) != deck.passes[seat]:
             raise IllegalAction(f"deck: {name}'s shuffle of the development cards was dishonest")
     deck = deck._replace(secrets=_with(deck.secrets, seat, text))
@@ -1362,6 +1409,7 @@ HANDLERS: dict[type[Action], Handler] = {
     GiveCard: _give_card,  # type: ignore[dict-item]
     ShowSteal: _show_steal,  # type: ignore[dict-item]
     Abandon: _abandon,  # type: ignore[dict-item]
+    EndSpecialBuild: _end_special_build,  # type: ignore[dict-item]
 }
 
 
@@ -1595,6 +1643,10 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
         return []
     if phase is Phase.MAIN:
         return _main_actions(state, seat, name)
+    if phase is Phase.SPECIAL_BUILD:
+        return [_action(EndSpecialBuild, name)] + [
+            x for x in _main_actions(state, seat, name) if isinstance(x, _SPECIAL_BUILDS)
+        ]
     if phase is Phase.ROLL:
         if state.dev_played or not any(state.hands[seat].dev_cards):
             return [_action(RollDice, name)]
@@ -1636,6 +1688,10 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
             EndRoadBuilding(name)
         ]
     return []
+
+
+#: What the special building phase allows: building and buying, no trade, no card played.
+_SPECIAL_BUILDS = (BuildRoad, BuildSettlement, BuildCity, BuyDevCard)
 
 
 def waits_for(state: GameState) -> list[str]:

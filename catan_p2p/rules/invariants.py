@@ -9,13 +9,13 @@ from __future__ import annotations
 from catan_p2p.errors import InvariantViolation
 from catan_p2p.rules.cards import (
     CITY_PIECES,
-    DEV_DECK,
-    RESOURCE_SUPPLY,
     RESOURCES,
     ROAD_PIECES,
     SETTLEMENT_PIECES,
     DevCard,
     add,
+    dev_deck,
+    resource_supply,
 )
 from catan_p2p.rules.roads import longest_road
 from catan_p2p.rules.state import LARGEST_ARMY_MIN, LONGEST_ROAD_MIN, NOBODY, GameState, Phase
@@ -26,7 +26,8 @@ def check_invariants(state: GameState) -> None:
     graph = state.board.graph
     hands = state.hands
 
-    # Conservation of resource cards: hands + bank = 19 of each.
+    # Conservation of resource cards: hands + bank = 19 of each (24 for 5-6 players).
+    supply = resource_supply(len(state.players))
     total = state.bank
     for h in hands:
         if min(h.resources) < 0:
@@ -34,9 +35,11 @@ def check_invariants(state: GameState) -> None:
         total = add(total, h.resources)
     if min(state.bank) < 0:
         raise InvariantViolation(f"resource cards: the bank holds a negative count {state.bank}")
-    if total != RESOURCE_SUPPLY:
-        bad = [f"{r.label} {total[r]}" for r in RESOURCES if total[r] != RESOURCE_SUPPLY[r]]
-        raise InvariantViolation(f"conservation of resource cards: {', '.join(bad)} instead of 19")
+    if total != supply:
+        bad = [f"{r.label} {total[r]}" for r in RESOURCES if total[r] != supply[r]]
+        raise InvariantViolation(
+            f"conservation of resource cards: {', '.join(bad)} instead of {supply[0]}"
+        )
 
     # Pending steals: the hands' hidden counts are theirs, a seat is robbed in at most
     # one (it shows the last before it is robbed again), and its card is still there.
@@ -58,12 +61,13 @@ def check_invariants(state: GameState) -> None:
     ):
         raise InvariantViolation("steals: a monopoly waits for shown steals in phase monopoly only")
 
-    # Conservation of development cards: deck + hands + played = 25 by kind.
+    # Conservation of development cards: deck + hands + played = 25 by kind (34 for 5-6).
+    box = dev_deck(len(state.players))
     dev = state.dev_deck
     for h in hands:
         dev = add(add(add(dev, h.dev_cards), h.new_dev_cards), h.played)
-    if dev != DEV_DECK or min(state.dev_deck) < 0:
-        raise InvariantViolation(f"conservation of development cards: {dev} instead of {DEV_DECK}")
+    if dev != box or min(state.dev_deck) < 0:
+        raise InvariantViolation(f"conservation of development cards: {dev} instead of {box}")
     if any(h.played[DevCard.VICTORY_POINT] for h in hands):
         raise InvariantViolation("development cards: victory point cards are never played")
     if state.deck is not None:
@@ -149,7 +153,10 @@ def check_invariants(state: GameState) -> None:
     elif state.phase is Phase.GAME_OVER:
         if state.winner == NOBODY or state.points(state.winner) < state.victory_points:
             raise InvariantViolation("victory: the game ended without a winner at the goal")
-    elif state.phase >= Phase.ROLL and state.points(state.current) >= state.victory_points:
+    elif (
+        Phase.ROLL <= state.phase < Phase.SPECIAL_BUILD
+        and state.points(state.current) >= state.victory_points
+    ):
         raise InvariantViolation("victory: the active player has won but the game goes on")
 
 
@@ -160,11 +167,11 @@ def _check_deck(state: GameState) -> None:
     n = len(state.players)
     drawn = len(deck.holders)
     lengths = {len(deck.bought), len(deck.opened), len(deck.shared), len(deck.shown)}
-    if lengths != {drawn} or drawn > sum(DEV_DECK) or len(deck.passes) > n:
+    if lengths != {drawn} or drawn > sum(dev_deck(n)) or len(deck.passes) > n:
         raise InvariantViolation("deck: the drawn cards' records disagree in length")
     if drawn and len(deck.passes) < n:
         raise InvariantViolation("deck: a card was drawn before every seat shuffled")
-    shown = [0] * len(DEV_DECK)
+    shown = [0] * len(DevCard)
     cards = zip(deck.holders, deck.shown, deck.shared, strict=True)
     for pos, (holder, kind, mask) in enumerate(cards):
         if not 0 <= holder < n or not mask >> holder & 1:
@@ -173,7 +180,7 @@ def _check_deck(state: GameState) -> None:
             shown[kind] += 1
     face_up = [
         sum(h.dev_cards[k] + h.new_dev_cards[k] + h.played[k] for h in state.hands)
-        for k in range(len(DEV_DECK))
+        for k in range(len(DevCard))
     ]
     if shown != face_up:
         raise InvariantViolation(

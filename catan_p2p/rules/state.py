@@ -10,20 +10,23 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from catan_p2p.rules.board import GENERIC_PORT, STANDARD_BOARD, Board
+from catan_p2p.rules.board import GENERIC_PORT, Board, standard_board
 from catan_p2p.rules.cards import (
     CITY_PIECES,
-    DEV_DECK,
+    MAX_PLAYERS,
     NO_CARDS,
-    RESOURCE_SUPPLY,
     ROAD_PIECES,
     SETTLEMENT_PIECES,
     Counts,
     DevCard,
+    dev_deck,
+    resource_supply,
 )
 from catan_p2p.rules.deck import Deck, new_deck
 
 NOBODY = -1
+#: The seats' colours in the box: the base game's four and the 5-6 player extension's two.
+SEAT_COLOURS = ("red", "blue", "white", "orange", "green", "brown")
 VICTORY_POINTS = 10
 LONGEST_ROAD_MIN = 5
 LARGEST_ARMY_MIN = 3
@@ -44,6 +47,9 @@ class Phase(IntEnum):
     GAME_OVER = 8
     STEAL = 9  # with seat keys: the robbed player's answer decides which card is stolen
     MONOPOLY = 10  # with seat keys: robbed players show their steals for a monopoly
+    # 5-6 players: after a turn each other seat in turn builds or buys (``current``; the
+    # turn's player is ``(turn - 1) % players``); rules/special_build.py
+    SPECIAL_BUILD = 11
 
     @property
     def label(self) -> str:
@@ -243,7 +249,7 @@ def setup_order(n_players: int) -> tuple[int, ...]:
 
 def new_game(
     players: tuple[str, ...] | list[str],
-    board: Board = STANDARD_BOARD,
+    board: Board | None = None,
     victory_points: int = VICTORY_POINTS,
     seated: bool = False,
 ) -> GameState:
@@ -253,8 +259,13 @@ def new_game(
     player has claimed a seat with a key.
     """
     players = tuple(players)
-    if not 2 <= len(players) <= 4:
-        raise ValueError(f"Catan is played by 2 to 4 players, got {len(players)}")
+    if board is None:
+        board = standard_board(len(players))
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise ValueError(
+            f"Catan is played by 2 to {MAX_PLAYERS} players (5-6 with the extension), "
+            f"got {len(players)}"
+        )
     if len(set(players)) != len(players):
         raise ValueError(f"player names must differ: {', '.join(players)}")
     graph = board.graph
@@ -266,8 +277,8 @@ def new_game(
         setup_step=0,
         turn=0,
         dice=None,
-        bank=RESOURCE_SUPPLY,
-        dev_deck=DEV_DECK,
+        bank=resource_supply(len(players)),
+        dev_deck=dev_deck(len(players)),
         hands=tuple(PlayerState() for _ in players),
         vertex_owner=(NOBODY,) * len(graph.vertices),
         edge_owner=(NOBODY,) * len(graph.edges),

@@ -33,7 +33,7 @@ from catan_p2p.errors import (
     VerificationError,
 )
 from catan_p2p.rules.actions import Action, ClaimSeat, GiveCard, ShowSteal
-from catan_p2p.rules.board import STANDARD_BOARD, Board
+from catan_p2p.rules.board import Board, standard_board
 from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
@@ -95,7 +95,7 @@ def write_genesis(
 def create_game(
     repo: Path | GameRepo,
     players: list[str] | tuple[str, ...],
-    board: Board = STANDARD_BOARD,
+    board: Board | None = None,
     seed: str | None = None,
     game_id: str | None = None,
     victory_points: int = 10,
@@ -143,6 +143,7 @@ def create_game(
             game_repo = GameRepo(path)
     if game_repo.has_game(game):
         raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
+    board = board if board is not None else standard_board(len(players))  # (5-6: extension)
     oid = write_genesis(game_repo, declared, board, when)
     seats = players if local is None else local
     for p in seats:
@@ -228,7 +229,9 @@ class GitSession:
         self._reported: set[str] = set()  # rejections already handed out by take_rejected
         self._early: set[str] = set()  # rejected for now only: dated ahead of this clock
         self._wait_start: tuple[str, int] | None = None  # head -> waiting_since()
-        self._answer_cache: dict[str, Answer | None] = {}
+        # (answer, opening) -> verified answer or None: an answer is valid on its own
+        # opening only, and a replayed one under a later opening must be checked again.
+        self._answer_cache: dict[tuple[str, str], Answer | None] = {}
         self._version = 0  # bumped whenever refs may have changed (own writes, sync)
         self._answers_memo: tuple[tuple, list[Answer]] | None = None
         self._pending_deletes: list[str] = []
@@ -436,7 +439,7 @@ class GitSession:
                 player = concurrent.answer_owner(ref)
                 if player in found:
                     continue
-                cached = self._answer_cache.get(oid, ...)
+                cached = self._answer_cache.get((oid, opening), ...)
                 if cached is ...:
                     try:
                         action, _ = lead.verifier.verify_answer(oid, opening, kind)
@@ -444,7 +447,7 @@ class GitSession:
                     except (VerificationError, IllegalAction) as exc:
                         self._reject(oid, str(exc))
                         cached = None
-                    self._answer_cache[oid] = cached
+                    self._answer_cache[oid, opening] = cached
                 if cached is not None:
                     found[player] = cached
         return concurrent.in_seat_order(found.values(), self.players)
@@ -580,8 +583,12 @@ class GitSession:
     # --- sync ----------------------------------------------------------------------------
 
     def _push(self, refs: list[str]) -> None:
-        """Ask for own refs (and ``refs``) to be pushed once the lock is released."""
-        if not self.networked:
+        """Ask for own refs (and ``refs``) to be pushed once the lock is released.
+
+        A read-only session (a spectator, ``show``) never pushes: its branches are only
+        its verified copies of the players' logs, and it may have no right to write.
+        """
+        if not self.networked or self.read_only:
             return
         self._push_due = True
         self._push_extra.update(refs)

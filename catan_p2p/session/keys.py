@@ -15,15 +15,11 @@ import os
 from pathlib import Path
 
 from catan_p2p.errors import UsageError
+from catan_p2p.session.home import catan_home
 from catan_p2p.sync.signing import SeatKey
 
 #: File in a repository's git directory: player -> key file used for that seat here.
 REMEMBERED = "catan-p2p-keys.json"
-
-
-def catan_home() -> Path:
-    base = os.environ.get("CATAN_P2P_HOME")
-    return Path(base) if base else Path.home() / ".catan_p2p"
 
 
 def default_key_path(player: str) -> Path:

@@ -25,7 +25,7 @@ from catan_p2p.errors import BoardError, StateFileError
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, Counts
-from catan_p2p.rules.deck import DECK_SIZE, Deck
+from catan_p2p.rules.deck import Deck, deck_size
 from catan_p2p.rules.hexgrid import format_place, format_tile, parse_place
 from catan_p2p.rules.roads import longest_road
 from catan_p2p.rules.state import (
@@ -721,9 +721,9 @@ def _read_deck(
         keys.append(f.key)
         secrets.append(f.secret or "")
         if f.shuffle:
-            if len(passes) != len(keys) - 1 or len(f.shuffle) != DECK_SIZE:
+            if len(passes) != len(keys) - 1 or len(f.shuffle) != deck_size(len(players)):
                 raise StateFileError(
-                    f"{path} in {where}: the seats shuffle in seat order, each all {DECK_SIZE} cards"
+                    f"{path} in {where}: the seats shuffle in seat order, each all {deck_size(len(players))} cards"
                 )
             passes.append(tuple(f.shuffle))
     if sorted(drawn) != list(range(len(drawn))):

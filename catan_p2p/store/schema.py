@@ -24,11 +24,11 @@ class _File(BaseModel):
 class DevCardCounts(_File):
     """A count of each development card."""
 
-    knight: int = Field(ge=0, le=14)
+    knight: int = Field(ge=0, le=20)
     victory_point: int = Field(ge=0, le=5)
-    road_building: int = Field(ge=0, le=2)
-    year_of_plenty: int = Field(ge=0, le=2)
-    monopoly: int = Field(ge=0, le=2)
+    road_building: int = Field(ge=0, le=3)
+    year_of_plenty: int = Field(ge=0, le=3)
+    monopoly: int = Field(ge=0, le=3)
 
 
 MAX_TIMEOUT = 90 * 24 * 3600  # three months
@@ -39,7 +39,7 @@ class GameFile(_File):
 
     schema_version: int = Field(ge=1)
     game: str
-    players: list[str] = Field(min_length=2, max_length=4)
+    players: list[str] = Field(min_length=2, max_length=6)
     seed: str
     victory_points: int = Field(ge=3, le=30)
     # Seconds a player may keep the game waiting before the others may end it (absent:
@@ -70,21 +70,21 @@ class BoardFile(_File):
 class SomeResources(_File):
     """Resource cards of a trade side or a discard: only the kinds given, each at least 1."""
 
-    lumber: int = Field(default=0, ge=1, le=19)
-    brick: int = Field(default=0, ge=1, le=19)
-    wool: int = Field(default=0, ge=1, le=19)
-    grain: int = Field(default=0, ge=1, le=19)
-    ore: int = Field(default=0, ge=1, le=19)
+    lumber: int = Field(default=0, ge=1, le=24)
+    brick: int = Field(default=0, ge=1, le=24)
+    wool: int = Field(default=0, ge=1, le=24)
+    grain: int = Field(default=0, ge=1, le=24)
+    ore: int = Field(default=0, ge=1, le=24)
 
 
 class SomeDevCards(_File):
     """Development cards of one group of a hand: only the kinds held, each at least 1."""
 
-    knight: int = Field(default=0, ge=1, le=14)
+    knight: int = Field(default=0, ge=1, le=20)
     victory_point: int = Field(default=0, ge=1, le=5)
-    road_building: int = Field(default=0, ge=1, le=2)
-    year_of_plenty: int = Field(default=0, ge=1, le=2)
-    monopoly: int = Field(default=0, ge=1, le=2)
+    road_building: int = Field(default=0, ge=1, le=3)
+    year_of_plenty: int = Field(default=0, ge=1, le=3)
+    monopoly: int = Field(default=0, ge=1, le=3)
 
 
 class TradeEntry(_File):
@@ -105,10 +105,11 @@ PHASES = Literal[
     "game_over",
     "steal",
     "monopoly",
+    "special_build",
 ]
 
 
-Holders = dict[str, Annotated[int, Field(ge=0, le=19)]]
+Holders = dict[str, Annotated[int, Field(ge=0, le=24)]]
 
 
 class ResourceTable(_File):
@@ -178,7 +179,7 @@ class DeckFile(DevCardCounts):
 class DrawnCard(_File):
     """One development card a player drew from the hidden deck (PROTOCOL.md "Deck")."""
 
-    position: int = Field(ge=0, le=24)  # its place in the shuffled deck, in draw order
+    position: int = Field(ge=0, le=33)  # its place in the shuffled deck, in draw order
     bought: int = Field(ge=0)  # the turn it was bought in
     opened: Hex64  # the card with every layer removed so far
     shared: list[str]  # the other players whose shares are in, in seat order
@@ -196,7 +197,7 @@ class SeatDeckFile(_File):
     """
 
     key: Hex64
-    shuffle: list[Hex64] = Field(default=[], max_length=25)
+    shuffle: list[Hex64] = Field(default=[], max_length=34)
     secret: Hex64 | None = None
 
 
@@ -207,7 +208,7 @@ class PlayerFile(_File):
     dev_cards: SomeDevCards
     new_dev_cards: SomeDevCards  # bought this turn, playable from the next
     played: SomeDevCards
-    cards: list[DrawnCard] = Field(default=[], max_length=25)  # drawn from a hidden deck
+    cards: list[DrawnCard] = Field(default=[], max_length=34)  # drawn from a hidden deck
 
 
 class PlacesFile(RootModel[dict[str, str]]):
@@ -232,9 +233,9 @@ class SeatsFile(RootModel[dict[str, str]]):
 class ChainFile(RootModel[Hex64]):
     """``chain/<player>.json``: the last dice-chain element the player revealed.
 
-    A seat claim writes its chain's anchor; every roll, end of turn and card given to the
-    robber the next element, which hashes (SHA-256) to the one before it. One file per
-    player, so a reveal rewrites one line.
+    A seat claim writes its chain's anchor; every roll and every end of turn the next
+    element, which hashes (SHA-256) to the one before it (nothing else reveals one: a
+    card given to the robber does not). One file per player, so a reveal rewrites one line.
     """
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from catan_p2p.errors import BoardError, StateFileError, VerificationError
 from catan_p2p.rules.board import Board
+from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.rules.state import GameState, new_game
 from catan_p2p.store import schema
 from catan_p2p.store.codec import BANK, MAX_FILE, GameInfo, StateWriter
@@ -31,8 +32,9 @@ def check_declared(declared: GenesisInfo) -> None:
         check_name("player", p)
     if BANK in declared.players:
         raise ValueError(f"{BANK!r} cannot be a player's name")
-    if not 2 <= len(declared.players) <= 4 or len(set(declared.players)) != len(declared.players):
-        raise ValueError("a game has 2 to 4 players with different names")
+    n = len(declared.players)
+    if not 2 <= n <= MAX_PLAYERS or len(set(declared.players)) != n:
+        raise ValueError(f"a game has 2 to {MAX_PLAYERS} players with different names")
     if declared.timeout and not 60 <= declared.timeout <= schema.MAX_TIMEOUT:
         raise ValueError(f"a timeout is 1 minute to {schema.MAX_TIMEOUT // 86400} days, or none")
 

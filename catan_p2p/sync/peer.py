@@ -207,7 +207,7 @@ class Peer:
 
     def _shuffle(self, deck: cards_deck.Deck, seat: int) -> dict:
         """This seat's pass over the deck and the proof that it is a shuffle."""
-        before = deck.passes[-1] if deck.passes else cards_deck.first_cards()
+        before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.size)
         context = cards_deck.shuffle_context(deck.keys, seat)
         after, proof = cards_deck.prove_shuffle(before, self.deck_secret, context)
         return {"deck": after, "proof": proof}
@@ -259,6 +259,10 @@ class Peer:
         elif liveness.extends(self.repo, target, head):
             return 0  # the late line of an abandoned game that the own head joined already
         elif not liveness.extends(self.repo, head, target):
+            # A line that does not verify is a refused commit, not a fork: a fork report
+            # is evidence that the seat signed two versions, which a stranger's unsigned
+            # or illegal commit on a diverging line must not fake.
+            self.verifier.verify(target)
             raise ForkError(
                 f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
                 f"{target[:10]}, which does not extend it; both are kept, nothing was merged"

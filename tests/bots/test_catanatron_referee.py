@@ -1,10 +1,13 @@
 """catanatron as an outside referee of our rules (needs the optional catanatron package).
 
-The fast tests check the bridge (geometry, actions both ways, a translated position);
-the slow one plays random and greedy games in our engine and, at every step, compares
-our legal actions and the effect of the action taken with catanatron's. Only the
-differences in ``referee.ALLOWED`` (catanatron's known deviations, each naming the
-rule) may appear.
+The fast tests check the bridge (geometry, actions both ways, a translated position)
+and that the referee catches the three rule mutants of issue 21 on the positions where
+they show: players discarding at 7 cards and a discard rounded up (whole outcomes after
+a seven replayed through catanatron), and a road through an opponent's building taken
+by ``apply`` only (``step`` judged on every placement). The slow ones replay random and
+greedy games through catanatron's engine, comparing choices and outcomes at every step:
+only the differences in ``referee.ALLOWED`` (catanatron's known deviations, each naming
+the rule) may appear, and each mutant shows within three whole games.
 """
 
 from __future__ import annotations
@@ -13,7 +16,18 @@ import pytest
 
 pytest.importorskip("catanatron")
 
-from builders import fresh, give, quick_setup  # noqa: E402
+import inspect  # noqa: E402
+import textwrap  # noqa: E402
+
+from builders import (  # noqa: E402
+    at_turn,
+    fresh,
+    give,
+    place_roads,
+    place_settlement,
+    quick_setup,
+    set_hand,
+)
 
 from catan_p2p.bridges.catanatron import (  # noqa: E402
     action_from_catanatron,
@@ -25,14 +39,27 @@ from catan_p2p.bridges.catanatron import (  # noqa: E402
 from catan_p2p.bridges.referee import (  # noqa: E402
     ALLOWED,
     Difference,
+    Replay,
     Report,
     classify,
     compare_position,
     referee_game,
 )
+from catan_p2p.rules import engine  # noqa: E402
+from catan_p2p.rules.actions import (  # noqa: E402
+    AnswerTrade,
+    BuildRoad,
+    ConfirmTrade,
+    OfferTrade,
+    RollDice,
+)
 from catan_p2p.rules.board import STANDARD_BOARD  # noqa: E402
+from catan_p2p.rules.cards import ROAD_COST  # noqa: E402
 from catan_p2p.rules.engine import legal_actions  # noqa: E402
-from catan_p2p.rules.state import Phase  # noqa: E402
+from catan_p2p.rules.state import (
+    NOBODY,  # noqa: E402
+    Phase,  # noqa: E402
+)
 
 
 def test_every_vertex_and_edge_has_one_catanatron_twin() -> None:
@@ -86,7 +113,8 @@ def test_translated_position_offers_the_same_main_phase_actions() -> None:
 
 
 #: catanatron 3.2.1's deviations from the official rules that the referee allows, each with
-#: the rule concerned. Player trade is not compared at all: catanatron 3.2.1 has none.
+#: the rule concerned. catanatron 3.2.1 has no player trade: the replay moves a confirmed
+#: trade's cards itself and compares the hands after it.
 KNOWN_DEVIATIONS = {
     "bought-this-turn": "a development card may not be played on the turn it was bought",
     "card-before-roll": "any development card may be played before the roll",
@@ -123,3 +151,163 @@ def test_catanatron_agrees_with_our_rules_but_for_its_known_deviations(
     assert report.positions > 200 * games
     findings = [f"[{g}] {d.describe()}" for g, d in report.findings]
     assert not findings, "\n".join(findings[:10])
+
+
+# --- rule mutants the referee must catch ----------------------------------------------------
+
+
+def _mutant(func, old: str, new: str):  # type: ignore[no-untyped-def]
+    """A copy of the rule function ``func`` with ``old`` in its source replaced by ``new``
+    (compiled among the engine's own names)."""
+    source = textwrap.dedent(inspect.getsource(func))
+    assert old in source, f"{old!r} is not in {func.__name__}"
+    names = dict(vars(engine))
+    exec(compile(source.replace(old, new), f"<mutant of {func.__name__}>", "exec"), names)
+    return names[func.__name__]
+
+
+#: The three mutants of issue 21: name -> (rule function, text, its replacement).
+MUTANTS = {
+    "discard at 7 cards": (
+        engine._roll_dice,
+        "h.card_count > DISCARD_LIMIT",
+        "h.card_count >= DISCARD_LIMIT",
+    ),
+    "discard rounded up": (
+        engine._roll_dice,
+        "h.card_count // 2 if",
+        "(h.card_count + 1) // 2 if",
+    ),
+    "road through a building in apply only": (
+        engine._road_connects,
+        "continue  # an opponent's building: no connection through it",
+        "pass",
+    ),
+}
+
+
+def _apply_mutant(monkeypatch, name: str) -> None:  # type: ignore[no-untyped-def]
+    func, old, new = MUTANTS[name]
+    mutant = _mutant(func, old, new)
+    if func is engine._roll_dice:
+        monkeypatch.setitem(engine.HANDLERS, RollDice, mutant)
+    else:
+        monkeypatch.setattr(engine, func.__name__, mutant)
+
+
+def _seven_with(cards: int):  # type: ignore[no-untyped-def]
+    """Red about to roll a seven while Blue holds ``cards`` cards."""
+    state = at_turn(quick_setup(fresh(3)), "red", Phase.ROLL)
+    state = set_hand(state, "blue", (cards - cards // 2, cards // 2, 0, 0, 0))
+    return set_hand(state, "red", (1, 0, 0, 0, 0))
+
+
+def _replayed_seven(cards: int) -> list[Difference]:
+    state = _seven_with(cards)
+    replay = Replay(state)
+    after, resolved = engine.step(state, RollDice("red", (3, 4)))
+    return replay.step(state, resolved, after)
+
+
+def _road_past_a_building():  # type: ignore[no-untyped-def]
+    """Red to build, with a road that ends at Blue's settlement and a free edge beyond it
+    (Red's set-up road is made one road longer to reach a corner Blue may hold)."""
+    state = quick_setup(fresh(3))
+    graph = state.board.graph
+    owner = state.vertex_owner
+
+    def other_end(e: int, v: int) -> int:
+        a, b = graph.edge_vertices[e]
+        return b if a == v else a
+
+    for e in sorted(state.hands[state.seat("red")].roads):
+        for end in graph.edge_vertices[e]:
+            if owner[end] != NOBODY:
+                continue
+            for e2 in graph.vertex_edges[end]:
+                corner = other_end(e2, end)
+                if state.edge_owner[e2] != NOBODY or owner[corner] != NOBODY:
+                    continue
+                if any(owner[n] != NOBODY for n in graph.vertex_neighbours[corner]):
+                    continue
+                beyond = [
+                    x
+                    for x in graph.vertex_edges[corner]
+                    if x != e2 and state.edge_owner[x] == NOBODY
+                ]
+                if beyond:
+                    state = place_roads(state, "red", [graph.edges[e2]])
+                    state = place_settlement(state, "blue", graph.vertices[corner])
+                    state = give(at_turn(state, "red"), "red", ROAD_COST)
+                    return state, BuildRoad("red", graph.edges[beyond[0]])
+    raise AssertionError("no road of Red leads to a free corner")
+
+
+def test_the_referee_agrees_with_the_rules_on_the_mutants_positions() -> None:
+    for cards in (7, 9):
+        assert [d for d in _replayed_seven(cards) if classify(d) is None] == []
+    state, _ = _road_past_a_building()
+    assert compare_position(state) == []
+
+
+def test_the_referee_catches_players_discarding_at_seven_cards(monkeypatch) -> None:
+    _apply_mutant(monkeypatch, "discard at 7 cards")
+    found = {d.key[0] for d in _replayed_seven(7) if classify(d) is None}
+    assert {"BLUE.discards", "phase"} <= found
+
+
+def test_the_referee_catches_a_discard_rounded_up(monkeypatch) -> None:
+    _apply_mutant(monkeypatch, "discard rounded up")
+    found = [d for d in _replayed_seven(9) if classify(d) is None]
+    assert [d.detail for d in found] == ["BLUE.discards: ours 5, catanatron 4"]
+
+
+def test_the_referee_catches_a_road_through_a_building_taken_by_apply_only(monkeypatch) -> None:
+    state, road = _road_past_a_building()
+    assert road not in engine.legal_actions(state, "red")
+    _apply_mutant(monkeypatch, "road through a building in apply only")
+    assert road not in engine.legal_actions(state, "red")  # the lists still agree
+    found = [d for d in compare_position(state) if classify(d) is None]
+    assert [d.side for d in found] == ["apply"]
+    assert found[0].action == road and "step takes" in found[0].detail
+
+
+def _replayed_trade() -> list[Difference]:
+    """Red offers a lumber for Blue's ore, Blue accepts, Red trades: replayed."""
+    state = at_turn(quick_setup(fresh(3)), "red")
+    state = set_hand(set_hand(state, "red", (1, 0, 0, 0, 0)), "blue", (0, 0, 0, 0, 1))
+    replay, found = Replay(state), []
+    for action in (
+        OfferTrade("red", (1, 0, 0, 0, 0), (0, 0, 0, 0, 1)),
+        AnswerTrade("blue", True),
+        ConfirmTrade("red", "blue"),
+    ):
+        after, resolved = engine.step(state, action)
+        found += replay.step(state, resolved, after)
+        state = after
+    assert state.hands[state.seat("red")].resources == (0, 0, 0, 0, 1)
+    return found
+
+
+def test_the_referee_compares_a_player_trade_though_catanatron_has_none(monkeypatch) -> None:
+    assert _replayed_trade() == []
+    mutant = _mutant(
+        engine._confirm_trade,
+        "theirs._replace(resources=add(sub(theirs.resources, offer.get), offer.give))",
+        "theirs._replace(resources=sub(theirs.resources, offer.get))",
+    )
+    monkeypatch.setitem(engine.HANDLERS, ConfirmTrade, mutant)
+    assert [d.key for d in _replayed_trade()] == [("BLUE.resources",)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_replayed_whole_games_catch_each_mutant(monkeypatch, name: str) -> None:
+    """Each mutant shows in whole bot games replayed through catanatron (at most three)."""
+    _apply_mutant(monkeypatch, name)
+    report = Report()
+    for g in range(3):
+        referee_game(f"mutant/{g}", 4, "random", report)
+        if report.findings:
+            break
+    assert report.findings, f"three games never showed the mutant {name!r}"

@@ -42,10 +42,11 @@ def test_play_without_a_display_says_so_and_suggests_headless(home):
     assert not (home / "games").exists(), "no game is created when no window can open"
 
 
-def test_play_refuses_more_than_four_seats(capsys):
-    assert main(["play", "--humans", "3", "--bots", "2"]) == 1
+def test_play_refuses_more_than_six_seats(capsys):
+    # (five and six seats are the 5-6 player extension; seven are no game)
+    assert main(["play", "--humans", "3", "--bots", "4"]) == 1
     err = capsys.readouterr().err
-    assert "2 to 4 seats" in err and "--humans 3 --bots 2" in err
+    assert "2 to 6 seats" in err and "--humans 3 --bots 4" in err
 
 
 def test_headless_play_records_a_whole_game_and_draws_the_final_board(home, capsys):

@@ -18,6 +18,8 @@ from gitgames import FOUR, forge_commit, git, play_some
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import ForkError, VerificationError
 from catan_p2p.rules.actions import EndTurn, RollDice
+from catan_p2p.rules.chance import derive_chance
+from catan_p2p.rules.engine import step
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.session.git import GitSession, create_game
 from catan_p2p.session.keys import seat_key
@@ -26,7 +28,7 @@ from catan_p2p.store.objects import GitObjectStore
 from catan_p2p.store.refs import Refs, game_prefix, player_ref
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.protocol import MERGE, trailer
+from catan_p2p.sync.protocol import MERGE, action_message, trailer
 from catan_p2p.sync.repo import GameRepo, init_repo
 from catan_p2p.sync.verify import Verifier
 
@@ -132,10 +134,19 @@ def test_two_commits_on_one_parent_are_a_fork_and_neither_is_adopted():
     blue.advance(parent)
     first, _, _ = red.record(RollDice("red"))
     blue.advance(first)
-    # Red's peer rewrites its branch: another commit on the same parent.
+    # Red's peer rewrites its branch: another signed version of the same roll, a second
+    # later (a version that does not verify would be a rejection, not a fork).
     state = red.verifier.verify(parent)
-    other = forge_commit(
-        repo, parent, "red", RollDice("red"), repo.writer(everyone.info).write(state)
+    new, resolved = step(
+        state, red.with_secrets(RollDice("red"), state), derive_chance(everyone.info.seed, parent)
+    )
+    other = repo.write_commit(
+        repo.writer(everyone.info).write(new),
+        [parent],
+        "red",
+        action_message(resolved, "g"),
+        red.key,
+        when=repo.commit(first).when + 1,
     )
     with pytest.raises(ForkError, match="fork"):
         blue.advance(other)

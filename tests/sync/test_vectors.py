@@ -1,11 +1,15 @@
-"""The protocol test vectors (state_schema/vectors/) are what the code writes and accepts."""
+"""The protocol test vectors (state_schema/vectors/) are what the code writes and accepts,
+hold a commit of every kind, and rebuild from their inputs alone (PROTOCOL.md §9)."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
 import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import allowed_signers
@@ -22,6 +26,14 @@ def _vectors(where: Path) -> dict:
     return module.vectors(where)
 
 
+def _tool():
+    spec = importlib.util.spec_from_file_location("vectors_tool", ROOT / "tools" / "vectors.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow  # plays the vectors' whole game again (about 15 s)
 def test_the_code_writes_and_accepts_exactly_the_committed_vectors(tmp_path):
     committed = json.loads(VECTORS.read_text())
     assert _vectors(tmp_path / "v") == committed
@@ -44,3 +56,66 @@ def test_the_code_writes_and_accepts_exactly_the_committed_vectors(tmp_path):
             text=True,
         )
         assert done.returncode == 0, done.stderr
+
+
+def test_the_vectors_hold_a_commit_of_every_kind_with_its_trees_and_inputs():
+    committed = json.loads(VECTORS.read_text())
+    tool = _tool()
+    entries = committed["commits"] + committed["abandon"]["commits"]
+    kinds = {e["kind"] for e in entries}
+    assert [k for k in tool.REQUIRED if k not in kinds] == []
+    vectors = [e for e in entries if e.get("vector")]
+    assert {e["kind"] for e in vectors} == kinds  # the first of every kind is a vector
+    for entry in vectors:
+        if entry["kind"] != "chat":
+            assert entry["tree"] in committed["trees"]
+    for tree in committed["trees"].values():
+        assert "board/board.json" in tree and all(b in committed["blobs"] for b in tree.values())
+    for game in (committed["play"], committed["abandon"]):
+        assert game["board"] and set(game["seats"]) == set(game["players"])
+        for seat in game["seats"].values():
+            assert len(seat["deck_secret"]) == len(seat["dice_secret"]) == 64
+    assert set(committed["private_keys"]) == set(committed["seat_keys"])
+
+
+def test_every_vector_rebuilds_from_its_inputs_alone():
+    """What a second implementation would do: decode the parent's tree, recompute every
+    secret from the seat's inputs, apply, serialise, write and sign the commit."""
+    done = _tool().rebuild_all(json.loads(VECTORS.read_text()))
+    assert len(done) >= 40
+    assert all(sections.startswith("§") for _, _, sections in done)
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["blob", "raw", "secret", "private"],
+)
+def test_a_vector_changed_anywhere_does_not_rebuild(where):
+    """A vector file someone edited (a state file, a commit byte, a seat's secret, a
+    private key) fails the rebuild, naming the section whose step broke."""
+    tool = _tool()
+    data = json.loads(VECTORS.read_text())
+    roll = next(e for e in data["commits"] if e["kind"] == "action:roll_dice:number")
+    if where == "blob":
+        turn = data["trees"][roll["tree"]]["turn.json"]
+        data["blobs"][turn] = data["blobs"][turn].replace('"phase": "main"', '"phase": "roll"')
+    elif where == "raw":
+        roll["raw"] = roll["raw"].replace("+0000", "+0100", 1)
+    elif where == "secret":
+        seat = data["play"]["seats"]["blue"]
+        seat["deck_secret"] = "00" * 32
+    else:
+        data["private_keys"]["red"] = "11" * 32
+    with pytest.raises(tool.Mismatch, match="§"):
+        tool.rebuild_all(data)
+
+
+@pytest.mark.slow  # plays the vectors' games again (about 20 s)
+def test_the_check_ci_runs_passes():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "vectors.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "rebuild from their inputs" in done.stdout

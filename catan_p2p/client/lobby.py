@@ -1,0 +1,319 @@
+"""The lobby screen: start, open, join or watch a game without the command line.
+
+It shows the games on this machine (which wait for you first) and, for a remote URL typed
+in, the games that remote holds with their open seats. A click chooses what to do next;
+``LobbyScreen.run`` returns that ``Choice`` and the caller (``catan-p2p lobby``) opens
+the game's window, then the lobby again. Listing goes through ``session.lobby`` (the same
+lists as ``catan-p2p games``); the screen itself only draws and reads clicks and keys, so
+tests post real events and call ``tick``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from catan_p2p.client import theme  # noqa: E402
+from catan_p2p.client.panels import panel_box  # noqa: E402
+from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
+from catan_p2p.errors import CatanError  # noqa: E402
+from catan_p2p.session.lobby import GameSummary, RemoteGames  # noqa: E402
+
+ROW = 34
+#: Games shown per list (the rest are counted); ``catan-p2p games`` lists them all.
+SHOWN = 12
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the player picked: ``new`` (against bots), ``open`` a game here, ``join`` a
+    remote game's open ``seat``, or ``watch`` a remote game."""
+
+    kind: str
+    game: str = ""
+    path: str = ""
+    url: str = ""
+    seat: str = ""
+
+
+def _names(players: tuple[str, ...]) -> str:
+    return ", ".join(p.capitalize() for p in players) or "-"
+
+
+def _ago(when: int) -> str:
+    if when <= 0:
+        return ""
+    seconds = max(0, int(time.time()) - when)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds // size} {unit} ago"
+    return "just now"
+
+
+class LobbyScreen:
+    """The games here and on a remote, each with what can be done with it.
+
+    Args:
+        local: lists the games on this machine (``session.lobby.list_local`` bound to
+            the games and watch folders).
+        remote: lists a remote's games (``session.lobby.list_remote``).
+        url: a remote to list at once.
+    """
+
+    def __init__(
+        self,
+        local: Callable[[], list[GameSummary]],
+        remote: Callable[[str], RemoteGames],
+        url: str = "",
+        screen: pygame.Surface | None = None,
+        size: tuple[int, int] = theme.WINDOW_SIZE,
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        self.screen = screen if screen is not None else pygame.display.set_mode(size)
+        pygame.display.set_caption("catan-p2p — games")
+        self.list_local = local
+        self.list_remote = remote
+        self.url = url
+        self.typing = False
+        self.choice: Choice | None = None
+        self.running = True
+        self.message = ""
+        self.mine: list[GameSummary] = []
+        self.found: RemoteGames | None = None
+        self.buttons: list[Button] = []
+        self.clock = pygame.time.Clock()
+        self.refresh()
+        if url:
+            self.list_url()
+
+    # --- what the buttons do -----------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Read the games on this machine again (those waiting for you first)."""
+        games = self.list_local()
+        self.mine = sorted(games, key=lambda g: (not g.mine_waiting, g.is_over, -g.last_move))
+
+    def list_url(self) -> None:
+        """List the games of the URL typed in (one sentence when it cannot be read)."""
+        url = self.url.strip()
+        if not url:
+            self.message = "type a remote's URL (a path, ssh or https), then Enter"
+            return
+        try:
+            self.found = self.list_remote(url)
+        except CatanError as exc:
+            self.found = None
+            self.message = str(exc)
+            return
+        n = len(self.found.games)
+        self.message = f"{url} holds {n} game{'s' * (n != 1)}"
+
+    def pick(self, choice: Choice) -> None:
+        self.choice = choice
+        self.running = False
+
+    # --- the loop ----------------------------------------------------------------------
+
+    def run(self, fps: int = 30) -> Choice | None:
+        """Show the lobby until a choice is made (None: the window was closed)."""
+        while self.tick():
+            self.clock.tick(fps)
+        return self.choice
+
+    def tick(self) -> bool:
+        for event in pygame.event.get():
+            self.handle(event)
+        self.draw()
+        pygame.display.flip()
+        return self.running
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.running = False
+        elif event.type == pygame.TEXTINPUT and self.typing:
+            self.url += event.text
+        elif event.type == pygame.KEYDOWN:
+            self.key(event.key, getattr(event, "mod", 0))
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.click(event.pos)
+
+    def key(self, key: int, mod: int = 0) -> None:
+        if key == pygame.K_q and mod & pygame.KMOD_CTRL:
+            self.running = False
+        elif key == pygame.K_ESCAPE:
+            self.typing = False
+            pygame.key.stop_text_input()
+        elif self.typing and key == pygame.K_BACKSPACE:
+            self.url = self.url[:-1]
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.typing = False
+            pygame.key.stop_text_input()
+            self.list_url()
+        elif key == pygame.K_v and mod & pygame.KMOD_CTRL and self.typing:
+            self.url += _clipboard()
+
+    def click(self, pos: tuple[int, int]) -> None:
+        if self.url_box().collidepoint(pos):
+            self.typing = True
+            pygame.key.start_text_input()
+            return
+        for b in self.buttons:
+            if b.click(pos):
+                return
+
+    # --- drawing -----------------------------------------------------------------------
+
+    def url_box(self) -> pygame.Rect:
+        w, _ = self.screen.get_size()
+        return pygame.Rect(w // 2 + 16, 96, w // 2 - 170, 34)
+
+    def draw(self) -> None:
+        screen = self.screen
+        w, h = screen.get_size()
+        screen.fill(theme.PANEL)
+        self.buttons = []
+        draw_text(screen, "catan-p2p", (24, 18), 28, theme.TEXT, True)
+        draw_text(
+            screen,
+            "start a game, continue one, take an open seat or watch: no command line needed",
+            (24, 56),
+            15,
+            theme.MUTED,
+        )
+        self.buttons.append(
+            Button(
+                "New game against bots",
+                pygame.Rect(w - 300, 18, 276, 40),
+                lambda: self.pick(Choice("new")),
+                colour=(70, 140, 80),
+            )  # fmt: skip
+        )
+        left = pygame.Rect(16, 90, w // 2 - 24, h - 140)
+        right = pygame.Rect(w // 2 + 8, 90, w // 2 - 24, h - 140)
+        self._draw_mine(screen, left)
+        self._draw_remote(screen, right)
+        if self.message:
+            draw_text(screen, self.message, (24, h - 36), 14, theme.TEXT, max_width=w - 48)
+        mouse = pygame.mouse.get_pos() if pygame.mouse.get_focused() else None
+        for b in self.buttons:
+            b.draw(screen, mouse)
+
+    def _draw_mine(self, screen: pygame.Surface, rect: pygame.Rect) -> None:
+        top = panel_box(screen, rect, "On this machine")
+        waiting = sum(1 for g in self.mine if g.mine_waiting)
+        note = f"{waiting} wait{'s' * (waiting == 1)} for you" if waiting else "none waits for you"
+        draw_text(screen, note, (rect.right - 12, rect.top + 8), 13, theme.MUTED, anchor="topright")
+        if not self.mine:
+            draw_text(screen, "no games yet: start one, or join one on a remote",
+                      (rect.left + 12, top + 6), 14, theme.MUTED)  # fmt: skip
+            return
+        y = top + 4
+        for g in self.mine[:SHOWN]:
+            self._row(screen, rect, y, g, local=True)
+            y += ROW + 14
+        if len(self.mine) > SHOWN:
+            draw_text(screen, f"and {len(self.mine) - SHOWN} more (catan-p2p games)",
+                      (rect.left + 12, y), 13, theme.MUTED)  # fmt: skip
+
+    def _draw_remote(self, screen: pygame.Surface, rect: pygame.Rect) -> None:
+        top = panel_box(screen, rect, "On a remote")
+        box = self.url_box()
+        box.top = top + 2
+        pygame.draw.rect(screen, theme.CARD, box, border_radius=6)
+        edge = theme.HIGHLIGHT if self.typing else theme.MUTED
+        pygame.draw.rect(screen, edge, box, width=2, border_radius=6)
+        shown = self.url + ("|" if self.typing else "")
+        draw_text(screen, shown or "click, type a URL, Enter", (box.left + 8, box.centery), 14,
+                  theme.TEXT if self.url else theme.MUTED, anchor="midleft",
+                  max_width=box.width - 16)  # fmt: skip
+        self.buttons.append(
+            Button(
+                "List games",
+                pygame.Rect(box.right + 8, box.top, rect.right - box.right - 20, box.height),
+                self.list_url,
+            )  # fmt: skip
+        )
+        y = box.bottom + 12
+        if self.found is None:
+            return
+        for g in self.found.games[:SHOWN]:
+            self._row(screen, rect, y, g, local=False)
+            y += ROW + 14
+        if len(self.found.games) > SHOWN:
+            draw_text(screen, f"and {len(self.found.games) - SHOWN} more "
+                      f"(catan-p2p games {self.found.url})", (rect.left + 12, y), 13,
+                      theme.MUTED)  # fmt: skip
+
+    def _row(self, screen: pygame.Surface, rect: pygame.Rect, y: int, g: GameSummary,
+             local: bool) -> None:  # fmt: skip
+        """One game: its id and players, where it stands, and its buttons."""
+        x = rect.left + 12
+        if g.problem:
+            draw_text(screen, f"{g.game}: unreadable ({g.problem})", (x, y + 8), 13, theme.MUTED,
+                      max_width=rect.width - 24)  # fmt: skip
+            return
+        for i, p in enumerate(g.players):
+            pygame.draw.circle(screen, theme.player_colour(p), (x + 6 + 14 * i, y + 9), 6)
+        draw_text(screen, g.game, (x + 14 * len(g.players) + 6, y), 15, theme.TEXT, True)
+        if g.winner:
+            where = f"{g.winner.capitalize()} won after turn {g.turn}"
+        elif g.abandoned:
+            where = f"ended without {g.abandoned.capitalize()}"
+        elif g.open_seats:
+            where = f"open seats: {_names(g.open_seats)}"
+        else:
+            where = f"turn {g.turn}, waiting for {_names(g.waiting_for)} {_ago(g.last_move)}"
+        ink = theme.HIGHLIGHT if local and g.mine_waiting else theme.MUTED
+        if local and g.mine_waiting:
+            where = "your move · " + where
+        bx = rect.right - 12
+        buttons: list[tuple[str, Choice, theme.Colour | None]] = []
+        if local:
+            label = "Watch" if not g.yours else "Open"
+            buttons.append((label, Choice("open", g.game, path=g.path or ""), None))
+        else:
+            url = self.found.url if self.found else ""
+            for seat in g.open_seats[:3]:
+                buttons.append((f"Join as {seat.capitalize()}",
+                                Choice("join", g.game, url=url, seat=seat),
+                                theme.player_colour(seat)))  # fmt: skip
+            buttons.append(("Watch", Choice("watch", g.game, url=url), None))
+        for label, choice, colour in reversed(buttons):
+            width = 74 if len(label) < 8 else 118
+            bx -= width
+            self.buttons.append(
+                Button(
+                    label,
+                    pygame.Rect(bx, y + 2, width, ROW - 2),
+                    lambda c=choice: self.pick(c),
+                    colour=colour,
+                    size=13,
+                    tag=choice,
+                )  # fmt: skip
+            )
+            bx -= 6
+        draw_text(screen, where, (x, y + 19), 13, ink, max_width=bx - x - 4)
+
+    def button(self, label: str, game: str | None = None) -> Button:
+        """The visible button ``label`` (of ``game``'s row), for tests."""
+        self.draw()
+        for b in self.buttons:
+            if b.label == label and (game is None or getattr(b.tag, "game", None) == game):
+                return b
+        raise KeyError(f"no button {label!r}; there are {[b.label for b in self.buttons]}")
+
+
+def _clipboard() -> str:
+    try:
+        pygame.scrap.init()
+        data = pygame.scrap.get(pygame.SCRAP_TEXT) or b""
+        return data.decode(errors="ignore").rstrip("\x00").strip()
+    except (pygame.error, AttributeError):
+        return ""

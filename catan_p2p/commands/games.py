@@ -1,0 +1,168 @@
+"""``catan-p2p games [URL]``: the lobby: which games a remote holds, or this machine plays.
+
+With a URL: every game the remote holds, read from ``git ls-remote`` and the newest commit
+of each log only (players, open seats, turn, whom it waits for, when they last moved,
+the winner), as the remote says: joining or watching verifies a game in full. Without:
+the games kept under ~/.catan_p2p/games (or $CATAN_P2P_HOME/games, or the folders
+given with --in), and which of them wait for you.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from catan_p2p.commands._options import add_json
+from catan_p2p.commands._seats import bot_seats
+from catan_p2p.session.lobby import GameSummary, games_folder, list_local, list_remote
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``catan-p2p games``."""
+    parser.add_argument(
+        "url",
+        nargs="?",
+        default=None,
+        help="a Git remote games are shared on (default: list the games on this machine)",
+    )
+    parser.add_argument(
+        "--in",
+        dest="folders",
+        action="append",
+        default=None,
+        metavar="PATH",
+        help="without URL: a game repository, or a folder of them, to list (repeatable; "
+        "default ~/.catan_p2p/games)",
+    )
+    add_json(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    now = int(time.time())
+    if args.url:
+        found = list_remote(args.url)
+        if args.json:
+            _print_json(
+                {
+                    "url": found.url,
+                    "games": [g.to_json() for g in found.games],
+                    "junk_refs": found.junk_refs,
+                    "more": found.more,
+                    "seconds": round(found.seconds, 3),
+                }
+            )
+            return 0
+        print(
+            table(found.games, now, local=False) if found.games else f"{found.url} holds no game."
+        )
+        if found.junk_refs:
+            print(f"({found.junk_refs} refs of no game were skipped)")
+        if found.more:
+            print(f"(and {found.more} more games not read)")
+        if any(g.open_seats for g in found.games):
+            print(f"Take an open seat with: catan-p2p join {found.url} --game ID --as COLOUR")
+        if found.games:
+            print(f"Watch one with: catan-p2p watch {found.url} --game ID")
+        return 0
+    folders = repositories(args.folders)
+    bots = {f: _bots_of(f) for f in folders}
+    games = list_local(folders, bots)
+    if args.json:
+        _print_json(
+            {
+                "games": [g.to_json() for g in games],
+                "waiting_for_you": [g.game for g in games if g.mine_waiting],
+            }
+        )
+        return 0
+    if not games:
+        where = ", ".join(str(f) for f in args.folders or [games_folder()])
+        print(f"No games in {where}; start one with `catan-p2p play`.")
+        return 0
+    print(table(games, now, local=True))
+    mine = [g for g in games if g.mine_waiting]
+    if mine:
+        print(f"{len(mine)} game{'s' * (len(mine) != 1)} wait{'s' * (len(mine) == 1)} for you:")
+        for g in mine:
+            print(f"  catan-p2p play --resume {g.path} --game {g.game}")
+    else:
+        print("No game waits for you.")
+    return 0
+
+
+def _print_json(data: dict) -> None:
+    """One JSON object on stdout, written at once (a thousand games in one write)."""
+    sys.stdout.write(json.dumps(data, sort_keys=True) + "\n")
+
+
+def _bots_of(folder: Path) -> set[str]:
+    """Seats bots play in the repository ``folder`` (of any game; games rarely share one)."""
+    git_dir = folder / ".git" if (folder / ".git").is_dir() else folder
+    seats = bot_seats(git_dir)
+    return set().union(*seats.values()) if seats else set()
+
+
+def repositories(given: list[str] | None) -> list[Path]:
+    """The game repositories to list: each given path, or each repository in a given
+    folder (default: the games folder under ``$CATAN_P2P_HOME``)."""
+    out: list[Path] = []
+    for folder in [Path(p).expanduser() for p in given] if given else [games_folder()]:
+        if (folder / ".git").exists() or (folder / "objects").is_dir():
+            out.append(folder)
+        elif folder.is_dir():
+            out.extend(sorted(p for p in folder.iterdir() if p.is_dir()))
+    return out
+
+
+def ago(when: int, now: int) -> str:
+    """``"3 min ago"``: how long ago the Unix time ``when`` was, as people say it."""
+    if when <= 0:
+        return "-"
+    seconds = max(0, now - when)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds // size} {unit} ago"
+    return f"{seconds} s ago"
+
+
+def _names(players: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(p.capitalize() for p in players) or "-"
+
+
+def table(games: tuple[GameSummary, ...] | list[GameSummary], now: int, local: bool) -> str:
+    """The games as a plain-text table, one line each."""
+    head = ["game", "players", "open seats", "turn", "waiting for", "last move", "winner"]
+    if local:
+        head += ["you", "where"]
+    rows = [head]
+    for g in games:
+        if g.problem:
+            rows.append([g.game, f"unreadable: {g.problem}"] + [""] * (len(head) - 2))
+            continue
+        winner = g.winner.capitalize() if g.winner else ("abandoned" if g.abandoned else "-")
+        waiting = _names(g.waiting_for)
+        if local and g.mine_waiting:
+            waiting += " (you)"
+        row = [
+            g.game,
+            _names(g.players),
+            _names(g.open_seats),
+            str(g.turn),
+            waiting if not g.is_over else "-",
+            ago(g.last_move, now),
+            winner,
+        ]
+        if local:
+            row += [_names(g.yours) if g.yours else "watching", g.path or ""]
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows if len(r) > i) for i in range(len(head))]
+    lines = []
+    for r in rows:
+        if len(r) == 2 or (r[1].startswith("unreadable") and len(r) > 1 and not r[2]):
+            lines.append(f"{r[0]:<{widths[0]}}  {r[1]}")
+            continue
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip())
+    return "\n".join(lines)

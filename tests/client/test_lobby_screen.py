@@ -1,0 +1,93 @@
+"""The lobby window: the games here and on a remote, each a click away from its window."""
+
+from __future__ import annotations
+
+import subprocess
+
+import driving  # noqa: F401  (sets SDL_VIDEODRIVER=dummy before pygame opens a display)
+import pygame
+import pytest
+from driving import screens_dir
+
+from catan_p2p.client.lobby import Choice, LobbyScreen
+from catan_p2p.commands import lobby as lobby_command
+from catan_p2p.session.git import create_game
+from catan_p2p.session.lobby import list_remote
+from catan_p2p.session.watch import open_watch
+
+pytestmark = pytest.mark.network
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture
+def world(tmp_path, monkeypatch):
+    """A home with one game of its own, and a remote holding a game with open seats."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("CATAN_P2P_HOME", str(home))
+    create_game(home / "games" / "mine", ["red", "blue"], seed="m", game_id="mine")
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    create_game(tmp_path / "host", ["red", "blue", "white"], seed="f", game_id="friday",
+                local=("red",))  # fmt: skip
+    git("-C", str(tmp_path / "host"), "push", "-q", str(remote),
+        "refs/heads/catan/*:refs/heads/catan/*")  # fmt: skip
+    yield home, remote
+    pygame.display.quit()
+
+
+def _click(screen: LobbyScreen, label: str, game: str | None = None) -> Choice | None:
+    button = screen.button(label, game)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=button.rect.center, button=1))
+    screen.tick()
+    return screen.choice
+
+
+def test_the_lobby_offers_to_open_join_and_watch(world, tmp_path, request):
+    home, remote = world
+    screen = LobbyScreen(lobby_command.local_games, list_remote, url=str(remote))
+    screen.draw()
+    pygame.image.save(screen.screen, str(screens_dir(tmp_path) / f"{request.node.name}.png"))
+    assert [g.game for g in screen.mine] == ["mine"] and screen.mine[0].mine_waiting
+    assert [g.game for g in screen.found.games] == ["friday"]
+    assert _click(screen, "Join as White", "friday") == Choice(
+        "join", "friday", url=str(remote), seat="white"
+    )
+    screen.running, screen.choice = True, None
+    assert _click(screen, "Watch", "friday") == Choice("watch", "friday", url=str(remote))
+    screen.running, screen.choice = True, None
+    assert _click(screen, "Open", "mine") == Choice(
+        "open", "mine", path=str(home / "games" / "mine")
+    )
+    screen.running, screen.choice = True, None
+    assert _click(screen, "New game against bots") == Choice("new")
+
+
+def test_typing_a_url_lists_its_games_and_a_bad_one_is_one_sentence(world):
+    _, remote = world
+    screen = LobbyScreen(lobby_command.local_games, list_remote)
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=screen.url_box().center, button=1)
+    )
+    screen.tick()
+    assert screen.typing
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="/nowhere.git"))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0))
+    screen.tick()
+    assert screen.found is None and "cannot list the games" in screen.message
+    screen.url = str(remote)
+    screen.list_url()
+    assert screen.found is not None and "holds 1 game" in screen.message
+
+
+def test_games_watched_here_are_listed_to_watch_again(world, tmp_path):
+    _, remote = world
+    from catan_p2p.session.watch import default_watch_repo
+
+    open_watch(str(remote), "friday", default_watch_repo(str(remote), "friday")).close()
+    games = {g.game: g for g in lobby_command.local_games()}
+    assert games["friday"].yours == () and games["friday"].mine_waiting == ()
+    screen = LobbyScreen(lobby_command.local_games, list_remote)
+    assert screen.button("Watch", "friday").tag.kind == "open"

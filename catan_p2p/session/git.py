@@ -716,10 +716,12 @@ class GitSession:
             r: there.get(t) if wanted(t := tracking_ref(r, src.name)) else None for r in own
         }
         for ref, oid in there.items():
-            if not wanted(ref) or not well_formed(ref, self.game_id):
-                self.repo.refs.delete(ref, oid)
-            elif not _names_a_commit(self.repo, oid):
-                self.repo.refs.delete(ref, oid)
+            junk = not wanted(ref) or not well_formed(ref, self.game_id)
+            if junk or not _names_a_commit(self.repo, oid):
+                try:
+                    self.repo.refs.delete(ref, oid)
+                except (OSError, ForkError):
+                    pass  # left for the next sync: readers skip it meanwhile
         self._version += 1
 
     def _refused(self, oid: str) -> bool:
@@ -818,7 +820,10 @@ class GitSession:
         return stale
 
     def _reject(self, oid: str, reason: str) -> None:
-        self._rejected[oid] = reason
+        """Note ``oid`` as refused: one line of at most 300 characters (a hostile commit
+        may make a rule's sentence as long as it likes, e.g. with 300 parents)."""
+        line = " ".join(reason.split())
+        self._rejected[oid] = line if len(line) <= 280 else line[:279] + "…"
 
     def sync(self) -> SyncStatus:
         """Fetch (when networked), verify and fast-forward, merge, push."""

@@ -234,3 +234,41 @@ def test_a_game_published_only_at_each_seats_own_point(tmp_path: Path):
     assert publish.logs_to_read("g", publish.Source("seat-red", "u", "red"), ["red", "blue"]) == [
         player_ref("g", "red")
     ]
+
+
+def test_keys_verify_and_refusals_are_not_stopped_by_what_others_push(tmp_path: Path, capsys):
+    """While a forgery sat in Red's tracking ref, `keys --allowed-signers` failed; an
+    answer branch under a name of no seat made `verify` exit 1; a 300-parent merge was
+    refused with a 15,000-character line. Now the first two are ignored and every
+    refusal is one line of at most 300 characters naming the commit."""
+    from catan_p2p.cli import main
+    from catan_p2p.sync.protocol import merge_message
+
+    sessions = _shared(tmp_path)
+    remote = tmp_path / "remote.git"
+    _play(sessions, 12)
+    settle(sessions)
+    red, blue, white = sessions["red"], sessions["blue"], sessions["white"]
+    head = red.head
+    tree = blue.repo.commit(head).tree
+    forged = sign_commit(blue.repo, head, "red", EndTurn("red"), tree, blue.keys["blue"])
+    parents = [head] + [
+        sign_commit(blue.repo, head, "blue", EndTurn("blue"), tree, blue.keys["blue"], str(i))
+        for i in range(299)
+    ]
+    wide = blue.repo.write_commit(
+        tree, parents, "blue", merge_message("blue", "trade", ["red"] * 299, "g"), blue.keys["blue"]
+    )
+    answer = f"refs/heads/catan/g/trade/{head}/mallory"
+    git("push", "-q", "-f", str(remote), f"{forged}:refs/heads/catan/g/red",
+        f"{wide}:refs/heads/catan/g/blue", f"{head}:{answer}", cwd=tmp_path / "blue")  # fmt: skip
+    status = white.sync()
+    assert status.error is None
+    assert forged in white.rejected and wide in white.rejected
+    assert all(len(reason) <= 300 for reason in white.rejected.values()), white.rejected
+    white.close()
+    signers = tmp_path / "signers"
+    capsys.readouterr()
+    assert main(["keys", "--repo", str(tmp_path / "white"), "--allowed-signers", str(signers)]) == 0
+    assert signers.read_text().count("ssh-ed25519") == 3
+    assert main(["verify", "--repo", str(tmp_path / "red")]) == 0, capsys.readouterr()

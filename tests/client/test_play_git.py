@@ -158,8 +158,9 @@ def _blue_sees(blue: GitSession, n: int) -> bool:
     return len(_moves(blue)) >= n
 
 
-def _wait(d: Driver, done, seconds: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    """Tick the window until ``done()`` (the sync thread works meanwhile)."""
+def _wait(d: Driver, done, seconds: float = 120.0) -> None:  # type: ignore[no-untyped-def]
+    """Tick the window until ``done()`` (the sync thread works meanwhile); ``seconds`` only
+    bounds a wait that is stuck (20 s was too short at a load of 10 on 2 cores)."""
     deadline = time.monotonic() + seconds
     d.app.tick()
     while not done():

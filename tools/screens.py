@@ -33,9 +33,9 @@ from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
 from catan_p2p.rules.actions import OfferTrade  # noqa: E402
-from catan_p2p.rules.board import STANDARD_BOARD  # noqa: E402
+from catan_p2p.rules.board import EXTENSION_BOARD, STANDARD_BOARD, Board  # noqa: E402
 from catan_p2p.rules.engine import actors  # noqa: E402
-from catan_p2p.rules.state import GameState, Phase  # noqa: E402
+from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase  # noqa: E402
 from catan_p2p.session.chat import ChatLog  # noqa: E402
 from catan_p2p.session.driver import play_round_robin  # noqa: E402
 from catan_p2p.session.git import GitSession, create_game, join_game  # noqa: E402
@@ -47,9 +47,11 @@ SIZE = (1280, 800)
 PLAYERS = ["red", "blue", "white", "orange"]
 
 
-def game(work: Path, name: str, seed: str, players: list[str] = PLAYERS) -> GitSession:
+def game(
+    work: Path, name: str, seed: str, players: list[str] = PLAYERS, board: Board = STANDARD_BOARD
+) -> GitSession:
     repo = work / name
-    create_game(repo, players, STANDARD_BOARD, seed=seed, game_id=name)
+    create_game(repo, players, board, seed=seed, game_id=name)
     return GitSession.open(repo, name)
 
 
@@ -160,7 +162,9 @@ def save_lobby(work: Path, path: Path) -> None:
     play_until(sunday, lambda st: st.turn >= 14)
     sunday.close()
     _share(work / "club", remote)
-    open_watch(remote, "sunday", default_watch_repo(remote, "sunday")).close()
+    watched = open_watch(remote, "sunday", default_watch_repo(remote, "sunday"))
+    watched.sync()  # as the watch window does: the copy verified up to the newest move
+    watched.close()
     from catan_p2p.commands.lobby import local_games, remote_games
 
     screen = LobbyScreen(local_games, remote_games, url=remote,
@@ -244,6 +248,16 @@ def main(argv: list[str] | None = None) -> int:
             app.drive_bots()
             app.tick()
         save(app, out / "trade.png")
+
+        # Six players (the 5-6 player extension): Red builds between turns.
+        s = game(work, "six", "screens-six", list(SEAT_COLOURS), EXTENSION_BOARD)
+
+        def red_builds_between_turns(st: GameState) -> bool:
+            return st.turn > 30 and st.phase is Phase.SPECIAL_BUILD and st.current == 0
+
+        play_until(s, red_builds_between_turns)
+        app = window(s, ("red",))
+        save(app, out / "six.png")
 
         # Replay of a finished game, part-way through.
         s = game(work, "replay", "screens-replay")

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 
+# The seat colours the window and ``play`` use; ``keys --mine`` makes a key only for one
+# of them or for a seat of a game it is shown.
+from catan_p2p.rules.state import SEAT_COLOURS as SEAT_COLOURS
+
 BOARD_KINDS = ("standard", "random", "balanced")
-#: The seat colours the window and ``play`` use; ``keys --mine`` makes a key only for one
-#: of them or for a seat of a game it is shown.
-SEAT_COLOURS = ("red", "blue", "white", "orange", "green", "brown")
 
 
 def add_repo(parser: argparse.ArgumentParser, game: bool = True, default: str | None = ".") -> None:

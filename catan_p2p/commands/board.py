@@ -111,6 +111,12 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(
             f"--radius must be between 2 (19 tiles) and 5 (91 tiles), got {args.radius}"
         )
+    if not 2 <= args.players <= 6:
+        raise UsageError(f"--players must be 2 to 6, got {args.players}")
+    if args.players >= 5 and args.radius != 2:
+        raise UsageError(
+            f"--players {args.players} plays the 5-6 player extension's island; leave --radius out"
+        )
     if args.kind == "standard" and args.radius != 2:
         raise UsageError(
             "the standard board has radius 2; use --kind random or balanced "
@@ -138,6 +144,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--radius", type=int, default=2, help="island radius 2..5 (default 2)")
     parser.add_argument(
+        "--players",
+        type=int,
+        default=4,
+        help="seats the board is for: 5 or 6 give the 5-6 player extension's 30-tile island",
+    )
+    parser.add_argument(
         "--seed", default="0", metavar="S", help="the same seed makes the same board (default 0)"
     )
     parser.add_argument("--png", default=None, metavar="FILE", help="draw the board to FILE")
@@ -158,7 +170,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     constraints = parse_constraints(getattr(args, "constraints", None))
-    board = make_board(args.kind, args.seed, args.radius, args.balance, constraints)
+    board = make_board(
+        args.kind, args.seed, args.radius, args.balance, constraints, players=args.players
+    )
     elapsed = time.perf_counter() - started
     result = score_board(board)
     if args.png is not None:
@@ -172,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
             data["png"] = str(args.png)
         print(json.dumps(data, sort_keys=True))
         return 0
-    title = f"{args.kind} board, radius {board.radius}, seed {args.seed}"
+    island = "the 5-6 player island" if args.players >= 5 else f"radius {board.radius}"
+    title = f"{args.kind} board, {island}, seed {args.seed}"
     if args.kind == "balanced":
         from catan_p2p.boards import DEFAULT_BALANCE
 

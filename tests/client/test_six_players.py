@@ -96,3 +96,67 @@ def test_the_window_draws_six_players_on_the_extension_island(drive, table, size
     assert path.stat().st_size > 10_000
     # Every seat's row is inside the players' panel.
     assert len(app.state.players) == 6 and len(app.state.board.tiles) == 30
+
+
+# --- starting a game of six from the command line -----------------------------------------
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("CATAN_P2P_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def test_play_with_five_bots_seats_six_on_the_extension_island(home, tmp_path, drive):
+    from catan_p2p.cli import build_parser
+    from catan_p2p.commands import play as play_command
+    from catan_p2p.rules.board import EXTENSION_BOARD
+
+    args = build_parser().parse_args(["play", "--bots", "5", "--repo", str(tmp_path / "g")])
+    game = play_command.start(args)
+    try:
+        state = game.session.state
+        assert state.players == SIX and state.board == EXTENSION_BOARD
+        assert game.seats.humans == (RED,) and set(game.seats.bots) == set(SIX[1:])
+        assert state.bank == (24,) * 5 and state.deck.size == 34
+        screen = pygame.display.set_mode((1280, 800))
+        app = App(game.session, game.seats, screen=screen, bot_delay=0)
+        d = drive(app)
+        assert app.actor() == RED  # the first set-up settlement is Red's
+        d.vertex(max(app.highlights().vertices))
+        d.edge(max(app.highlights().edges))
+        d.settle()  # five bots place theirs, in the snake order
+        assert app.actor() == RED and app.state.setup_step == 11  # Red's second one
+    finally:
+        game.session.close()
+
+
+def test_play_headless_with_six_bots_records_a_game_that_verifies(home, tmp_path, capsys):
+    from catan_p2p.cli import main
+
+    repo = tmp_path / "six"
+    args = ["play", "--headless", "--humans", "0", "--bots", "6", "--seed", "six"]
+    assert main([*args, "--repo", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert "won after" in out and (repo / "final.png").stat().st_size > 10_000
+    assert main(["verify", "--repo", str(repo)]) == 0
+
+
+def test_new_with_six_names_and_not_seven(home, tmp_path, capsys):
+    from catan_p2p.cli import main
+    from catan_p2p.rules.board import EXTENSION_BOARD
+    from catan_p2p.session.git import GitSession
+
+    repo = tmp_path / "new6"
+    names = ",".join(SIX)
+    assert main(["new", "--players", names, "--repo", str(repo), "--game", "g6"]) == 0
+    session = GitSession.open(repo, "g6")
+    try:
+        assert session.state.players == SIX and session.state.board == EXTENSION_BOARD
+    finally:
+        session.close()
+    capsys.readouterr()
+    code = main(["new", "--players", names + ",purple", "--repo", str(tmp_path / "seven")])
+    err = capsys.readouterr().err
+    assert code != 0 and "2 to 6" in err and "Traceback" not in err
+    assert len([line for line in err.splitlines() if line.strip()]) == 1

@@ -596,6 +596,7 @@ class Report:
     games: int = 0
     positions: int = 0
     steps: int = 0
+    compared: Counter[str] = field(default_factory=Counter)  # outcomes compared, by action
     allowed: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)  # first case of each allowed kind
     findings: list[tuple[str, Difference]] = field(default_factory=list)
@@ -614,6 +615,7 @@ class Report:
             "games": self.games,
             "positions": self.positions,
             "steps": self.steps,
+            "compared": dict(self.compared),
             "allowed": dict(self.allowed),
             "examples": dict(self.examples),
             "findings": [
@@ -645,6 +647,7 @@ def referee_game(
         after, resolved = step(state, action, derive_chance(seed, str(n)))
         for d in replay.step(state, resolved, after):
             report.note(seed, d)
+        report.compared[resolved.kind] += 1
         report.steps += 1
         state = after
         n += 1
@@ -667,6 +670,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report.to_json(), indent=1))
     else:
         print(f"{report.games} games, {report.positions} positions, {report.steps} steps")
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.compared.items()))
+        print(f"  outcomes compared after: {kinds}")
         for name, n in sorted(report.allowed.items()):
             print(f"  allowed {name}: {n}, e.g. {report.examples[name]}")
         seen: Counter[str] = Counter()

@@ -46,7 +46,13 @@ from catan_p2p.bridges.referee import (  # noqa: E402
     referee_game,
 )
 from catan_p2p.rules import engine  # noqa: E402
-from catan_p2p.rules.actions import BuildRoad, RollDice  # noqa: E402
+from catan_p2p.rules.actions import (  # noqa: E402
+    AnswerTrade,
+    BuildRoad,
+    ConfirmTrade,
+    OfferTrade,
+    RollDice,
+)
 from catan_p2p.rules.board import STANDARD_BOARD  # noqa: E402
 from catan_p2p.rules.cards import ROAD_COST  # noqa: E402
 from catan_p2p.rules.engine import legal_actions  # noqa: E402
@@ -264,6 +270,34 @@ def test_the_referee_catches_a_road_through_a_building_taken_by_apply_only(monke
     found = [d for d in compare_position(state) if classify(d) is None]
     assert [d.side for d in found] == ["apply"]
     assert found[0].action == road and "step takes" in found[0].detail
+
+
+def _replayed_trade() -> list[Difference]:
+    """Red offers a lumber for Blue's ore, Blue accepts, Red trades: replayed."""
+    state = at_turn(quick_setup(fresh(3)), "red")
+    state = set_hand(set_hand(state, "red", (1, 0, 0, 0, 0)), "blue", (0, 0, 0, 0, 1))
+    replay, found = Replay(state), []
+    for action in (
+        OfferTrade("red", (1, 0, 0, 0, 0), (0, 0, 0, 0, 1)),
+        AnswerTrade("blue", True),
+        ConfirmTrade("red", "blue"),
+    ):
+        after, resolved = engine.step(state, action)
+        found += replay.step(state, resolved, after)
+        state = after
+    assert state.hands[state.seat("red")].resources == (0, 0, 0, 0, 1)
+    return found
+
+
+def test_the_referee_compares_a_player_trade_though_catanatron_has_none(monkeypatch) -> None:
+    assert _replayed_trade() == []
+    mutant = _mutant(
+        engine._confirm_trade,
+        "theirs._replace(resources=add(sub(theirs.resources, offer.get), offer.give))",
+        "theirs._replace(resources=sub(theirs.resources, offer.get))",
+    )
+    monkeypatch.setitem(engine.HANDLERS, ConfirmTrade, mutant)
+    assert [d.key for d in _replayed_trade()] == [("BLUE.resources",)]
 
 
 @pytest.mark.slow

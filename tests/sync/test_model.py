@@ -117,7 +117,7 @@ class ProtocolModel(RuleBasedStateMachine):
         self.bad: set[str] = set()  # commits the spec refuses, written by the adversary
         self.wrote: dict[str, list[str]] = {p: [] for p in HONEST}
         self.answers_seen: set[str] = set()  # answer commits once on the remote
-        self.spare: str | None = None  # the other version of an equivocated move
+        self.spare: tuple[str, str] | None = None  # (ref, other version) of an equivocation
         self.equivocated = False
         self.steps = 0
         self._depth = 0
@@ -219,6 +219,11 @@ class ProtocolModel(RuleBasedStateMachine):
         with self._nested():
             for player in PLAYERS:
                 self.act(player, seed, patient=False, strategy="random", fresh=True)
+
+    @rule(seed=st.integers(0, 2**16))
+    def another_round(self, seed: int) -> None:
+        """A second rule for a round, so that the game moves on as often as it is hit."""
+        self.round(seed)
 
     @rule(player=st.sampled_from(PLAYERS), push=st.booleans())
     def sync(self, player: str, push: bool) -> None:
@@ -404,7 +409,8 @@ class ProtocolModel(RuleBasedStateMachine):
 
     @rule(pick=st.integers(0, 2**16))
     def equivocate(self, pick: int) -> None:
-        """Orange signs two versions of its next move; the remote shows the first."""
+        """Orange signs two versions of its next move (a move on its log, or its answer
+        on a concurrent step's branch); the remote shows the first."""
         self._step("equivocate")
         with self._nested():
             self.sync(DISHONEST, push=False)
@@ -412,11 +418,9 @@ class ProtocolModel(RuleBasedStateMachine):
         if session is None:
             return
         state = session.committed_state
-        if state.phase not in (Phase.ROLL, Phase.MAIN) or state.players[state.current] != (
-            DISHONEST
-        ):
+        if DISHONEST not in waits_for(session.state) or state.is_over:
             return
-        parent = session.head
+        opening = session.head
         actions = session.legal_actions(DISHONEST)
         if not actions:
             return
@@ -424,27 +428,35 @@ class ProtocolModel(RuleBasedStateMachine):
         peer = session.peers[DISHONEST]
         try:
             action = peer.with_secrets(action, state)
-            new, resolved = step(state, action, derive_chance(self.info.seed, parent))
+            plan = concurrent.plan_action(GAME, opening, state, action, list)
+            new, resolved = step(state, action, derive_chance(self.info.seed, opening))
         except IllegalAction:
             return
+        if isinstance(plan, concurrent.AnswerOnBranch):
+            ref, kind = plan.ref, "answer"
+        elif isinstance(plan, concurrent.Record):
+            ref, kind = player_ref(GAME, DISHONEST), "move"
+        else:
+            return  # a merge first: Orange equivocates on plain moves and answers
         tree = self.oracle.tree_of(new)
         message = action_message(resolved, GAME)
         now = self.t.clock.now + self.mallory.skew
         one, other = (
-            self.mallory.repo.write_commit(tree, [parent], DISHONEST, message, peer.key, when=w)
+            self.mallory.repo.write_commit(tree, [opening], DISHONEST, message, peer.key, when=w)
             for w in (now, now + 1)
         )
-        self.t.remote.refs[player_ref(GAME, DISHONEST)] = one
-        self.spare = other
+        self.t.remote.refs[ref] = one
+        self.spare = (ref, other)
         self.equivocated = True
-        FIGURES["fault: equivocation"] += 1
+        FIGURES[f"fault: equivocation ({kind})"] += 1
 
     @precondition(lambda self: self.spare is not None)
     @rule()
     def flip(self) -> None:
         """The remote now shows the other version of Orange's equivocated move."""
         self._step("flip")
-        self.t.remote.refs[player_ref(GAME, DISHONEST)] = self.spare
+        ref, other = self.spare
+        self.t.remote.refs[ref] = other
         self.spare = None
 
     # --- quiescence ----------------------------------------------------------------------
@@ -550,7 +562,7 @@ def test_the_protocol_model_holds_over_five_thousand_steps(capsys):
     FIGURES.clear()
     examples = int(os.environ.get("CATAN_MODEL_EXAMPLES", "50"))
     explore = os.environ.get("CATAN_MODEL_RANDOM") == "1"  # new interleavings each run
-    long = settings(QUICK, max_examples=examples, stateful_step_count=120, derandomize=not explore)
+    long = settings(QUICK, max_examples=examples, stateful_step_count=140, derandomize=not explore)
     run_state_machine_as_test(ProtocolModel, settings=long)
     with capsys.disabled():
         print("\nprotocol model:", dict(sorted(FIGURES.items())))

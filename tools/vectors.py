@@ -73,7 +73,8 @@ from catan_p2p.rules.actions import (  # noqa: E402
 from catan_p2p.rules.board import Board  # noqa: E402
 from catan_p2p.rules.engine import legal_actions, steal_context, step  # noqa: E402
 from catan_p2p.rules.state import Phase  # noqa: E402
-from catan_p2p.session.git import GitSession, create_game  # noqa: E402
+from catan_p2p.session.git import GitSession  # noqa: E402
+from catan_p2p.session.start import create_game  # noqa: E402
 from catan_p2p.store import codec  # noqa: E402
 from catan_p2p.store.objects import Commit, MemoryObjectStore, commit_data, parse_tree, tree_data  # noqa: E402
 from catan_p2p.sync import liveness  # noqa: E402

@@ -22,7 +22,8 @@ from catan_p2p.client.seats import Seats
 from catan_p2p.client.syncer import Syncer
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sync.repo import init_repo
 
 RED, BLUE = "red", "blue"

@@ -19,7 +19,8 @@ from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.rules.engine import actors
 from catan_p2p.session.driver import play_round_robin
-from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync import publish, transport
 

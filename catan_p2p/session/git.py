@@ -234,7 +234,9 @@ class GitSession:
         return out
 
     def _fetched(self) -> dict[str, str]:
-        return fetched(self.repo.refs, self.game_id) if self.networked else {}
+        """What was fetched from any source (also into an in-memory repository, by a
+        test's own transport: the readers do not care how refs arrived)."""
+        return fetched(self.repo.refs, self.game_id)
 
     @property
     def networked(self) -> bool:

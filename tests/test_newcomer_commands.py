@@ -223,3 +223,29 @@ def test_show_and_bisect_name_places_as_players_do(capsys, tmp_path):
     assert not re.search(_RAW_PLACE, out), out
     code, out, _ = run(capsys, "bisect", "--when", "roads(red) >= 2", "--repo", str(tmp_path / "g"))
     assert code == 0 and "build road" in out and not re.search(_RAW_PLACE, out), out
+
+
+def test_the_log_says_how_many_cards_a_bank_trade_gave(capsys, tmp_path):
+    """The subject (protocol) says 'trade brick for 1 lumber'; people read the count."""
+    from catan_p2p.bots import make_bot
+    from catan_p2p.rules.actions import MaritimeTrade
+    from catan_p2p.rules.cards import Resource
+
+    create_game(tmp_path / "g", ["red", "blue"], seed="bank", game_id="k")
+    session = GitSession(tmp_path / "g", "k")
+    driver = Driver(session, {p: make_bot("greedy", f"bank/{p}") for p in ("red", "blue")})
+    while not any(isinstance(e.action, MaritimeTrade) for e in session.history()):
+        assert driver.step() is not None and not session.state.is_over
+    trade = next(e for e in session.history() if isinstance(e.action, MaritimeTrade))
+    after = session.repo.state_of(trade.commit)[0]
+    before = session.repo.state_of(session.repo.commit(trade.commit).parents[0])[0]
+    seat = before.players.index(trade.author)
+    gave = (
+        before.hands[seat].resources[trade.action.give]
+        - after.hands[seat].resources[trade.action.give]
+    )
+    session.close()
+    code, out, _ = run(capsys, "log", "--repo", str(tmp_path / "g"))
+    words = f"trade {gave} {Resource(trade.action.give).label} for 1"
+    assert code == 0 and words in out, out
+    assert f"trade {Resource(trade.action.give).label} for 1" in trade.summary  # unchanged

@@ -162,7 +162,9 @@ def save_lobby(work: Path, path: Path) -> None:
     play_until(sunday, lambda st: st.turn >= 14)
     sunday.close()
     _share(work / "club", remote)
-    open_watch(remote, "sunday", default_watch_repo(remote, "sunday")).close()
+    watched = open_watch(remote, "sunday", default_watch_repo(remote, "sunday"))
+    watched.sync()  # as the watch window does: the copy verified up to the newest move
+    watched.close()
     from catan_p2p.commands.lobby import local_games, remote_games
 
     screen = LobbyScreen(local_games, remote_games, url=remote,

@@ -61,6 +61,7 @@ from catan_p2p.rules.views import pending_cards  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
+from catan_p2p.session.wording import spoken  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
 ROLL_SECONDS = 0.9  # the dice tumble, then the producing tiles glow
@@ -72,6 +73,9 @@ HINTS = {
     Mode.ROBBER: "click a highlighted tile to move the robber there",
     Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, C costs, H all keys",
 }
+
+#: Between turns with five or six players only building and buying are allowed.
+SPECIAL_BUILD_HINT = "keys: 1/2/3 build, D buy a card, E done building, C costs"
 
 
 def span(seconds: int) -> str:
@@ -172,6 +176,7 @@ class App:
         self._state: GameState | None = None
         self._legal: dict[str, list] = {}
         self._log: list[LogEntry] = []
+        self._said: dict[str, str] = {}  # commit -> the log's words (bank trades' rates)
         self._last_bot = 0.0
         self._dirty = True
         self._drawn_at = 0.0
@@ -233,6 +238,7 @@ class App:
         self._legal = {}
         seen = len(self._log)
         self._log = self.session.history()
+        self._said.update(spoken(self.session, self._log[seen:]))
         if before is not None and self._log and isinstance(self._log[-1].action, RollDice):
             self.say(production_text(before, state, self._log[-1].action), error=False)
         if before is not None:
@@ -649,7 +655,7 @@ class App:
                     f"{names} kept the game waiting longer than agreed: X ends it without "
                     f"{pair[1].capitalize()} (nobody wins)"
                 )
-            return f"waiting for {names} (playing elsewhere)"
+            return f"waiting for {names}" + ("" if self.spectator else " (playing elsewhere)")
         return expecting(state)
 
     def may_abandon(self, state: GameState) -> tuple[str, str] | None:
@@ -742,10 +748,16 @@ class App:
         self._draw_bar(screen, state)
         if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
             self.message = None
-        acting = self.actor() or (self.seats.humans_acting(state) or [None])[0]
+        humans_acting = self.seats.humans_acting(state)
+        # the human whose hand is shown, when acting (a trade answer), else the first one
+        acting = self.actor() or (
+            self.viewer if self.viewer in humans_acting else (humans_acting or [None])[0]
+        )
         message, is_error = self.message, self.message_is_error
         if message is None and self.actor() is not None:
             message, is_error = HINTS.get(self.current_mode()), False
+            if state.phase is Phase.SPECIAL_BUILD and self.current_mode() is Mode.NONE:
+                message = SPECIAL_BUILD_HINT
         panels.draw_status(screen, lay.status, state, acting, message, is_error)
         if self.roll_anim is not None:
             progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)
@@ -761,7 +773,7 @@ class App:
         log_rect, chat_rect = lay.log, None
         if self.chat is not None:
             log_rect, chat_rect = panels.split_for_chat(lay.log)
-        panels.draw_log(screen, log_rect, self._log, board=state.board)
+        panels.draw_log(screen, log_rect, self._log, board=state.board, said=self._said)
         if chat_rect is not None:
             panels.draw_chat(
                 screen, chat_rect, self.chat_messages(), self.typing, self.chat_speaker()

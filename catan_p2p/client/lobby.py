@@ -273,7 +273,6 @@ class LobbyScreen:
         ink = theme.HIGHLIGHT if local and g.mine_waiting else theme.MUTED
         if local and g.mine_waiting:
             where = "your move · " + where
-        draw_text(screen, where, (x, y + 19), 13, ink, max_width=rect.width - 250)
         bx = rect.right - 12
         buttons: list[tuple[str, Choice, theme.Colour | None]] = []
         if local:
@@ -300,6 +299,7 @@ class LobbyScreen:
                 )  # fmt: skip
             )
             bx -= 6
+        draw_text(screen, where, (x, y + 19), 13, ink, max_width=bx - x - 4)
 
     def button(self, label: str, game: str | None = None) -> Button:
         """The visible button ``label`` (of ``game``'s row), for tests."""

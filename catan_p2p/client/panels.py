@@ -7,7 +7,7 @@ keeps no state of its own, so the live window and the replay viewer share them.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pygame
 
@@ -293,10 +293,13 @@ def draw_log(
     highlight: int | None = None,
     title: str = "Log",
     board: Board | None = None,
+    said: Mapping[str, str] | None = None,
 ) -> list[tuple[pygame.Rect, int]]:
     """The last actions (or those around ``highlight``); returns each line's rect and index.
 
-    With ``board``, places are named in words ("road between ore 8 and grain 6").
+    With ``board``, places are named in words ("road between ore 8 and grain 6");
+    ``said`` gives the words of entries their subject cannot say in full (commit ->
+    text, ``session.wording.spoken``).
     """
     top = panel_box(surface, rect, f"{title} ({len(entries)} actions)")
     line_h = 19
@@ -315,9 +318,10 @@ def draw_log(
         pygame.draw.circle(surface, theme.player_colour(entry.author), (line.left + 8, y + 9), 5)
         commit = entry.commit[:7] if len(entry.commit) > 6 else f"#{entry.commit}"
         draw_text(surface, commit, (line.left + 18, y + 2), 12, theme.MUTED)
+        summary = (said or {}).get(entry.commit, entry.summary)
         draw_text(
             surface,
-            in_words(board, entry.summary) if board is not None else entry.summary,
+            in_words(board, summary) if board is not None else summary,
             (line.left + 74, y + 1),
             13,
             theme.TEXT,

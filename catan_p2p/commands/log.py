@@ -11,6 +11,7 @@ from catan_p2p.rules.places import in_words
 from catan_p2p.rules.views import own_cards, stolen_card
 from catan_p2p.session.base import LogEntry
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.wording import spoken
 from catan_p2p.store.codec import read_state
 from catan_p2p.sync.concurrent import is_answer
 
@@ -75,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     session = open_session(args.repo, args.game, read_only=True)
     entries = session.history()
     board = session.state.board
+    said = spoken(session, entries)
     cards: dict[str, str] = {}
     stolen: dict[str, str] = {}
     if args.viewer:
@@ -89,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
                     "author": e.author,
                     "action": e.action.to_json(),
                     "summary": e.summary,
-                    "words": in_words(board, e.summary),
+                    "words": in_words(board, said.get(e.commit, e.summary)),
                     **({"drew": cards[e.commit]} if e.commit in cards else {}),
                     **({"stolen": stolen[e.commit]} if e.commit in stolen else {}),
                 }
@@ -99,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{'#':>5}  {'commit':10}  {'player':8}  action")
     for i, e in enumerate(entries, 1):
-        summary = in_words(board, e.summary.split(": ", 1)[-1])
+        summary = in_words(board, said.get(e.commit, e.summary).split(": ", 1)[-1])
         if e.commit in cards:
             summary += f" (drew a {cards[e.commit]})"
         if e.commit in stolen:

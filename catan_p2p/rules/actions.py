@@ -448,6 +448,14 @@ class MaritimeTrade(Action):
     def describe(self) -> str:
         return f"trade {Resource(self.give).label} for 1 {Resource(self.get).label} with the bank"
 
+    def in_full(self, rate: int) -> str:
+        """``trade 4 brick for 1 lumber with the bank``: with the cards given, for people
+        (the commit subject, ``describe``, is the protocol's and names no count)."""
+        return (
+            f"trade {rate} {Resource(self.give).label} for 1 {Resource(self.get).label} "
+            "with the bank"
+        )
+
 
 @_register
 @dataclass(frozen=True, slots=True)

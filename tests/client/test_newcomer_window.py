@@ -135,3 +135,37 @@ def test_a_just_bought_card_is_not_shown_as_no_cards(tmp_path, written):
     assert any("just bought" in t for t in written), "the bought card is hidden without a word"
     assert "no development cards" not in written
     session.close()
+
+
+def test_the_window_log_says_how_many_cards_a_bank_trade_gave(tmp_path, written):
+    from catan_p2p.rules.actions import MaritimeTrade
+
+    create_game(tmp_path / "g", ["red", "blue"], seed="bank", game_id="k")
+    session = GitSession(tmp_path / "g", "k")
+    driver = Driver(session, {p: make_bot("greedy", f"bank/{p}") for p in ("red", "blue")})
+    while not any(isinstance(e.action, MaritimeTrade) for e in session.history()):
+        assert driver.step() is not None
+    driver.step()  # one more action: the trade is not the newest line
+    app = App(session, Seats(("red",)), screen=pygame.display.set_mode(BIG), bot_delay=3600)
+    written.clear()
+    app.draw()
+    import re
+
+    assert any(re.search(r"trade [234] \w+ for 1 \w+ with the bank", t) for t in written), written
+    session.close()
+
+
+def test_in_hot_seat_the_header_names_the_player_answering_not_the_offerer(written):
+    state = at_turn(scenario(), RED, Phase.MAIN)
+    state = give(state, RED, cards(lumber=1))
+    state = give(state, BLUE, cards(ore=1))
+    app = _app(state, (RED, BLUE))
+    app.revealed = RED
+    app.session.submit(OfferTrade(RED, cards(lumber=1), cards(ore=1)))
+    app._follow(app.session.state)
+    app.revealed = BLUE  # Blue took the screen to answer
+    app.dialog = None
+    app._open_forced_dialog(app.state)
+    written.clear()
+    app.draw()
+    assert "Blue to answer Red's offer" in written and "Red to play" not in written

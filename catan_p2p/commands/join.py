@@ -17,7 +17,7 @@ from catan_p2p.commands._common import (
 )
 from catan_p2p.commands._options import add_json, add_key, add_publish, parse_peers
 from catan_p2p.errors import RemoteError, UsageError
-from catan_p2p.session.git import join_game
+from catan_p2p.session.start import join_game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

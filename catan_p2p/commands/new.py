@@ -19,8 +19,9 @@ from catan_p2p.commands._options import add_board, add_json, add_key, add_publis
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import MAX_PLAYERS
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import remember, seat_key
+from catan_p2p.session.start import create_game
 from catan_p2p.store.schema import MAX_TIMEOUT
 from catan_p2p.sync import transport
 from catan_p2p.sync.repo import GameRepo

@@ -11,8 +11,9 @@ from pathlib import Path
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import Action
 from catan_p2p.session.driver import Driver
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
+from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
 from catan_p2p.store.objects import commit_data
 from catan_p2p.sync.protocol import action_message, player_email

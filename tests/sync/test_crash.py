@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from gitgames import FOUR
 
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.repo import GameRepo
 

@@ -11,7 +11,8 @@ from catan_p2p.bots import make_bot
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import step
 from catan_p2p.session.driver import play_round_robin
-from catan_p2p.session.git import GitSession, join_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import join_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync.protocol import action_message

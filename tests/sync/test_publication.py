@@ -8,33 +8,41 @@ is one peer with its own clone, as separate machines would be.
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from gitgames import git, settle, sign_commit
+from remotes import KINDS, ServerUnavailable, serve
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.rules.engine import actors
 from catan_p2p.session.driver import play_round_robin
-from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync import publish, transport
 
 pytestmark = pytest.mark.network
 
 
-def _shared(tmp_path: Path, players=("red", "blue", "white")) -> dict[str, GitSession]:
-    """A game on one plain bare remote (a forge: everyone may write every ref)."""
+def _shared(
+    tmp_path: Path, players=("red", "blue", "white"), url: str | None = None
+) -> dict[str, GitSession]:
+    """A game on one plain remote (a forge: everyone may write every ref); a bare
+    repository at ``tmp_path / "remote.git"``, reached at ``url`` (default: its path)."""
     remote = tmp_path / "remote.git"
-    git("init", "-q", "--bare", str(remote))
+    if not remote.exists():
+        git("init", "-q", "--bare", str(remote))
+    url = url or str(remote)
     first = tmp_path / players[0]
     create_game(first, list(players), seed="pub", game_id="g", local=(players[0],))
-    transport.set_remote(first / ".git", str(remote))
+    transport.set_remote(first / ".git", url)
     sessions = {players[0]: GitSession(first, "g", (players[0],))}
     sessions[players[0]].sync()
     for p in players[1:]:
-        sessions[p] = join_game(str(remote), tmp_path / p, "g", p)
+        sessions[p] = join_game(url, tmp_path / p, "g", p)
     settle(sessions)
     return sessions
 
@@ -99,29 +107,45 @@ def test_an_own_push_that_lands_after_the_next_fetch_does_not_fail_the_sync(
 # --- a jammed branch is restored ---------------------------------------------------------
 
 
-def test_a_forged_descendant_on_a_players_branch_does_not_block_that_player(tmp_path: Path):
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_forged_descendant_on_a_players_branch_does_not_block_that_player(
+    tmp_path: Path, kind: str, monkeypatch
+):
     """Blue force-pushes a commit signed by Blue, authored Red, onto Red's branch on the
     shared remote. Before, Red's pushes failed for ever ("the remote holds a different
     history") and nobody saw Red's moves. Now Red's next sync restores its branch with a
-    lease on the forged value, and Red's next move shows at every peer after one sync."""
-    sessions = _shared(tmp_path)
+    lease on the forged value, and Red's next move shows at every peer after one sync.
+    Over every transport: a path, git daemon, ssh and smart HTTP on 127.0.0.1."""
     remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    with ExitStack() as stack:
+        try:
+            served = stack.enter_context(serve(kind, remote, tmp_path / "server"))
+        except ServerUnavailable as exc:
+            pytest.skip(f"no {kind}:// remote on this machine: {exc}")
+        for name, value in served.env.items():
+            monkeypatch.setenv(name, value)
+        _jammed_and_restored(tmp_path, remote, served.url)
+
+
+def _jammed_and_restored(tmp_path: Path, remote: Path, url: str) -> None:
+    sessions = _shared(tmp_path, url=url)
     _play(sessions, 20)
     settle(sessions)
     red, blue = sessions["red"], sessions["blue"]
     head = red.head
     tree = blue.repo.commit(head).tree
     forged = sign_commit(blue.repo, head, "red", EndTurn("red"), tree, blue.keys["blue"])
-    git("push", "-q", "-f", str(remote), f"{forged}:refs/heads/catan/g/red", cwd=tmp_path / "blue")
+    git("push", "-q", "-f", url, f"{forged}:refs/heads/catan/g/red", cwd=tmp_path / "blue")
     assert _remote_ref(remote, "red") == forged
     status = red.sync()  # fetches the forgery, refuses it, restores its branch
     assert status.error is None, status.error
     assert forged in red.rejected
     assert _remote_ref(remote, "red") == red.head
-    _play(sessions, 6)  # Red (and the others) move on; one more sync shows it everywhere
-    for s in sessions.values():
-        s.sync()
-    assert forged not in {s.head for s in sessions.values()}
+    for other in (blue, sessions["white"]):  # one more sync: Red's line is everyone's
+        assert other.sync().error is None
+        assert other.repo.is_ancestor(red.head, other.head)
+    _play(sessions, 6)
     settle(sessions)
     assert len({s.head for s in sessions.values()}) == 1
     assert git("fsck", "--no-dangling", cwd=tmp_path / "red") is not None

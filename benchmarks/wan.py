@@ -154,8 +154,9 @@ def _stats(xs: list[float]) -> dict:
 def _analyse(watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int) -> dict:
     """Per move: from the mover recording it to each other peer's log holding it."""
     heads = {p: watcher.seen[p][-1][1] for p in PLAYERS if watcher.seen[p]}
-    longest = max(heads.values(), key=lambda h: len(_first_parent_line(work / "red" / ".git", h)))
-    line = _first_parent_line(work / "red" / ".git", longest)
+    # A peer stopped at the end may not hold the last head another one reached.
+    lines = [_first_parent_line(work / p / ".git", h) for p, h in heads.items()]
+    line = max(lines, key=len)
     pos = {oid: i for i, oid in enumerate(line)}
 
     def first_at(name: str, i: int) -> float | None:

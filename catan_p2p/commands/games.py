@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="PATH",
         help="without URL: a game repository, or a folder of them, to list (repeatable; "
-        "default ~/.catan_p2p/games)",
+        "default ~/.catan_p2p/games and the games watched, ~/.catan_p2p/watch)",
     )
     add_json(parser)
 
@@ -107,9 +107,12 @@ def _bots_of(folder: Path) -> set[str]:
 
 def repositories(given: list[str] | None) -> list[Path]:
     """The game repositories to list: each given path, or each repository in a given
-    folder (default: the games folder under ``$CATAN_P2P_HOME``)."""
+    folder (default: the games and watch folders under ``$CATAN_P2P_HOME``)."""
+    from catan_p2p.session.watch import watch_folder
+
     out: list[Path] = []
-    for folder in [Path(p).expanduser() for p in given] if given else [games_folder()]:
+    default = [games_folder(), watch_folder()]
+    for folder in [Path(p).expanduser() for p in given] if given else default:
         if (folder / ".git").exists() or (folder / "objects").is_dir():
             out.append(folder)
         elif folder.is_dir():

@@ -141,7 +141,7 @@ def table(games: tuple[GameSummary, ...] | list[GameSummary], now: int, local: b
     if local:
         head += ["you", "where"]
     rows = [head]
-    for g in games:
+    for g in sorted(games, key=lambda g: g.problem is not None):  # junk last
         if g.problem:
             rows.append([g.game, f"unreadable: {g.problem}"] + [""] * (len(head) - 2))
             continue
@@ -161,7 +161,8 @@ def table(games: tuple[GameSummary, ...] | list[GameSummary], now: int, local: b
         if local:
             row += [_names(g.yours) if g.yours else "watching", g.path or ""]
         rows.append(row)
-    widths = [max(len(r[i]) for r in rows if len(r) > i) for i in range(len(head))]
+    plain = [r for r in rows if not r[1].startswith("unreadable")]
+    widths = [max(len(r[i]) for r in plain) for i in range(len(head))]
     lines = []
     for r in rows:
         if len(r) == 2 or (r[1].startswith("unreadable") and len(r) > 1 and not r[2]):

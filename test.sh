@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs), about 3 minutes on 2 free cores
-#                        (measured 2 min 57 s on 2026-11-24; a fresh clone's .ci/run,
-#                        .venv included, 3 min 9 s; several times that on a busy machine)
+#   ./test.sh            everything (what .ci/run runs), about 7 minutes on 2 cores
+#                        (measured 6 min 53 s, 1,429 tests, in a fresh clone's .ci/run on
+#                        2026-11-25 at a load of 2-4; several times that on a busy machine)
 #   ./test.sh --quick    skips tests marked slow or network (real processes, whole
-#                        games on disk): the edit-test loop, about a minute (measured 60 s)
+#                        games on disk): the edit-test loop (measured 2 min 30 s)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/tools/venv.sh" "[dev]"

@@ -118,7 +118,8 @@ def ab_refs_in_game(workdir: Path, games: int) -> dict:
     action also writes a pack, and every local seat's ref moves, so a rename's flush
     waits for more. The ways alternate game by game.
     """
-    from catan_p2p.session.git import GitSession, create_game
+    from catan_p2p.session.git import GitSession
+    from catan_p2p.session.start import create_game
     from catan_p2p.sim import play_session_game
 
     players = ("red", "blue", "white", "orange")

@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 
 from catan_p2p.bots import make_bot
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
 
 PLAYERS = ("red", "blue", "white", "orange")

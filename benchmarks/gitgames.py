@@ -26,7 +26,8 @@ from pathlib import Path
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import play_round_robin
-from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor, play_session_game
 from catan_p2p.store.refs import game_prefix
 from catan_p2p.store.schema import FILES

@@ -30,7 +30,8 @@ from pathlib import Path
 
 from catan_p2p.bots import make_bot
 from catan_p2p.commands.host import install_hook
-from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor
 from catan_p2p.sync import transport
 

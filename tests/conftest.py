@@ -53,13 +53,13 @@ GENESIS_TIME = 1_700_000_000
 
 @pytest.fixture(autouse=True, scope="session")
 def _fixed_genesis_time():
-    from catan_p2p.session import git as session_git
+    from catan_p2p.session import start as session_start
 
-    real = session_git.write_genesis
+    real = session_start.write_genesis
 
     def write_genesis(repo, declared, board, when=None):
         return real(repo, declared, board, GENESIS_TIME if when is None else when)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session_git, "write_genesis", write_genesis)
+        patch.setattr(session_start, "write_genesis", write_genesis)
         yield

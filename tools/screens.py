@@ -38,7 +38,8 @@ from catan_p2p.rules.engine import actors  # noqa: E402
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase  # noqa: E402
 from catan_p2p.session.chat import ChatLog  # noqa: E402
 from catan_p2p.session.driver import play_round_robin  # noqa: E402
-from catan_p2p.session.git import GitSession, create_game, join_game  # noqa: E402
+from catan_p2p.session.git import GitSession  # noqa: E402
+from catan_p2p.session.start import create_game, join_game  # noqa: E402
 from catan_p2p.session.watch import default_watch_repo, open_watch  # noqa: E402
 from catan_p2p.sim import next_actor  # noqa: E402
 from catan_p2p.store.refs import player_ref  # noqa: E402

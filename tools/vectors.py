@@ -50,6 +50,7 @@ from catan_p2p.rules.actions import (  # noqa: E402
     Abandon,
     Action,
     AnswerTrade,
+    BuildRoad,
     BuildSettlement,
     CancelTrade,
     ClaimSeat,
@@ -72,9 +73,10 @@ from catan_p2p.rules.actions import (  # noqa: E402
 from catan_p2p.rules.board import Board  # noqa: E402
 from catan_p2p.rules.engine import legal_actions, steal_context, step  # noqa: E402
 from catan_p2p.rules.state import Phase  # noqa: E402
-from catan_p2p.session.git import GitSession, create_game  # noqa: E402
+from catan_p2p.session.git import GitSession  # noqa: E402
+from catan_p2p.session.start import create_game  # noqa: E402
 from catan_p2p.store import codec  # noqa: E402
-from catan_p2p.store.objects import Commit, MemoryObjectStore, commit_data, tree_data  # noqa: E402
+from catan_p2p.store.objects import Commit, MemoryObjectStore, commit_data, parse_tree, tree_data  # noqa: E402
 from catan_p2p.sync import liveness  # noqa: E402
 from catan_p2p.sync import protocol as proto  # noqa: E402
 from catan_p2p.sync import repo as repo_mod  # noqa: E402
@@ -158,10 +160,30 @@ def kind_of(repo: GameRepo, oid: str) -> str:
         kind += ":shares" if action.shares else ""
     if isinstance(action, BuildSettlement) and action.deck:
         kind += ":shuffle"
+    elif isinstance(action, (BuildSettlement, BuildRoad)) and _setup(repo, c.parents[0]):
+        kind += ":setup"
     if getattr(action, "steals", None):
         kind += ":steals"
+    before, after = _json(repo, c.parents[0], "awards.json"), _json(repo, oid, "awards.json")
+    for award in ("longest_road", "largest_army"):  # the moment an award changes hands
+        if before[award] != after[award]:
+            kind += f":{award}"
     role = "answer" if c.parents and _is_answer(action) else "action"
     return f"{role}:{kind}"
+
+
+def _json(repo: GameRepo, oid: str, path: str) -> dict:
+    """One state file of a commit's tree, decoded."""
+    tree = repo.commit(oid).tree
+    *folders, name = path.split("/")
+    for folder in folders:
+        tree = parse_tree(repo.store.read(tree)[1])[folder][1]
+    return json.loads(repo.store.read(parse_tree(repo.store.read(tree)[1])[name][1])[1])
+
+
+def _setup(repo: GameRepo, oid: str) -> bool:
+    """True when the commit ``oid`` leaves the game in its set-up rounds."""
+    return _json(repo, oid, "turn.json")["phase"].startswith("setup")
 
 
 def _is_answer(action: Action) -> bool:
@@ -174,8 +196,12 @@ REQUIRED = (
     "answer:claim_seat",
     "merge:seat",
     "action:build_settlement:shuffle",
+    "action:build_settlement:setup",
+    "action:build_road:setup",
     "action:build_settlement",
     "action:build_road",
+    "action:build_road:longest_road",
+    "action:play_knight:largest_army",
     "action:build_city",
     "action:roll_dice:number",
     "action:roll_dice:number:shares",

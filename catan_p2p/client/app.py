@@ -74,6 +74,9 @@ HINTS = {
     Mode.NONE: "keys: R roll, 1/2/3 build, E end turn, C costs, H all keys",
 }
 
+#: Between turns with five or six players only building and buying are allowed.
+SPECIAL_BUILD_HINT = "keys: 1/2/3 build, D buy a card, E done building, C costs"
+
 
 def span(seconds: int) -> str:
     """``2 h 05 min``, ``4 min 10 s``, ``12 s``: a time left, as a clock shows it."""
@@ -753,6 +756,8 @@ class App:
         message, is_error = self.message, self.message_is_error
         if message is None and self.actor() is not None:
             message, is_error = HINTS.get(self.current_mode()), False
+            if state.phase is Phase.SPECIAL_BUILD and self.current_mode() is Mode.NONE:
+                message = SPECIAL_BUILD_HINT
         panels.draw_status(screen, lay.status, state, acting, message, is_error)
         if self.roll_anim is not None:
             progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)

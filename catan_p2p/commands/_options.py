@@ -74,6 +74,38 @@ def add_key(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_publish(parser: argparse.ArgumentParser, own: bool = True) -> None:
+    """``--publish URL`` (the own publication point) and ``--peer COLOUR=URL`` (another's)."""
+    if own:
+        parser.add_argument(
+            "--publish",
+            default=None,
+            metavar="URL",
+            help="a Git repository only you can write (e.g. your own on a forge, which the "
+            "others may read): your seat claim names it and you publish your moves there",
+        )
+    parser.add_argument(
+        "--peer",
+        action="append",
+        default=[],
+        metavar="COLOUR=URL",
+        help="where another seat publishes, until its claim says so itself (repeatable)",
+    )
+
+
+def parse_peers(values: list[str]) -> dict[str, str]:
+    """``{colour: url}`` of ``--peer COLOUR=URL`` values; ``UsageError`` naming a bad one."""
+    from catan_p2p.errors import UsageError
+
+    out = {}
+    for value in values:
+        colour, sep, url = value.partition("=")
+        if not sep or not colour.strip() or not url.strip():
+            raise UsageError(f"--peer {value!r} is not COLOUR=URL, e.g. --peer blue=git@host:b.git")
+        out[colour.strip().lower()] = url.strip()
+    return out
+
+
 def add_think(parser: argparse.ArgumentParser) -> None:
     """``--think SECONDS``: the strong bot's time per decision."""
     parser.add_argument(

@@ -15,9 +15,9 @@ from catan_p2p.commands._common import (
     removed_on_failure,
     without_retry_advice,
 )
-from catan_p2p.commands._options import add_json, add_key
+from catan_p2p.commands._options import add_json, add_key, add_publish, parse_peers
 from catan_p2p.errors import RemoteError, UsageError
-from catan_p2p.session.git import join_game
+from catan_p2p.session.start import join_game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "directory, if it is empty or already holds your seat)",
     )
     add_key(parser)
+    add_publish(parser)
     add_json(parser)
 
 
@@ -55,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
         )
     with removed_on_failure(path):
         try:
-            session = join_game(args.url, path, args.game, player, key)
+            session = join_game(args.url, path, args.game, player, key, args.publish)
+            for colour, url in parse_peers(args.peer).items():
+                session.add_point(colour, url)
         except RemoteError as exc:
             raise without_retry_advice(
                 exc,

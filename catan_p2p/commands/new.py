@@ -15,12 +15,13 @@ from catan_p2p.commands._common import (
     removed_on_failure,
     without_retry_advice,
 )
-from catan_p2p.commands._options import add_board, add_json, add_key
+from catan_p2p.commands._options import add_board, add_json, add_key, add_publish, parse_peers
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import MAX_PLAYERS
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import remember, seat_key
+from catan_p2p.session.start import create_game
 from catan_p2p.store.schema import MAX_TIMEOUT
 from catan_p2p.sync import transport
 from catan_p2p.sync.repo import GameRepo
@@ -84,6 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="game id (default: a random one); needed to add a second game to a repository",
     )
     add_key(parser)
+    add_publish(parser)
     add_json(parser)
 
 
@@ -133,6 +135,11 @@ def run(args: argparse.Namespace) -> int:
             "game, or pass --game ID to add one beside it (later commands then need --game)"
         )
     me = (args.as_player or players[0]).lower()
+    peers = parse_peers(args.peer)
+    for colour in peers:
+        if colour not in players or colour == me:
+            raise UsageError(f"--peer {colour}=... names no other seat ({', '.join(players)})")
+    networked = bool(args.remote or args.publish)
     key_path = Path(args.key).expanduser() if args.key else None
     keys = {me: seat_key(me, key_path)} if key_path else None
     with removed_on_failure(path):
@@ -143,14 +150,18 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             game_id=args.game,
             victory_points=args.victory_points,
-            local=(me,) if args.remote else None,
+            local=(me,) if networked else None,
             keys=keys,
             timeout=parse_duration(args.timeout) if args.timeout else 0,
+            publish_url=args.publish,
         )
+        for colour, url in peers.items():
+            transport.set_config(GameRepo(path).git_dir, f"catan.point.{colour}", url)
         if key_path:
             remember(GameRepo(path).git_dir, me, key_path)
         pick = f" --game {game}" if existing else ""
-        if args.remote:
+        if args.remote or args.publish:
+            _share(path, game, args.remote, me, keys)
             _share(path, game, args.remote, me, keys)
         if args.json:
             print_json(
@@ -159,12 +170,19 @@ def run(args: argparse.Namespace) -> int:
                     "players": players,
                     "repo": str(path.resolve()),
                     "remote": args.remote,
-                    "seat": me if args.remote else None,
+                    "publish": args.publish,
+                    "seat": me if networked else None,
                 }
             )
             return 0
         print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
-        if args.remote:
+        if args.publish and not args.remote:
+            print(f"Published at {args.publish}; you hold {me}'s seat. The others claim with:")
+            print(f"  catan-p2p join {args.publish} --game {game} --as <colour> --publish <URL>")
+            print("where <URL> is a repository of their own; tell this game where with")
+            print(f"  catan-p2p sync --repo {path} --peer <colour>=<URL>")
+            print(f"You play with: catan-p2p play --resume {path}{pick}")
+        elif args.remote:
             print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
             print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
             print("Set-up starts once every seat is claimed (your next sync merges the claims).")
@@ -188,10 +206,11 @@ def check_remote(url: str) -> None:
         ) from None
 
 
-def _share(path: Path, game: str, remote: str, me: str, keys: dict | None) -> None:
-    """Push ``me``'s branch and seat claim to ``remote`` (the only seat held here)."""
+def _share(path: Path, game: str, remote: str | None, me: str, keys: dict | None) -> None:
+    """Push ``me``'s branch and seat claim to ``remote`` and the own publication point."""
     repo = GameRepo(path)
-    transport.set_remote(repo.git_dir, remote)
+    if remote is not None:
+        transport.set_remote(repo.git_dir, remote)
     session = GitSession(path, game, (me,), keys=keys)
     try:
         session.flush()

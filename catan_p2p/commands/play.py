@@ -46,7 +46,8 @@ NO_DISPLAY = (
 )
 
 try:  # the Git-backed session; without it games are played in memory only
-    from catan_p2p.session.git import GitSession, create_game, join_game
+    from catan_p2p.session.git import GitSession
+    from catan_p2p.session.start import create_game, join_game
 except ImportError:  # pragma: no cover - only in a build without session/git.py
     GitSession = None  # type: ignore[assignment,misc]
 

@@ -146,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _git_player(args: argparse.Namespace, players: tuple[str, ...]):  # type: ignore[no-untyped-def]
     """A function playing game ``g`` in a Git repository (``--repo`` or a new temp dir)."""
-    from catan_p2p.session.git import GitSession, create_game
+    from catan_p2p.session.git import GitSession
+    from catan_p2p.session.start import create_game
 
     repo = Path(args.repo) if args.repo else Path(tempfile.mkdtemp(prefix="catan-sim-"))
     print(f"recording games in {repo}", file=sys.stderr)

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from catan_p2p.commands._common import open_session, print_json, without_retry_advice
-from catan_p2p.commands._options import add_json, add_repo
+from catan_p2p.commands._options import add_json, add_publish, add_repo, parse_peers
 from catan_p2p.errors import CatanError
 from catan_p2p.rules.engine import expecting
 
@@ -15,10 +15,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p sync``."""
     add_repo(parser)
     add_json(parser)
+    add_publish(parser, own=False)
 
 
 def run(args: argparse.Namespace) -> int:
     session = open_session(args.repo, args.game)
+    for colour, url in parse_peers(args.peer).items():
+        session.add_point(colour, url)
     status = session.sync()
     error = status.error
     if error is not None:

@@ -515,6 +515,7 @@ class ClaimSeat(Action):
     dice: str
     deck: str
     proof: str
+    publish: str | None = None  # protocol 6: the Git URL only this seat writes to
 
     def describe(self) -> str:
         return "take a seat"

@@ -1069,6 +1069,8 @@ def _cancel_trade(
 
 #: A seat key as the rules see it: ``ssh-ed25519`` and the base64 of its 51-byte wire form.
 SEAT_KEY = re.compile(r"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43}")
+#: A publication point's URL: printable ASCII without spaces, not an option (protocol 6).
+PUBLISH_URL = re.compile(r"[!-~]{1,200}")
 
 
 def _take_reveal(state: GameState, seat: int, reveal: str | None, what: str) -> GameState:
@@ -1094,6 +1096,13 @@ def _claim_seat(
         raise IllegalAction("seats: that key already holds another seat")
     if len(a.dice) != 64 or any(ch not in "0123456789abcdef" for ch in a.dice):
         raise IllegalAction("seats: a seat claim anchors a dice chain (64 hex digits)")
+    if a.publish is not None and (
+        not PUBLISH_URL.fullmatch(a.publish) or a.publish.startswith("-")
+    ):
+        raise IllegalAction(
+            "seats: a publication point is a Git URL of 1-200 printable characters without "
+            "spaces, not starting with '-'"
+        )
     deck = state.deck
     if deck is not None:
         try:

@@ -26,12 +26,8 @@ from catan_p2p.session.keys import seat_key
 from catan_p2p.store.refs import check_name
 from catan_p2p.sync import transport
 from catan_p2p.sync.audit import seat_keys
-from catan_p2p.sync.protocol import player_email
+from catan_p2p.sync.chatlines import MAX_CHARS, line_refusal, shown, update_refusal
 from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import check_signature
-
-#: The longest message, in characters (one line in the window).
-MAX_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -111,32 +107,59 @@ class ChatLog:
         return ChatMessage(oid, player, float(when), line)
 
     def push(self) -> None:
-        """Share the own chat refs written since the last push (nothing without a remote)."""
-        if not self._unpushed or transport.remote_url(self.repo.git_dir) is None:
+        """Share the own chat refs written since the last push (nothing without a remote),
+        to the shared remote and the own publication point. An own chat ref the remote
+        holds junk on (a blob, lines of another key) is put back with a lease on what was
+        seen there, as the own branch is (PROTOCOL.md section 2a)."""
+        git_dir = self.repo.git_dir
+        targets = [(transport.REMOTE, transport.REMOTE)] if transport.remote_url(git_dir) else []
+        own_point = transport.config(git_dir, "catan.publish")
+        if own_point is not None:
+            targets += [(f"seat-{p}", own_point) for p in sorted(self._unpushed)[:1]]
+        if not self._unpushed or not targets:
             return
         refs = [self.ref(p) for p in sorted(self._unpushed)]
-        transport.push(self.repo.git_dir, refs)
+        for source, where in targets:
+            leases = {}
+            for ref in refs:
+                seen = self.repo.refs.get(ref.replace("refs/", f"refs/remotes/{source}/", 1))
+                if seen is not None and not self._is_ancestor(seen, self.repo.refs.get(ref) or ""):
+                    leases[ref] = seen  # junk there: restore over it
+            transport.push(git_dir, refs, (), leases, where)
         self._unpushed.clear()
 
     # --- reading ---------------------------------------------------------------------------
 
     def update(self) -> int:
-        """Adopt fetched chat that extends what is here (fast-forward only); returns how many
-        refs moved. A rewritten chat ref of a peer is ignored: what was seen stays."""
+        """Adopt fetched chat that extends what is here by lines its seat signed (PROTOCOL.md
+        "Chat"), from every source; returns how many refs moved. A rewritten chat ref, junk
+        (a blob, a game log, a line of another key) and names of no seat are ignored."""
         moved = 0
         local = self.repo.refs.list(self.prefix)
-        for tracked, oid in self.repo.refs.list(self.tracking).items():
-            ref = f"{self.prefix}/{tracked[len(self.tracking) + 1 :]}"
-            have = local.get(ref)
-            if have == oid:
+        seats = self.seat_keys()
+        for tracked, oid in sorted(self._fetched().items()):
+            player = tracked.rsplit("/", 1)[1]
+            if player not in seats:
                 continue
-            if have is not None and not self._is_ancestor(have, oid):
-                continue  # not a fast-forward: keep what was seen
+            ref = self.ref(player)
+            have = local.get(ref)
+            if have == oid or update_refusal(self.repo, have, oid, player, seats[player]):
+                continue
             self.repo.refs.set(ref, oid, have)
+            local[ref] = oid
             moved += 1
         if moved:
             self._cache = None
         return moved
+
+    def _fetched(self) -> dict[str, str]:
+        """The chat refs of this game fetched from any source (``refs/remotes/*/``)."""
+        marker = "/" + self.prefix[len("refs/") :] + "/"
+        return {
+            r: o
+            for r, o in self.repo.refs.list("refs/remotes").items()
+            if marker in r and r.count("/") == self.prefix.count("/") + 3
+        }
 
     def _is_ancestor(self, old: str, new: str) -> bool:
         proc = subprocess.run(
@@ -154,16 +177,8 @@ class ChatLog:
             return {}
 
     def _signed(self, oid: str, player: str, key: str) -> bool:
-        """True when commit ``oid`` is a canonical chat line signed by ``player``'s key."""
-        c = self.repo.commit(oid)
-        return (
-            bool(key)
-            and c.canonical
-            and c.author == player
-            and c.email == player_email(player)
-            and c.signature is not None
-            and check_signature(key, c.signed_data, c.signature) is None
-        )
+        """True when commit ``oid`` is a chat line of ``player`` signed by its seat key."""
+        return line_refusal(self.repo.commit(oid), player, key) is None
 
     def messages(self) -> list[ChatMessage]:
         """Every message of the game signed by its player's seat key, oldest first."""
@@ -182,10 +197,9 @@ class ChatLog:
                     continue
                 commit, author, at, text = record.split("\x00", 3)
                 if author != player or not self._signed(commit, player, seats.get(player, "")):
-                    continue  # not signed by this seat's key: not theirs
-                out.append(
-                    (float(at), player, index, ChatMessage(commit, player, float(at), text.strip()))
-                )  # type: ignore[arg-type]
+                    continue  # not a chat line this seat's key signed: not theirs
+                line = shown(text.strip("\n"))
+                out.append((float(at), player, index, ChatMessage(commit, player, float(at), line)))  # type: ignore[arg-type]
         out.sort(key=lambda m: m[:3])  # type: ignore[index]
         messages = [m[3] for m in out]  # type: ignore[index]
         self._cache = (key, messages)

@@ -16,7 +16,6 @@ so a slow remote never stalls the window's reads.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -32,28 +31,29 @@ from catan_p2p.errors import (
     UsageError,
     VerificationError,
 )
-from catan_p2p.rules.actions import Action, GiveCard, ShowSteal
-from catan_p2p.rules.board import Board, standard_board
+from catan_p2p.rules.actions import Action, ClaimSeat, GiveCard, ShowSteal
 from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
-from catan_p2p.session.keys import existing_key, remember, seat_key
-from catan_p2p.store.codec import BANK
+from catan_p2p.session.keys import existing_key, seat_key
 from catan_p2p.store.refs import (
-    check_name,
+    REMOTE,
+    answers_prefix,
+    fetched,
     game_prefix,
     parse_ref,
     player_ref,
+    source_of,
     tracking_prefix,
     tracking_ref,
     well_formed,
 )
-from catan_p2p.sync import checkpoint, concurrent, liveness, transport
+from catan_p2p.sync import checkpoint, concurrent, liveness, publish, refpolicy, transport
 from catan_p2p.sync.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
-from catan_p2p.sync.genesis import check_declared, initial_state
 from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.protocol import GenesisInfo, genesis_message, parse_action
-from catan_p2p.sync.repo import GameRepo, init_repo
+from catan_p2p.sync.protocol import parse_action
+from catan_p2p.sync.publish import Source
+from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
 
@@ -71,81 +71,6 @@ def _guarded(method: Callable) -> Callable:
 
 #: Seconds between two saves of the verified head while syncing (and always at close).
 CHECKPOINT_EVERY = 5.0
-
-
-def new_game_id() -> str:
-    return "g" + os.urandom(4).hex()
-
-
-def write_genesis(
-    repo: GameRepo, declared: GenesisInfo, board: Board, when: int | None = None
-) -> str:
-    """Write the genesis commit ``declared`` describes on ``board``; returns its id."""
-    state, info = initial_state(declared, board)
-    tree = repo.writer(info).write(state)
-    return repo.write_commit(tree, [], declared.players[0], genesis_message(declared), when=when)
-
-
-def create_game(
-    repo: Path | GameRepo,
-    players: list[str] | tuple[str, ...],
-    board: Board | None = None,
-    seed: str | None = None,
-    game_id: str | None = None,
-    victory_points: int = 10,
-    local: tuple[str, ...] | None = None,
-    keys: dict[str, SeatKey] | None = None,
-    timeout: int = 0,
-    when: int | None = None,
-) -> str:
-    """Write a game's genesis, claim the seats played here, and return the game id.
-
-    Args:
-        local: the seats this repository plays (default: all, hot-seat). Each claims
-            its seat with its key; when every seat is local the first player merges the
-            claims at once and set-up can start, else the others claim theirs with
-            ``join`` and the first player's next sync merges them.
-        keys: signing keys by player (default: ``session.keys.seat_key``).
-        timeout: seconds a player may keep the game waiting before the others may end
-            it (``abandon``); 0 for no limit.
-        when: the genesis commit's time (default now). The deck secrets hash the
-            genesis id, so a fixed time (with fixed keys) replays the same game.
-    """
-    players = tuple(check_name("player", p) for p in players)
-    if BANK in players:
-        raise UsageError(
-            f"{BANK!r} cannot be a player's name, turn.json lists the bank's cards "
-            "under it; choose another name"
-        )
-    game = check_name("game id", game_id or new_game_id())
-    seed = seed if seed is not None else os.urandom(8).hex()
-    declared = GenesisInfo(game, players, seed, victory_points, timeout)
-    try:
-        check_declared(declared)
-    except ValueError as exc:
-        raise UsageError(f"{exc}; choose other --players") from None
-    if isinstance(repo, GameRepo):  # e.g. GameRepo.in_memory()
-        game_repo, path = repo, repo.path
-    else:
-        path = Path(repo)
-        try:
-            game_repo = GameRepo(path)
-        except UsageError:
-            init_repo(path)
-            game_repo = GameRepo(path)
-    if game_repo.has_game(game):
-        raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
-    board = board if board is not None else standard_board(len(players))  # (5-6: extension)
-    oid = write_genesis(game_repo, declared, board, when)
-    seats = players if local is None else local
-    for p in seats:
-        game_repo.refs.set(player_ref(game, p), oid, None)
-    session = GitSession(game_repo, game, seats, keys=keys)
-    try:
-        session.sync()  # claims the local seats, and merges the claims when all are in
-    finally:
-        session.close()
-    return game
 
 
 class GitSession:
@@ -182,8 +107,15 @@ class GitSession:
         self.game_id = self.repo.only_game(game_id)
         git_dir = self.repo.git_dir
         self.remote = None if git_dir is None else transport.remote_url(git_dir)
-        if self.remote is not None and not read_only:
-            drop_junk(self.repo, self.game_id)  # fetched before this version dropped it
+        #: Where this machine publishes its seats' refs besides the shared remote, and
+        #: where it was told other seats publish (hints until their claims say so).
+        self.publish_url = None if git_dir is None else transport.config(git_dir, "catan.publish")
+        self._hints = {} if git_dir is None else transport.config_map(git_dir, "catan.point")
+        self._seen: dict[str, dict[str, str | None]] = {}  # source -> own ref -> remote value
+        self._points_memo: tuple[str, dict[str, str]] | None = None
+        self._lobby_claims: list[concurrent.Answer] | None = None  # once the lobby closed
+        if self.networked and not read_only:
+            refpolicy.drop_junk(self.repo, self.game_id)  # fetched before this version
         heads = self._player_heads()
         if not heads:
             raise UsageError(f"game {self.game_id} has no player branches in {self.repo.path}")
@@ -218,7 +150,6 @@ class GitSession:
         self._version = 0  # bumped whenever refs may have changed (own writes, sync)
         self._answers_memo: tuple[tuple, list[Answer]] | None = None
         self._pending_deletes: list[str] = []
-        self._pushed: dict[str, str | None] = {}  # own refs as last pushed
         # Own temporary answer branches (ref -> opening), to delete once their step is over.
         self._own_answers: dict[str, str] = {}
         for ref in self.repo.refs.list(game_prefix(self.game_id)):
@@ -292,13 +223,27 @@ class GitSession:
     def _player_heads(self) -> dict[str, str]:
         """Every known head of every player's log: local refs and fetched ones."""
         out = {}
-        for prefix in (game_prefix(self.game_id), tracking_prefix(self.game_id)):
-            for ref, oid in self.repo.refs.list(prefix).items():
-                if not well_formed(ref, self.game_id):
-                    continue  # junk a plain remote let anyone push (see fetch)
-                if parse_ref(ref, self.game_id)[1] is None:  # a log, not an answer
-                    out[ref] = oid
+        found = {**self.repo.refs.list(game_prefix(self.game_id)), **self._fetched()}
+        for ref, oid in found.items():
+            if not well_formed(ref, self.game_id):
+                continue  # junk a plain remote let anyone push (see fetch)
+            player, kind, _ = parse_ref(ref, self.game_id)
+            seats = getattr(self, "players", None)  # None while the session opens
+            if kind is None and (seats is None or player in seats):  # a seat's log
+                out[ref] = oid
         return out
+
+    def _fetched(self) -> dict[str, str]:
+        """What was fetched from any source (also into an in-memory repository, by a
+        test's own transport: the readers do not care how refs arrived)."""
+        return fetched(self.repo.refs, self.game_id)
+
+    @property
+    def networked(self) -> bool:
+        """Whether this session exchanges with any remote (shared, or publication points)."""
+        return self.repo.git_dir is not None and (
+            self.remote is not None or self.publish_url is not None or bool(self._hints)
+        )
 
     def _anchor(self, heads: dict[str, str], local: tuple[str, ...] | list[str] | None) -> str:
         """The head whose genesis is this game's: a local seat's own branch before any
@@ -405,7 +350,8 @@ class GitSession:
         if kind is None:
             return []
         found: dict[str, Answer] = {}
-        for base in concurrent.answer_prefixes(self.game_id, kind, opening):
+        names = sorted({source_of(r) for r in self._fetched()} - {None})
+        for base in concurrent.answer_prefixes(self.game_id, kind, opening, names):
             for ref, oid in self.repo.refs.list(base).items():
                 player = concurrent.answer_owner(ref)
                 if player in found:
@@ -559,66 +505,259 @@ class GitSession:
         A read-only session (a spectator, ``show``) never pushes: its branches are only
         its verified copies of the players' logs, and it may have no right to write.
         """
-        if self.remote is None or self.read_only:
+        if not self.networked or self.read_only:
             return
         self._push_due = True
         self._push_extra.update(refs)
 
+    # Publication (protocol 6, ``sync.publish``): every remote is read, the own refs go
+    # to the shared remote and the own publication point, over anything there that is
+    # not a verified descendant, with a lease on the value seen.
+
+    def _points(self) -> dict[str, str]:
+        """Each seat's publication point: from the signed claims, else this machine's hints."""
+        head = self._lead().head if hasattr(self, "peers") else None
+        key = head or self.genesis
+        if self._points_memo is None or self._points_memo[0] != key:
+            claims = [a.action for a in self._claims()]
+            points = {**self._hints, **publish.claimed_points(claims)}
+            if self.publish_url is not None:
+                for p in self.local_players:
+                    points.setdefault(p, self.publish_url)
+            self._points_memo = (key, points)
+        return self._points_memo[1]
+
+    def add_point(self, player: str, url: str) -> None:
+        """Note where ``player`` publishes (a hint, kept in the repository's config) until
+        its signed claim says so itself."""
+        if player not in self.players or player in self.local_players:
+            raise UsageError(
+                f"--peer {player}=...: {player!r} is no other seat of game {self.game_id} "
+                f"({', '.join(self.players)})"
+            )
+        if url.startswith("-") or not url.strip():
+            raise UsageError(f"--peer {player}={url!r}: not a Git URL")
+        with self.lock:
+            transport.set_config(self.repo.git_dir, f"catan.point.{player}", url)
+            self._hints[player] = url
+            self._points_memo = None
+
+    def _claims(self) -> list[concurrent.Answer]:
+        """The seat claims: merged ones (the lobby's merge), else the verified answers."""
+        if not hasattr(self, "peers"):
+            return []
+        state = self._lead().state
+        if state.lobby_open:
+            return [a for a in self._answers() if isinstance(a.action, ClaimSeat)]
+        if self._lobby_claims is None:
+            self._lobby_claims = self._merged_claims(self._lead().head or self.genesis)
+        return self._lobby_claims
+
+    def _merged_claims(self, head: str) -> list[concurrent.Answer]:
+        """The claims the lobby's merge joined: the merge is the genesis's child on the
+        head's first-parent line, and its other parents are the claims."""
+        line = self.repo.first_parents(head)
+        if len(line) < 2:
+            return []
+        merge = self.repo.commit(line[-2])
+        out = []
+        for oid in merge.parents[1:]:
+            action = parse_action(self.repo.commit(oid))
+            if isinstance(action, ClaimSeat):
+                out.append(concurrent.Answer(action.player, oid, action))
+        return out
+
+    def _sources(self) -> tuple[Source, ...]:
+        if not self.networked:
+            return ()
+        return publish.sources(self.remote, self._points(), self.local_players)
+
+    def _wanted(self, source: Source) -> tuple[list[str], list[str]]:
+        """The logs and open-step prefixes to fetch from ``source``."""
+        logs = publish.logs_to_read(self.game_id, source, self.players)
+        state = self._lead().state
+        kind = concurrent.open_kind(state)
+        steps = []
+        if kind is not None:
+            steps.append(answers_prefix(self.game_id, kind, self._lead().head or self.genesis))
+        return logs, steps
+
+    def _fetch_all(self) -> str | None:
+        """Fetch every source at once (one thread each); the first error, or None."""
+        with self.lock:
+            plans = [(src, *self._wanted(src)) for src in self._sources()]
+        errors: dict[str, str] = {}
+
+        missing: dict[str, frozenset[str]] = {}
+
+        def one(src: Source, logs: list[str], steps: list[str]) -> None:
+            try:
+                missing[src.name] = self._fetch_from(src, logs, steps)
+            except RemoteError as exc:
+                errors[src.name] = str(exc)
+
+        threads = [threading.Thread(target=one, args=plan, daemon=True) for plan in plans[1:]]
+        for t in threads:
+            t.start()
+        if plans:
+            one(*plans[0])
+        for t in threads:
+            t.join()
+        with self.lock:
+            for src, logs, steps in plans:
+                if src.name not in errors:
+                    self._note_fetched(src, [r for r in logs if r not in missing[src.name]], steps)
+        if len(errors) == len(plans) and plans:
+            return next(iter(errors.values()))
+        shared = errors.get(REMOTE)
+        return shared  # a seat's point down is not this peer's error: others relay
+
+    def _fetch_from(self, src: Source, logs: list[str], steps: list[str]) -> frozenset[str]:
+        """One fetch from ``src`` (outside the lock); the logs it does not hold."""
+        url = None if src.name == REMOTE else src.url
+        return transport.fetch(self.repo.git_dir, self.game_id, logs, steps, src.name, url)
+
+    def _note_fetched(self, src: Source, logs: list[str], steps: list[str]) -> None:
+        """Remember what ``src`` holds of the own refs, then drop fetched refs the game
+        does not need (old steps, and junk of any shape: see ``drop_junk``)."""
+        prefix = tracking_prefix(self.game_id, src.name)
+        there = self.repo.refs.list(prefix)
+        keep = {tracking_ref(r, src.name) for r in logs}
+        bases = [tracking_ref(s, src.name) + "/" for s in steps]
+
+        def wanted(ref: str) -> bool:
+            return ref in keep or any(ref.startswith(b) for b in bases)
+
+        own = {p.ref for p in self.peers.values()} | set(self._own_answers)
+        self._seen[src.name] = {
+            r: there.get(t) if wanted(t := tracking_ref(r, src.name)) else None for r in own
+        }
+        for ref, oid in there.items():
+            junk = not wanted(ref) or not well_formed(ref, self.game_id)
+            if junk or not refpolicy.names_a_commit(self.repo, oid):
+                try:
+                    self.repo.refs.delete(ref, oid)
+                except (OSError, ForkError):
+                    pass  # left for the next sync: readers skip it meanwhile
+        self._version += 1
+
+    def _refused(self, oid: str) -> bool:
+        """A value no honest peer would publish: not a commit, or refused by verification."""
+        if oid in self._rejected and oid not in self._early:
+            return True
+        return not refpolicy.names_a_commit(self.repo, oid)
+
+    def _is_ancestor(self, old: str, new: str) -> bool:
+        """Whether a branch at ``old`` may move to ``new`` (``liveness.extends``)."""
+        try:
+            return liveness.extends(self.repo, old, new)
+        except (StateFileError, KeyError, ValueError):
+            return False
+
     def _send(self) -> None:
-        """Push what ``_push`` asked for: planned and booked under the lock, sent outside."""
-        if self.remote is None:
+        """Push what ``_push`` asked for to every own destination, planned and booked
+        under the lock, sent outside. A lease the remote refused (it moved since it was
+        seen) is fetched again and the push planned anew, a few times at most."""
+        if not self.networked:
             return
         with self._net:
-            with self.lock:
-                if not self._push_due:
+            for _ in range(3):
+                stale = self._send_once()
+                if not stale:
                     return
-                self._push_due = False
-                wanted = self._push_extra | {p.ref for p in self.peers.values()}
-                self._push_extra = set()
-                values = {ref: self.repo.refs.get(ref) for ref in wanted}
-                updates = sorted(
-                    r for r, oid in values.items() if oid and self._pushed.get(r) != oid
-                )
-                deletes = list(self._pending_deletes)
-                git_dir = self.repo.git_dir
-            if not updates and not deletes:
-                return  # the remote already has every own ref as it is here
-            error = None
+                for src in stale:  # fetch what moved, adopt it if it verifies, decide again
+                    with self.lock:
+                        logs, steps = self._wanted(src)
+                    try:
+                        gone = self._fetch_from(src, logs, steps)
+                    except RemoteError as exc:
+                        with self.lock:
+                            self._status.error = str(exc)
+                        return
+                    with self.lock:
+                        self._note_fetched(src, [r for r in logs if r not in gone], steps)
+                with self.lock:
+                    self._sync_local(True, None)
+                    self._push_due = True
+
+    def _send_once(self) -> list[Source]:
+        with self.lock:
+            if not self._push_due:
+                return []
+            self._push_due = False
+            wanted = self._push_extra | {p.ref for p in self.peers.values()}
+            self._push_extra = set()
+            own = {ref: oid for ref in wanted if (oid := self.repo.refs.get(ref))}
+            deletes = list(self._pending_deletes)
+            plans, forked = [], []
+            for src in self._sources():
+                if not src.mine:
+                    continue
+                seen = self._seen.get(src.name)
+                if seen is None:  # not fetched yet: a plain push, which never overwrites
+                    plan = publish.Push(tuple(sorted(own)), {})
+                else:
+                    plan = publish.plan_push(own, seen, self._is_ancestor, self._refused)
+                if plan.updates or deletes:
+                    plans.append((src, plan))
+                for ref in plan.forked:
+                    forked.append(
+                        f"cannot push to the remote (it holds a different history for "
+                        f"{ref}, signed by that seat: another device plays it); stop one "
+                        "of them"
+                    )
+            git_dir = self.repo.git_dir
+        stale: list[Source] = []
+        errors = list(forked)
+        for src, plan in plans:
+            target = REMOTE if src.name == REMOTE else src.url
             try:
-                transport.push(git_dir, updates, deletes)
+                moved = transport.push(git_dir, plan.updates, deletes, plan.leases, target)
             except RemoteError as exc:
-                error = str(exc)
+                errors.append(str(exc))
+                continue
             with self.lock:
-                if error is not None:
-                    self._status.error = error
-                    return
-                self._pushed.update({r: values[r] for r in updates})
-                self._pending_deletes = [d for d in self._pending_deletes if d not in deletes]
+                seen = self._seen.setdefault(src.name, {})
+                for ref in plan.updates:
+                    if ref not in moved:
+                        seen[ref] = own[ref]
+                for ref in deletes:
+                    seen.pop(ref, None)
+            if moved:
+                stale.append(src)
+        with self.lock:
+            if errors:
+                self._status.error = errors[0]
+                self._push_due = True  # tried again at the next sync
+                return []
+            self._pending_deletes = [d for d in self._pending_deletes if d not in deletes]
+            if not stale:
                 self._status.ahead = 0
                 self._status.error = None
+        return stale
 
     def _reject(self, oid: str, reason: str) -> None:
-        self._rejected[oid] = reason
+        """Note ``oid`` as refused: one line of at most 300 characters (a hostile commit
+        may make a rule's sentence as long as it likes, e.g. with 300 parents)."""
+        line = " ".join(reason.split())
+        self._rejected[oid] = line if len(line) <= 280 else line[:279] + "…"
 
     def sync(self) -> SyncStatus:
         """Fetch (when networked), verify and fast-forward, merge, push."""
-        fetched, error = False, None
-        if self.remote is not None:
+        fetched_ok, error = False, None
+        if self.networked:
             with self._net:  # outside the session's lock: the window keeps reading
-                try:
-                    fetch(self.repo, self.game_id)
-                    fetched = True
-                except RemoteError as exc:
-                    error = str(exc)
+                error = self._fetch_all()
+                fetched_ok = error is None
         with self.lock:
-            status = self._sync_local(fetched, error)
+            status = self._sync_local(fetched_ok, error)
         self._send()
         return status
 
     def _sync_local(self, fetched: bool, error: str | None) -> SyncStatus:
         status = self._status
         self._version += 1
-        reachable = self.remote is not None and error is None
+        reachable = self.networked and error is None
         if fetched:
             status.last_fetch = time.time()
             status.error = None
@@ -652,7 +791,6 @@ class GitSession:
             self._follow_up()
         self._cleanup_answers()
         if reachable:
-            self._repush_if_lost()
             self._push(list(self._own_answers))
         status.forks = tuple(sorted(set(forks)))
         status.behind = behind
@@ -697,20 +835,8 @@ class GitSession:
             return
         for p in self.local_players:
             if not state.seats[state.players.index(p)]:
-                self.submit(self.peers[p].claim_seat())
+                self._submit(self.peers[p].claim_seat(self.publish_url))
                 state = self.state
-
-    def _repush_if_lost(self) -> None:
-        """Push own refs again when the remote's copy is not what this peer last pushed.
-
-        Someone with write access may delete or roll back a player's ref on a remote;
-        the owner's running peer puts it back (a forward push, never a forced one).
-        """
-        for peer in self.peers.values():
-            pushed = self._pushed.get(peer.ref)
-            if pushed is not None:
-                if self.repo.refs.get(tracking_ref(peer.ref)) != pushed:
-                    self._pushed.pop(peer.ref, None)
 
     def _check_keys(self) -> None:
         """Refuse to play a seat whose claimed key is not the one this machine holds."""
@@ -753,72 +879,3 @@ class GitSession:
     def close(self) -> None:
         self._note_checkpoint(now=True)
         self.repo.close()
-
-
-def join_game(
-    url: str, repo: Path, game_id: str, player: str, key_path: Path | None = None
-) -> GitSession:
-    """Fetch ``game_id`` from ``url`` into ``repo`` and claim the seat ``player``.
-
-    Nothing fetched is adopted unverified: the genesis is derived from what it declares,
-    and the own branch starts there and moves only through verified commits (the
-    remote's copy of it included).
-    """
-    path = Path(repo)
-    try:
-        game_repo = GameRepo(path)
-    except UsageError:
-        init_repo(path)
-        game_repo = GameRepo(path)
-    key = seat_key(player, key_path, game_repo.git_dir)
-    transport.set_remote(game_repo.git_dir, url)
-    fetch(game_repo, game_id)
-    tracked = game_repo.refs.list(tracking_prefix(game_id))
-    if not tracked:
-        raise UsageError(f"the remote {url} has no game {game_id!r}; check the id with its creator")
-    roots = sorted({game_repo.genesis_of(oid) for oid in tracked.values()})
-    if len(roots) != 1:
-        raise VerificationError(
-            f"the remote {url} holds {len(roots)} different starts of game {game_id} "
-            f"({', '.join(r[:10] for r in roots)}); ask its creator which one is the game"
-        )
-    genesis = roots[0]
-    state, _ = game_repo.open_genesis(genesis)
-    if player not in state.players:
-        raise UsageError(f"{player!r} is not a seat of game {game_id} ({', '.join(state.players)})")
-    mine = player_ref(game_id, player)
-    if game_repo.refs.get(mine) is None:
-        game_repo.refs.set(mine, genesis, None)
-    if key_path is not None:
-        remember(game_repo.git_dir, player, key_path)
-    session = GitSession(path, game_id, (player,), keys={player: key})
-    session.sync()
-    return session
-
-
-def fetch(repo: GameRepo, game: str) -> None:
-    """Fetch ``game`` and drop the fetched refs of no protocol shape.
-
-    Anyone who may push to a plain remote can put junk beside a game (an unknown kind, a
-    nested answer, an upper-case name); left in place, one such ref would stop every
-    reader. Tracking refs are only this repository's copy, so the junk is let go here,
-    once, and the remote's copy is the hook's business (it refuses such pushes).
-    """
-    transport.fetch(repo.git_dir, game)
-    drop_junk(repo, game)
-
-
-def drop_junk(repo: GameRepo, game: str) -> None:
-    """Delete the fetched refs of ``game`` that are not of a protocol shape or do not
-    name a commit (a blob, a tree, a tag): see ``fetch``."""
-    for ref, oid in repo.refs.list(tracking_prefix(game)).items():
-        if not well_formed(ref, game) or not _names_a_commit(repo, oid):
-            repo.refs.delete(ref, oid)
-
-
-def _names_a_commit(repo: GameRepo, oid: str) -> bool:
-    try:
-        repo.commit(oid)
-    except (StateFileError, KeyError, ValueError, OSError):
-        return False
-    return True

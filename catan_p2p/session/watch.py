@@ -17,8 +17,9 @@ from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
-from catan_p2p.session.git import GitSession, fetch
+from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import catan_home
+from catan_p2p.session.start import fetch
 from catan_p2p.store.refs import (
     check_name,
     game_prefix,

@@ -18,6 +18,7 @@ from catan_p2p.store.reflock import RefLock, write_all
 
 PREFIX = "refs/heads/catan"
 HEADS = "refs/heads/"
+REMOTES = "refs/remotes/"
 #: The one remote a game repository fetches from and pushes to.
 REMOTE = "origin"
 ZERO = "0" * 40
@@ -68,12 +69,34 @@ def tracking_prefix(game: str, remote: str = REMOTE) -> str:
     return tracking_ref(game_prefix(game), remote)
 
 
-def local_ref(ref: str, game: str, remote: str = REMOTE) -> str:
-    """The local name of a game ref, fetched (``refs/remotes/origin/...``) or local."""
-    fetched = tracking_prefix(game, remote)
-    if ref == fetched or ref.startswith(fetched + "/"):
-        return game_prefix(game) + ref[len(fetched) :]
+def local_ref(ref: str, game: str, remote: str | None = None) -> str:
+    """The local name of a game ref, fetched (``refs/remotes/<any remote>/...``) or local."""
+    if ref.startswith(REMOTES):
+        source, _, rest = ref[len(REMOTES) :].partition("/")
+        if remote in (None, source) and (rest + "/").startswith(f"catan/{game}/"):
+            return HEADS + rest
     return ref
+
+
+def source_of(ref: str) -> str | None:
+    """The remote a fetched ref came from (``origin``, ``seat-blue``), None for a local ref."""
+    if not ref.startswith(REMOTES):
+        return None
+    return ref[len(REMOTES) :].partition("/")[0]
+
+
+def point_source(player: str) -> str:
+    """The tracking namespace of ``player``'s publication point: ``seat-<player>``."""
+    return f"seat-{check_name('player', player)}"
+
+
+def fetched(refs: RefStore, game: str) -> dict[str, str]:
+    """Every fetched ref of ``game``, from every remote (the shared one and each seat's)."""
+    out: dict[str, str] = {}
+    for ref, oid in refs.list(REMOTES.rstrip("/")).items():
+        if local_ref(ref, game) != ref:
+            out[ref] = oid
+    return out
 
 
 def game_of(ref: str) -> str:

@@ -54,12 +54,21 @@ def open_game(repo: GameRepo, game: str) -> tuple[str, GameState, GameInfo]:
     return genesis, state, info
 
 
-def audit(repo: GameRepo, game: str) -> AuditReport:
-    """Verify every branch of ``game``; stop at the first bad commit."""
+def audit(repo: GameRepo, game: str, local_only: bool = False) -> AuditReport:
+    """Verify every branch of ``game``; stop at the first bad commit.
+
+    Refs named after no seat of the game are junk and not read. ``local_only``: only the
+    repository's own branches when it has any (not what was fetched from remotes).
+    """
     report = AuditReport(game)
     genesis, genesis_state, info = open_game(repo, game)
     verifier = Verifier(repo, info, genesis, genesis_state)
     refs = game_refs(repo, game)
+    seats = set(genesis_state.players)
+    refs = {r: o for r, o in refs.items() if parse_ref(r, game)[0] in seats}
+    own = {r: o for r, o in refs.items() if r.startswith("refs/heads/")}
+    if local_only and own:
+        refs = own
     report.branches = dict(sorted(refs.items()))
     players = {r: o for r, o in refs.items() if parse_ref(r, game)[1] is None}
     answers = {r: o for r, o in refs.items() if parse_ref(r, game)[1] is not None}
@@ -97,8 +106,9 @@ def audit(repo: GameRepo, game: str) -> AuditReport:
 
 
 def seat_keys(repo: GameRepo, game: str) -> dict[str, str]:
-    """Player -> seat key ("" while unclaimed) in the verified newest state of ``game``."""
-    report = audit(repo, game)
+    """Player -> seat key ("" while unclaimed) in the verified newest state of ``game``
+    (of the repository's own branches: a forgery someone put on a remote is not read)."""
+    report = audit(repo, game, local_only=True)
     if not report.ok or report.state is None:
         raise VerificationError(
             f"game {game} does not verify ({report.problem or '; '.join(report.forks)}); "

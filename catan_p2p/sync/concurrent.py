@@ -28,9 +28,8 @@ from catan_p2p.rules.actions import (
 from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.store.objects import Commit
-from catan_p2p.store.refs import answer_ref, game_prefix
+from catan_p2p.store.refs import REMOTE, answer_ref, answers_prefix, tracking_ref
 from catan_p2p.sync.protocol import MergeInfo, merge_message, who
-from catan_p2p.sync.transport import tracking_prefix
 
 ANSWER_KINDS: dict[str, type[Action]] = {
     "seat": ClaimSeat,
@@ -221,9 +220,13 @@ def merge_due(
 # --- finding answers -----------------------------------------------------------------------
 
 
-def answer_prefixes(game: str, kind: str, opening: str) -> tuple[str, str]:
-    """Where answers to ``opening`` are found: own branches first, then fetched ones."""
-    return (f"{game_prefix(game)}/{kind}/{opening}", f"{tracking_prefix(game)}/{kind}/{opening}")
+def answer_prefixes(
+    game: str, kind: str, opening: str, sources: Iterable[str] = (REMOTE,)
+) -> tuple[str, ...]:
+    """Where answers to ``opening`` are found: own branches first, then those fetched
+    from each of ``sources`` (the shared remote, the seats' publication points)."""
+    local = answers_prefix(game, kind, opening)
+    return (local, *(tracking_ref(local, source) for source in sources))
 
 
 def answer_owner(ref: str) -> str:

@@ -12,8 +12,12 @@ every pushed ref of a game it checks, before any peer can fetch the push:
   one commit, equivocation, is refused);
 - an answer branch holds one verified answer of its owner on its opening commit.
 
+- a chat ref (``refs/catan-chat/<game>/<player>``) of a seat only moves forward, by chat
+  lines that seat signed (``sync.chatlines``).
+
 Hosted forges run no hooks: peers make every one of these checks themselves, the
-hook only stops a cheat earlier. Anything outside ``refs/heads/catan/`` passes.
+hook only stops a cheat earlier. Anything outside ``refs/heads/catan/`` and
+``refs/catan-chat/`` passes.
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from pathlib import Path
 from catan_p2p.errors import CatanError
 from catan_p2p.store.catfile import CatFileStore
 from catan_p2p.store.refs import PREFIX, ZERO, game_prefix, parse_ref, player_ref
-from catan_p2p.sync import liveness
+from catan_p2p.sync import chatlines, liveness
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.transport import CHAT_PREFIX
 from catan_p2p.sync.verify import Verifier
 
 
@@ -42,6 +47,8 @@ def check_update(
         after: every ref of the repository as it would be once the whole push is
             accepted (defaults to the repository's refs with this update applied).
     """
+    if ref.startswith(CHAT_PREFIX + "/"):
+        return _check_chat(repo, old, new, ref)
     if not ref.startswith(PREFIX + "/"):
         return None
     try:
@@ -108,6 +115,32 @@ def _check(
                 "game (equivocation) are refused"
             )
     return None
+
+
+def _check_chat(repo: GameRepo, old: str, new: str, ref: str) -> str | None:
+    """A chat ref is a seat's own: its new lines are chat lines that seat signed."""
+    parts = ref[len(CHAT_PREFIX) + 1 :].split("/")
+    if len(parts) != 2:
+        return f"{ref}: a chat ref is {CHAT_PREFIX}/<game>/<player>"
+    game, player = parts
+    if new == ZERO:
+        return f"{ref}: a player's chat cannot be deleted"
+    try:  # the seat keys of the newest log here (the hook verified each when it came)
+        logs = {
+            r: o for r, o in repo.refs.list(game_prefix(game)).items()
+            if parse_ref(r, game)[1] is None
+        }  # fmt: skip
+        newest = max(logs.values(), key=repo.depth) if logs else None
+        state = repo.state_of(newest)[0] if newest else None
+    except (CatanError, ValueError) as exc:
+        return f"{ref}: game {game} cannot be read here ({exc})"
+    if state is None or not state.seats:
+        return f"{ref}: game {game} has no claimed seats here; chat comes after the claims"
+    keys = dict(zip(state.players, state.seats, strict=True))
+    if player not in keys:
+        return f"{ref}: {player!r} holds no seat of game {game}"
+    reason = chatlines.update_refusal(repo, None if old == ZERO else old, new, player, keys[player])
+    return None if reason is None else f"{ref}: {reason}"
 
 
 def _trust_accepted(repo: GameRepo, game: str, genesis: str, verifier: Verifier) -> None:

@@ -105,8 +105,9 @@ class Peer:
             self._deck_secret = self.key.secret(b"catan-p2p deck", bytes.fromhex(self.genesis))
         return self._deck_secret
 
-    def claim_seat(self) -> ClaimSeat:
-        """The claim of this seat: signing key, dice-chain anchor, deck key and its proof."""
+    def claim_seat(self, publish: str | None = None) -> ClaimSeat:
+        """The claim of this seat: signing key, dice-chain anchor, deck key and its proof,
+        and where the seat publishes (protocol 6), if it has a publication point."""
         secret = self.deck_secret
         return ClaimSeat(
             self.player,
@@ -114,6 +115,7 @@ class Peer:
             self.dice_anchor(),
             cards_deck.public_key(secret),
             cards_deck.key_proof(secret, self.key.public),
+            publish,
         )
 
     def view(self, state: GameState) -> GameState:

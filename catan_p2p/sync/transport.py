@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from catan_p2p.errors import RemoteError
@@ -103,35 +104,163 @@ def set_remote(git_dir: Path, url: str) -> None:
         _git(git_dir, "remote", "add", REMOTE, url)
 
 
+def config(git_dir: Path, name: str) -> str | None:
+    """One value of the repository's Git config (``catan.publish``), or None."""
+    have = _git(git_dir, "config", "--get", name)
+    return have.stdout.strip() or None if have.returncode == 0 else None
+
+
+def config_map(git_dir: Path, section: str) -> dict[str, str]:
+    """``<section>.<key> = value`` entries of the Git config, by key (``catan.point.blue``)."""
+    have = _git(git_dir, "config", "--get-regexp", "^" + re.escape(section) + r"\.")
+    out = {}
+    for line in have.stdout.splitlines() if have.returncode == 0 else ():
+        name, _, value = line.partition(" ")
+        out[name[len(section) + 1 :]] = value.strip()
+    return out
+
+
+def set_config(git_dir: Path, name: str, value: str) -> None:
+    done = _git(git_dir, "config", name, value)
+    if done.returncode != 0:
+        raise RemoteError(f"cannot write {name} to the repository's config ({_reason(done)})")
+
+
+def remove_remote(git_dir: Path) -> None:
+    """Forget ``origin`` (a game read only from the seats' publication points)."""
+    _git(git_dir, "remote", "remove", REMOTE)
+
+
 def remote_url(git_dir: Path) -> str | None:
     have = _git(git_dir, "remote", "get-url", REMOTE)
     return have.stdout.strip() if have.returncode == 0 else None
 
 
-def fetch(git_dir: Path, game: str) -> None:
-    """One fetch of every ref of ``game``; stale tracking refs (deleted branches) are pruned."""
-    spec = f"+{game_prefix(game)}/*:{tracking_prefix(game)}/*"
-    chat = f"+{chat_prefix(game)}/*:{chat_tracking_prefix(game)}/*"  # chat travels along
+def fetch(
+    git_dir: Path,
+    game: str,
+    logs: Sequence[str] | None = None,
+    steps: Sequence[str] = (),
+    source: str = REMOTE,
+    url: str | None = None,
+) -> frozenset[str]:
+    """Fetch what a peer of ``game`` needs from one remote, into ``refs/remotes/<source>/``.
+
+    Args:
+        logs: the players' log refs to fetch, each by its exact name, so no other ref of
+            the remote is even listed (protocol v2 asks only for these names) and junk
+            of any shape or count beside the game costs nothing. None: every ref under
+            the game's prefix (``join`` discovering a game; ``--prune`` then drops
+            tracking refs the remote no longer has).
+        steps: answer prefixes of the open concurrent steps (``.../<kind>/<opening>``),
+            fetched whole (an answer branch exists only once its player answered).
+        source: the tracking namespace (``origin``: the shared remote; ``seat-<p>``: a
+            seat's publication point); ``url`` (default: the configured ``source``).
+
+    Returns:
+        The ``logs`` the remote does not hold (a seat not joined yet, or a ref someone
+        deleted): each is left out and the fetch tried again without it.
+    """
+    where = url or source
+    if where.startswith("-"):
+        raise RemoteError(f"{where!r} is not a Git URL; a URL cannot start with '-'")
+    chat = f"+{chat_prefix(game)}/*:{_tracking(chat_prefix(game), source)}/*"
+    if logs is None:
+        spec = f"+{game_prefix(game)}/*:{tracking_prefix(game, source)}/*"
+        return _fetch(git_dir, where, [spec, chat], frozenset(), ("--prune",))
+    wanted = [f"+{ref}:{tracking_ref(ref, source)}" for ref in logs]
+    wanted += [f"+{p}/*:{tracking_ref(p, source)}/*" for p in steps]
+    missing: set[str] = set()
+    while True:
+        try:
+            return _fetch(git_dir, where, [*wanted, chat], frozenset(missing))
+        except _MissingRef as gone:
+            spec = f"+{gone.ref}:{tracking_ref(gone.ref, source)}"
+            if spec not in wanted:
+                raise RemoteError(
+                    f"cannot fetch from the remote (it has no {gone.ref}); {_ADVICE}"
+                ) from None
+            wanted.remove(spec)
+            missing.add(gone.ref)
+
+
+#: At most this many logs are read when a game is discovered (``join``): a remote may
+#: hold any number of junk names; the seats' own names are asked for first.
+DISCOVER_LOGS = 64
+
+
+def discover_logs(git_dir: Path, game: str, first: Sequence[str] = (), url: str | None = None):
+    """The log-shaped refs (``refs/heads/catan/<game>/<name>``) a remote holds, listed with
+    ``git ls-remote`` (names only: nothing is fetched), ``first`` before the others."""
+    where = url or REMOTE
+    if where.startswith("-"):
+        raise RemoteError(f"{where!r} is not a Git URL; a URL cannot start with '-'")
+    prefix = game_prefix(game) + "/"
+    proc = _git(git_dir, "-c", "protocol.ext.allow=never", "ls-remote", "--", where, prefix + "*")
+    if proc.returncode != 0:
+        raise RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_advice(proc)}")
+    names = []
+    for line in proc.stdout.splitlines():
+        ref = line.partition("\t")[2]
+        name = ref[len(prefix) :] if ref.startswith(prefix) else ""
+        if _LOG_NAME.fullmatch(name):
+            names.append(name)
+    order = {n: i for i, n in enumerate(first)}
+    names.sort(key=lambda n: (order.get(n, len(order)), n))
+    return [prefix + n for n in names[:DISCOVER_LOGS]]
+
+
+_LOG_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+
+class _MissingRef(Exception):
+    def __init__(self, ref: str) -> None:
+        super().__init__(ref)
+        self.ref = ref
+
+
+_NO_REF = re.compile(r"couldn't find remote ref (\S+)")
+_ADVICE = "check that it is reachable, sync will retry"
+
+
+def _fetch(
+    git_dir: Path,
+    where: str,
+    specs: list[str],
+    missing: frozenset[str],
+    options: tuple[str, ...] = (),
+) -> frozenset[str]:
     # No FETCH_HEAD rewrite, no automatic gc/maintenance child, no forced-update scan:
     # a third less time per fetch, and the game packs its repository itself.
     args = (
+        "-c",
+        "protocol.ext.allow=never",  # a URL from a seat claim never runs a command
         "fetch",
         "--quiet",
-        "--prune",
         "--no-tags",
         "--no-write-fetch-head",
         "--no-auto-gc",
         "--no-auto-maintenance",
         "--no-show-forced-updates",
-        REMOTE,
-        spec,
-        chat,
+        *options,
+        "--",
+        where,
+        *specs,
     )
     proc = _git(git_dir, *args)
     if proc.returncode != 0 and _clear_stale_lock(git_dir, proc.stderr or ""):
         proc = _git(git_dir, *args)
     if proc.returncode != 0:
+        gone = _NO_REF.search(proc.stderr or "")
+        if gone is not None:
+            raise _MissingRef(gone.group(1))
         raise RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_advice(proc)}")
+    return missing
+
+
+def _tracking(ref: str, source: str) -> str:
+    """``refs/<x>`` fetched from ``source`` lands at ``refs/remotes/<source>/<x>``."""
+    return ref.replace("refs/", f"refs/remotes/{source}/", 1)
 
 
 _LOCKED = re.compile(r"Unable to create '([^']+\.lock)': File exists")
@@ -177,18 +306,77 @@ def _advice(proc: subprocess.CompletedProcess) -> str:
     """What to do about a failed fetch: a local disk problem is not a network one."""
     if any(word in (proc.stderr or "") for word in _LOCAL_DISK):
         return "the game's own repository cannot be written; free space or fix its permissions"
-    return "check that it is reachable, sync will retry"
+    return _ADVICE
 
 
-def push(git_dir: Path, updates: list[str], deletes: list[str] = ()) -> None:  # type: ignore[assignment]
-    """Push own refs (``ref:ref``, never forced) and delete finished temporary branches."""
-    specs = [f"{r}:{r}" for r in updates] + [f":{r}" for r in deletes]
+def push(
+    git_dir: Path,
+    updates: Sequence[str],
+    deletes: Sequence[str] = (),
+    leases: Mapping[str, str | None] | None = None,
+    remote: str = REMOTE,
+) -> frozenset[str]:
+    """Push own refs (``ref:ref``) and delete finished temporary branches.
+
+    Args:
+        leases: for a ref listed here, the value the remote held when this peer last
+            looked (None: absent). Such a ref is pushed over whatever is there, but only
+            if the remote still holds exactly that value (``--force-with-lease``): how a
+            seat restores its own branch over junk someone else pushed, without ever
+            overwriting a push it has not seen. Refs not listed are never forced.
+        remote: a configured remote's name or a URL (a seat's publication point).
+
+    Returns:
+        The leased refs the remote refused because they moved since they were seen (the
+        caller fetches and decides again; one of its own earlier pushes may have landed
+        late, for instance one whose process was stopped while the remote still ran it).
+
+    Raises:
+        RemoteError: any other refusal, with one sentence and what to do.
+    """
+    leases = leases or {}
+    # No '+' on a leased ref: Git takes '+' as --force for that ref, lease or not.
+    specs = [f"{r}:{r}" for r in updates]
+    specs += [f":{r}" for r in deletes]
     if not specs:
-        return
-    proc = _git(git_dir, "push", "--quiet", "--porcelain", REMOTE, *specs)
-    if proc.returncode != 0:
+        return frozenset()
+    if remote.startswith("-"):
+        raise RemoteError(f"{remote!r} is not a Git URL; a URL cannot start with '-'")
+    lease_args = [f"--force-with-lease={r}:{leases[r] or ''}" for r in updates if r in leases]
+    proc = _git(
+        git_dir,
+        *("-c", "protocol.ext.allow=never", "push", "--quiet", "--porcelain", "--no-verify"),
+        *lease_args,
+        "--",
+        remote,
+        *specs,
+    )
+    if proc.returncode == 0:
+        return frozenset()
+    stale, other = set(), []
+    for line in (proc.stdout or "").splitlines():
+        parts = line.split("\t")
+        if len(parts) < 3 or parts[0] != "!":
+            continue
+        ref = parts[1].rpartition(":")[2]
+        if ref in leases and any(w in parts[2] for w in _MOVED):
+            stale.add(ref)
+        else:
+            other.append(parts[2])
+    if other or not stale:
         detail = _reason(proc)
-        out = proc.stdout or ""
-        if "non-fast-forward" in out or "fetch first" in out or "rejected" in out:
+        if any(w in text for text in other for w in ("non-fast-forward", "fetch first")):
             detail = "the remote holds a different history for one of your branches"
+        elif other and "rejected" in other[0]:
+            detail = f"the remote refused it: {other[0]}; {_first_hook_line(proc)}"
         raise RemoteError(f"cannot push to the remote ({detail}); run `catan-p2p sync` to retry")
+    return frozenset(stale)
+
+
+#: What ``git push --porcelain`` says of a ref that moved on the remote since it was seen.
+_MOVED = ("stale info", "failed to update ref", "cannot lock ref", "failed to lock")
+
+
+def _first_hook_line(proc: subprocess.CompletedProcess) -> str:
+    lines = [ln.strip() for ln in (proc.stderr or "").splitlines() if "catan-p2p:" in ln]
+    return lines[0].removeprefix("remote:").strip()[:300] if lines else "see `catan-p2p sync`"

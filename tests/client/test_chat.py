@@ -22,7 +22,8 @@ from catan_p2p.client.syncer import Syncer
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.chat import ChatLog
-from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.repo import GameRepo
 
@@ -163,7 +164,7 @@ def test_chat_and_log_chat_from_the_terminal(tmp_path, capsys):
 def test_a_message_written_on_another_players_chat_ref_is_not_shown_as_theirs(tmp_path):
     """Anyone who can push may append to Blue's chat ref; only Blue's key makes it Blue's."""
     from catan_p2p.session.chat import ChatLog
-    from catan_p2p.session.git import create_game
+    from catan_p2p.session.start import create_game
     from catan_p2p.store.objects import commit_data
     from catan_p2p.sync.protocol import player_email
     from catan_p2p.sync.signing import SeatKey

@@ -11,8 +11,8 @@ from driving import screens_dir
 
 from catan_p2p.client.lobby import Choice, LobbyScreen
 from catan_p2p.commands import lobby as lobby_command
-from catan_p2p.session.git import create_game
 from catan_p2p.session.lobby import list_remote
+from catan_p2p.session.start import create_game
 from catan_p2p.session.watch import open_watch
 
 pytestmark = pytest.mark.network

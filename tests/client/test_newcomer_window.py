@@ -23,7 +23,8 @@ from catan_p2p.rules.actions import BuyDevCard, OfferTrade
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.base import MemorySession
 from catan_p2p.session.driver import Driver
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.sim import next_actor
 
 BIG = (1400, 1000)

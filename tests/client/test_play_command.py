@@ -14,7 +14,8 @@ import pytest
 from catan_p2p.cli import build_parser, main
 from catan_p2p.commands import play
 from catan_p2p.rules.board import STANDARD_BOARD
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.sync.repo import init_repo
 
 

@@ -22,7 +22,8 @@ from catan_p2p.client.seats import Seats
 from catan_p2p.client.syncer import Syncer
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sync.repo import init_repo
 
 RED, BLUE = "red", "blue"
@@ -158,8 +159,9 @@ def _blue_sees(blue: GitSession, n: int) -> bool:
     return len(_moves(blue)) >= n
 
 
-def _wait(d: Driver, done, seconds: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    """Tick the window until ``done()`` (the sync thread works meanwhile)."""
+def _wait(d: Driver, done, seconds: float = 120.0) -> None:  # type: ignore[no-untyped-def]
+    """Tick the window until ``done()`` (the sync thread works meanwhile); ``seconds`` only
+    bounds a wait that is stuck (20 s was too short at a load of 10 on 2 cores)."""
     deadline = time.monotonic() + seconds
     d.app.tick()
     while not done():

@@ -82,7 +82,7 @@ def test_a_move_pushed_to_a_local_remote_shows_long_before_the_slow_poll(tmp_pat
     import subprocess
 
     from catan_p2p.rules.board import STANDARD_BOARD
-    from catan_p2p.session.git import create_game, join_game
+    from catan_p2p.session.start import create_game, join_game
 
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)

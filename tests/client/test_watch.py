@@ -24,7 +24,8 @@ from catan_p2p.errors import UsageError
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.views import hidden_count
 from catan_p2p.session.driver import Driver
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.session.watch import is_spectator_repo, open_watch
 from catan_p2p.store.refs import player_ref
 

@@ -22,8 +22,9 @@ from catan_p2p.cli import main
 from catan_p2p.errors import RemoteError
 from catan_p2p.rules.engine import waits_for
 from catan_p2p.session.driver import Driver
-from catan_p2p.session.git import GitSession, create_game, join_game
+from catan_p2p.session.git import GitSession
 from catan_p2p.session.lobby import _Reader, list_local, list_remote, summarise
+from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.refs import player_ref
 
 pytestmark = pytest.mark.network

@@ -6,7 +6,8 @@ import threading
 
 from catan_p2p.bots import make_bot
 from catan_p2p.session.driver import Driver
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.sync.repo import GameRepo
 
 PLAYERS = ("red", "blue", "white")

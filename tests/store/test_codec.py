@@ -14,7 +14,7 @@ from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import legal_actions, step
 from catan_p2p.rules.state import GameState, Phase, PlayerState, new_game
-from catan_p2p.session.git import create_game
+from catan_p2p.session.start import create_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.codec import (
     DERIVED_HAND_FIELDS,

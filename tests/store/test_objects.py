@@ -182,7 +182,8 @@ def test_the_store_runs_where_os_has_no_pread_pwrite_or_fcntl(tmp_path: Path, mo
     """Windows has no os.pread/os.pwrite and no fcntl: recording must not need them."""
     from catan_p2p.bots import make_bot
     from catan_p2p.session.driver import Driver
-    from catan_p2p.session.git import GitSession, create_game
+    from catan_p2p.session.git import GitSession
+    from catan_p2p.session.start import create_game
     from catan_p2p.store import reflock, spares
 
     for name in ("pread", "pwrite"):

@@ -11,8 +11,9 @@ from pathlib import Path
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import Action
 from catan_p2p.session.driver import Driver
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
+from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
 from catan_p2p.store.objects import commit_data
 from catan_p2p.sync.protocol import action_message, player_email
@@ -111,3 +112,23 @@ def cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess
     return subprocess.run(
         [*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env
     )
+
+
+def settle(sessions, rounds: int = 6) -> None:  # type: ignore[no-untyped-def]
+    """Sync around the table until a whole round moves no head.
+
+    One round is not always enough: a sync may record what nobody chooses, and that can
+    be the next seat's cue. After a robbery, the robbed seat's sync gives the card and
+    the robber's sync merges it, so a seat that synced earlier in the round sees the
+    merge only in the next one (issue 23: a full run failed on "two heads" that way,
+    when its bots happened to stop right after a robbery).
+    """
+    before = None
+    for _ in range(rounds):
+        for s in sessions.values():
+            s.sync()
+        heads = tuple(s.head for s in sessions.values())
+        if heads == before:
+            return
+        before = heads
+    raise AssertionError(f"the peers did not settle in {rounds} rounds of sync: {before}")

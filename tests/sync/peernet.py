@@ -7,7 +7,7 @@ of its one seat, whether it can reach the remote, and how far its clock is off. 
 
 Fetch and push do what ``transport.fetch``/``push`` ask Git to do: a fetch mirrors the
 remote's game refs into ``refs/remotes/origin/...`` (forced, pruned) and drops junk
-(``session.git.drop_junk``); a push moves the seat's own refs on the remote, never
+(``sync.refpolicy.drop_junk``); a push moves the seat's own refs on the remote, never
 forced (a ref the remote holds at another history is left, the push of it fails), and
 deletes the seat's finished answer branches. Objects are content-addressed and never
 change, so all repositories share one object dict; what a peer knows still comes only
@@ -25,8 +25,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from catan_p2p.session.git import GitSession, create_game, drop_junk
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.store.refs import game_prefix, parse_ref, player_ref, tracking_prefix, well_formed
+from catan_p2p.sync.refpolicy import drop_junk
 from catan_p2p.sync.repo import GameRepo, MemoryGameRepo
 from catan_p2p.sync.signing import SeatKey
 

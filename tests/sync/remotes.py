@@ -401,3 +401,102 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --- gitolite: a real access-controlled Git server -------------------------------------------
+
+
+GITOLITE_SHELL = "/usr/share/gitolite3/gitolite-shell"
+
+
+@dataclass(frozen=True)
+class Gitolite:
+    """A gitolite serving ssh on 127.0.0.1: each player's key writes only what the
+    configuration grants it, as a forge's permissions would."""
+
+    home: Path
+    port: int
+    keys: dict[str, Path]
+
+    def url(self, repo: str) -> str:
+        return f"ssh://{getpass.getuser()}@127.0.0.1:{self.port}/{repo}"
+
+    def ssh_command(self, player: str) -> str:
+        return (
+            "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes "
+            f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {self.keys[player]}"
+        )
+
+    def path(self, repo: str) -> Path:
+        return self.home / "repositories" / f"{repo}.git"
+
+
+@contextmanager
+def gitolite(workdir: Path, players: tuple[str, ...], conf: str) -> Iterator[Gitolite]:
+    """Gitolite with one key per player (and ``admin``) and the rules ``conf``, behind an
+    ``sshd`` of the test's own. Raises ``ServerUnavailable`` where either is missing."""
+    sshd = sshd_path()
+    gitolite_bin = shutil.which("gitolite") or shutil.which("gitolite", path="/usr/share/gitolite3")
+    if sshd is None or gitolite_bin is None or not Path(GITOLITE_SHELL).exists():
+        raise ServerUnavailable("gitolite or sshd not installed (apt-get install gitolite3)")
+    home = workdir / "gitolite"
+    keys_dir = workdir / "gl-keys"
+    for folder in (home, keys_dir):
+        folder.mkdir(parents=True, exist_ok=True)
+    keys = {}
+    for who in ("admin", *players):
+        keys[who] = keys_dir / who
+        if not keys[who].exists():
+            _keygen(keys[who])
+    env = {**os.environ, "HOME": str(home)}
+    env.pop("GIT_SSH_COMMAND", None)
+    setup = subprocess.run(
+        [gitolite_bin, "setup", "-pk", str(keys["admin"].with_suffix(".pub"))],
+        env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    if setup.returncode != 0:
+        raise ServerUnavailable(f"gitolite setup failed: {setup.stderr.strip()[:300]}")
+    keydir = home / ".gitolite" / "keydir"
+    for who in players:
+        shutil.copyfile(keys[who].with_suffix(".pub"), keydir / f"{who}.pub")
+    (home / ".gitolite" / "conf" / "gitolite.conf").write_text(
+        "repo gitolite-admin\n    RW+ = admin\n" + conf
+    )
+    done = subprocess.run(
+        [gitolite_bin, "setup"], env=env, capture_output=True, text=True
+    )  # compiles the rules, creates the repositories and writes authorized_keys
+    if done.returncode != 0:
+        raise ServerUnavailable(f"gitolite setup failed: {done.stderr.strip()[:300]}")
+    authorized = home / ".ssh" / "authorized_keys"
+    # gitolite expects a user of its own; here it runs as the test's user with its own
+    # HOME, so each forced command is told where that HOME is.
+    text = authorized.read_text().replace(
+        f'command="{GITOLITE_SHELL} ', f'command="env HOME={home} {GITOLITE_SHELL} '
+    )
+    authorized.write_text(text)
+    host_key = keys_dir / "host"
+    if not host_key.exists():
+        _keygen(host_key)
+    user = getpass.getuser()
+    root = os.geteuid() == 0
+    if root:
+        Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)
+    config = keys_dir / "sshd_config"
+
+    def sshd_args(port: int) -> list[str]:
+        config.write_text(
+            SSHD_CONFIG.format(
+                port=port, host_key=host_key, pid=keys_dir / "sshd.pid",
+                authorized=authorized, user=user, pam="yes" if root else "no",
+            )
+        )  # fmt: skip
+        return [sshd, "-D", "-e", "-f", str(config)]
+
+    def probe(port: int) -> bool:
+        served = Gitolite(home, port, keys)
+        return serves(
+            served.url("gitolite-admin"), {"GIT_SSH_COMMAND": served.ssh_command("admin")}
+        )
+
+    with listening(sshd_args, "sshd", keys_dir / "sshd.log", probe) as (_, port):
+        yield Gitolite(home, port, keys)

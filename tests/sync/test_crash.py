@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from gitgames import FOUR
 
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.repo import GameRepo
 
@@ -41,6 +42,14 @@ while not session.state.is_over:
     print("head", session.head, flush=True)
 """
 KILLS = 12
+
+
+def _heads(line: str) -> list[str]:
+    """The head a ``head <id>`` line names; none from a line the kill cut short."""
+    words = line.split()
+    if len(words) == 2 and words[0] == "head" and len(words[1]) == 40:
+        return [words[1]]
+    return []
 
 
 def _git(path: Path, *args: str) -> subprocess.CompletedProcess:
@@ -67,14 +76,12 @@ def test_sigkill_at_random_moments_leaves_git_sound_and_loses_nothing(tmp_path: 
         first = child.stdout.readline()
         assert first.startswith("open"), child.stderr.read()
         for _ in range(rng.randint(1, 4)):
-            line = child.stdout.readline()
-            if line.startswith("head"):
-                recorded.append(line.split()[1])
+            recorded += _heads(child.stdout.readline())
         time.sleep(rng.uniform(0.0, 0.02))
         os.killpg(child.pid, signal.SIGKILL)
         out = child.stdout.read()  # not communicate(): it skips what readline() buffered
         child.wait()
-        recorded += [line.split()[1] for line in out.splitlines() if line.startswith("head")]
+        recorded += [head for line in out.splitlines() for head in _heads(line)]
         fsck = _git(path, "fsck", "--strict", "--no-dangling")
         assert fsck.returncode == 0 and "error" not in fsck.stdout + fsck.stderr, (
             f"kill {kill}: {fsck.stdout}{fsck.stderr}"

@@ -16,7 +16,7 @@ from gitgames import cli, git
 
 from catan_p2p.errors import VerificationError
 from catan_p2p.rules.state import new_game
-from catan_p2p.session.git import create_game, join_game
+from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.codec import StateWriter, dumps
 from catan_p2p.store.objects import commit_data, parse_tree, tree_data
 from catan_p2p.store.refs import player_ref

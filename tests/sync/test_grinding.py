@@ -25,7 +25,8 @@ from catan_p2p.rules.chance import derive_chance, stolen_index
 from catan_p2p.rules.engine import legal_actions, steal_context, step
 from catan_p2p.rules.state import Phase
 from catan_p2p.rules.views import own_cards
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.store.objects import commit_data, object_id
 from catan_p2p.sync.protocol import action_message, player_email
 

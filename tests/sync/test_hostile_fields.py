@@ -49,7 +49,8 @@ from catan_p2p.rules.engine import legal_actions, owed_reveal, step
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.views import own_cards
 from catan_p2p.session.driver import Driver
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
 

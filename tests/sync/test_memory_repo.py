@@ -21,8 +21,9 @@ from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import step
 from catan_p2p.rules.invariants import check_invariants
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
+from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
 from catan_p2p.store.objects import GitObjectStore
 from catan_p2p.store.refs import Refs, game_prefix, player_ref

@@ -497,6 +497,9 @@ class ProtocolModel(RuleBasedStateMachine):
                 return
             assert self.equivocated, f"forks reported without any equivocation: {forks}"
             FIGURES["quiescent rounds ending on a reported fork"] += 1
+            # Whoever reports no fork saw one version only: those peers agree.
+            calm = {n.player: n.session.head for n in honest if n.player not in forks}
+            assert len(set(calm.values())) <= 1, f"peers apart with no fork reported: {calm}"
             return
         heads = {n.player: n.session.head for n in honest}
         assert len(set(heads.values())) == 1, f"honest peers end apart: {heads}"

@@ -38,7 +38,8 @@ from catan_p2p.rules.engine import steal_context, step
 from catan_p2p.rules.state import Answer as Reply
 from catan_p2p.rules.state import GameState, Phase, TradeOffer
 from catan_p2p.session.driver import Driver
-from catan_p2p.session.git import GitSession, create_game
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game
 from catan_p2p.sync import liveness
 from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo

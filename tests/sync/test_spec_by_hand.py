@@ -8,6 +8,9 @@ shared value ("Steals"), every summary line of a whole game (section 3, the tabl
 state file's bytes (section 4, "The JSON layout"), every tree id ("The tree"), every
 commit's signature and bytes (section 3, "Signatures"), and the proofs of a claim, a share,
 a card played and a shuffle ("Proofs", "Shuffle proofs").
+
+A change of the protocol that fails one of these must change the page's formula and the
+test's copy of it together (then `python tools/vectors.py` writes the new vectors).
 """
 
 from __future__ import annotations
@@ -132,7 +135,7 @@ def test_a_roll_is_the_chance_of_the_turn_the_reveal_and_the_beacon():
     mine = json.loads(parent[f"chain/{action['player']}.json"])
     assert hashlib.sha256(bytes.fromhex(action["reveal"])).hexdigest() == mine
     context = b"dice/v2\0%d\0" % turn["turn"] + action["reveal"].encode() + b"\0" + beacon.encode()
-    assert list(Chance("", context).roll()) == action["dice"]
+    assert list(Chance("", context).roll()) == action["dice"], "PROTOCOL.md section 3, Dice"
 
 
 def test_the_first_shuffle_is_the_cards_permuted_and_multiplied_by_the_deck_key():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -119,3 +120,14 @@ def test_the_check_ci_runs_passes():
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "rebuild from their inputs" in done.stdout
+
+
+def test_every_vector_the_protocol_names_is_in_the_vectors():
+    """PROTOCOL.md names the vector of each statement the vectors exercise; each one named
+    must be there (a renamed or vanished kind would leave the page pointing at nothing)."""
+    text = (ROOT / "state_schema" / "PROTOCOL.md").read_text()
+    named = set(re.findall(r"`((?:action|answer|merge):[a-z_:]+|genesis|chat)`", text))
+    committed = json.loads(VECTORS.read_text())
+    kinds = {e["kind"] for e in committed["commits"] + committed["abandon"]["commits"]}
+    assert len(named) >= 40
+    assert sorted(named - kinds) == []

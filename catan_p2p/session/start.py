@@ -1,0 +1,237 @@
+"""Starting a game: writing its genesis and claiming the seats played here (``create``),
+or finding a game on a remote and claiming a seat in it (``join``).
+
+Both end in a ``GitSession`` sync that claims the local seats; everything fetched is
+verified before it is adopted, the genesis is derived from what it declares.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from catan_p2p.errors import StateFileError, UsageError, VerificationError
+from catan_p2p.rules.board import Board, standard_board
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.keys import remember, seat_key
+from catan_p2p.store.codec import BANK
+from catan_p2p.store.refs import (
+    answers_prefix,
+    check_name,
+    fetched,
+    local_ref,
+    parse_ref,
+    player_ref,
+    well_formed,
+)
+from catan_p2p.sync import refpolicy, transport
+from catan_p2p.sync.genesis import check_declared, initial_state
+from catan_p2p.sync.protocol import GenesisInfo, genesis_message
+from catan_p2p.sync.repo import GameRepo, init_repo
+from catan_p2p.sync.signing import SeatKey
+
+
+def new_game_id() -> str:
+    return "g" + os.urandom(4).hex()
+
+
+def write_genesis(
+    repo: GameRepo, declared: GenesisInfo, board: Board, when: int | None = None
+) -> str:
+    """Write the genesis commit ``declared`` describes on ``board``; returns its id."""
+    state, info = initial_state(declared, board)
+    tree = repo.writer(info).write(state)
+    return repo.write_commit(tree, [], declared.players[0], genesis_message(declared), when=when)
+
+
+def create_game(
+    repo: Path | GameRepo,
+    players: list[str] | tuple[str, ...],
+    board: Board | None = None,
+    seed: str | None = None,
+    game_id: str | None = None,
+    victory_points: int = 10,
+    local: tuple[str, ...] | None = None,
+    keys: dict[str, SeatKey] | None = None,
+    timeout: int = 0,
+    when: int | None = None,
+    publish_url: str | None = None,
+) -> str:
+    """Write a game's genesis, claim the seats played here, and return the game id.
+
+    Args:
+        local: the seats this repository plays (default: all, hot-seat). Each claims
+            its seat with its key; when every seat is local the first player merges the
+            claims at once and set-up can start, else the others claim theirs with
+            ``join`` and the first player's next sync merges them.
+        keys: signing keys by player (default: ``session.keys.seat_key``).
+        timeout: seconds a player may keep the game waiting before the others may end
+            it (``abandon``); 0 for no limit.
+        when: the genesis commit's time (default now). The deck secrets hash the
+            genesis id, so a fixed time (with fixed keys) replays the same game.
+        publish_url: where the local seats publish (protocol 6), named in their claims.
+    """
+    players = tuple(check_name("player", p) for p in players)
+    if BANK in players:
+        raise UsageError(
+            f"{BANK!r} cannot be a player's name, turn.json lists the bank's cards "
+            "under it; choose another name"
+        )
+    game = check_name("game id", game_id or new_game_id())
+    seed = seed if seed is not None else os.urandom(8).hex()
+    declared = GenesisInfo(game, players, seed, victory_points, timeout)
+    try:
+        check_declared(declared)
+    except ValueError as exc:
+        raise UsageError(f"{exc}; choose other --players") from None
+    if isinstance(repo, GameRepo):  # e.g. GameRepo.in_memory()
+        game_repo, path = repo, repo.path
+    else:
+        path = Path(repo)
+        try:
+            game_repo = GameRepo(path)
+        except UsageError:
+            init_repo(path)
+            game_repo = GameRepo(path)
+    if game_repo.has_game(game):
+        raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
+    board = board if board is not None else standard_board(len(players))  # (5-6: extension)
+    oid = write_genesis(game_repo, declared, board, when)
+    seats = players if local is None else local
+    for p in seats:
+        game_repo.refs.set(player_ref(game, p), oid, None)
+    if publish_url is not None and game_repo.git_dir is not None:
+        transport.set_config(game_repo.git_dir, "catan.publish", publish_url)
+    session = GitSession(game_repo, game, seats, keys=keys)
+    try:
+        session.sync()  # claims the local seats, and merges the claims when all are in
+    finally:
+        session.close()
+    return game
+
+
+def join_game(
+    url: str,
+    repo: Path,
+    game_id: str,
+    player: str,
+    key_path: Path | None = None,
+    publish_url: str | None = None,
+) -> GitSession:
+    """Fetch ``game_id`` from ``url`` into ``repo`` and claim the seat ``player``.
+
+    Nothing fetched is adopted unverified: the genesis is derived from what it declares,
+    and the own branch starts there and moves only through verified commits (the
+    remote's copy of it included).
+
+    Args:
+        publish_url: this seat's publication point (protocol 6), named in its claim.
+            ``url`` is then read as another seat's point (the creator's, say) when a
+            claim names it, else as the game's shared remote.
+    """
+    path = Path(repo)
+    try:
+        game_repo = GameRepo(path)
+    except UsageError:
+        init_repo(path)
+        game_repo = GameRepo(path)
+    key = seat_key(player, key_path, game_repo.git_dir)
+    transport.set_remote(game_repo.git_dir, url)
+    fetch(game_repo, game_id, first=(player, *_COLOURS))
+    tracked = {
+        r: oid for r, oid in fetched(game_repo.refs, game_id).items() if well_formed(r, game_id)
+    }
+    genesis = _joined_genesis(game_repo, game_id, tracked, url)
+    logs = [r for r in tracked if parse_ref(r, game_id)[1] is None]
+    # the seat claims made so far (they name the seats' publication points)
+    transport.fetch(
+        game_repo.git_dir,
+        game_id,
+        [local_ref(r, game_id) for r in logs],
+        [answers_prefix(game_id, "seat", genesis)],
+    )
+    state, _ = game_repo.open_genesis(genesis)
+    if player not in state.players:
+        raise UsageError(f"{player!r} is not a seat of game {game_id} ({', '.join(state.players)})")
+    mine = player_ref(game_id, player)
+    if game_repo.refs.get(mine) is None:
+        game_repo.refs.set(mine, genesis, None)
+    if key_path is not None:
+        remember(game_repo.git_dir, player, key_path)
+    if publish_url is not None:
+        transport.set_config(game_repo.git_dir, "catan.publish", publish_url)
+        owner = _point_owner(game_repo, game_id, genesis, tracked, url)
+        if owner is not None:  # not a shared remote: read it as that seat's point
+            transport.set_config(game_repo.git_dir, f"catan.point.{owner}", url)
+            transport.remove_remote(game_repo.git_dir)
+    session = GitSession(path, game_id, (player,), keys={player: key})
+    session.sync()
+    return session
+
+
+def _joined_genesis(repo: GameRepo, game: str, tracked: dict[str, str], url: str) -> str:
+    """The start of the game a remote holds, counting only the logs that are seats of
+    the genesis they lead to, and that genesis's creator's log among them: a log of a
+    name with no seat, pointing at another game of the same id, is junk."""
+    if not tracked:
+        raise UsageError(f"the remote {url} has no game {game!r}; check the id with its creator")
+    support: dict[str, set[str]] = {}
+    refused: Exception | None = None
+    for ref, oid in tracked.items():
+        player, kind, _ = parse_ref(ref, game)
+        if kind is not None:
+            continue
+        try:
+            root = repo.genesis_of(oid)
+            seats = repo.open_genesis(root)[0].players
+        except (StateFileError, VerificationError, ValueError, KeyError) as exc:
+            refused = refused or exc
+            continue
+        if player in seats:
+            support.setdefault(root, set()).add(player)
+    roots = sorted(
+        r for r, who in support.items() if repo.open_genesis(r)[0].players[0] in who
+    ) or sorted(support)
+    if not roots:
+        if isinstance(refused, (StateFileError, VerificationError)):
+            raise refused
+        raise UsageError(f"the remote {url} has no readable game {game!r}; check the URL and id")
+    if len(roots) != 1:
+        raise VerificationError(
+            f"the remote {url} holds {len(roots)} different starts of game {game} "
+            f"({', '.join(r[:10] for r in roots)}); ask its creator which one is the game"
+        )
+    return roots[0]
+
+
+def _point_owner(
+    repo: GameRepo, game: str, genesis: str, tracked: dict[str, str], url: str
+) -> str | None:
+    """The seat whose claim names ``url`` as its publication point, if one does."""
+    session = GitSession(repo, game, read_only=True)
+    try:
+        for player, where in session._points().items():
+            if where == url:
+                return player
+    finally:
+        session.close()
+    return None
+
+
+#: Seat names asked for first when a game is discovered (``transport.discover_logs``).
+_COLOURS = ("red", "blue", "white", "orange", "green", "brown")
+
+
+def fetch(repo: GameRepo, game: str, first: tuple[str, ...] = _COLOURS) -> None:
+    """Fetch every ref of ``game`` (to discover it) and drop the fetched refs of no
+    protocol shape.
+
+    Anyone who may push to a plain remote can put junk beside a game (an unknown kind, a
+    nested answer, an upper-case name); left in place, one such ref would stop every
+    reader. Tracking refs are only this repository's copy, so the junk is let go here,
+    once, and the remote's copy is the hook's business (it refuses such pushes). A
+    running session fetches only the refs the game needs (``GitSession.sync``).
+    """
+    logs = transport.discover_logs(repo.git_dir, game, first)
+    transport.fetch(repo.git_dir, game, logs)
+    refpolicy.drop_junk(repo, game)

@@ -1,0 +1,133 @@
+"""Single writers enforced by a real access-controlled Git server, not by a hook of ours.
+
+Gitolite (Debian's ``gitolite3``) serves ssh on 127.0.0.1 with one key per player, as a
+forge's permissions would: either every seat owns a repository of its own that the
+others may read (its publication point), or one repository where each key may write
+only its own refs. The peers play through it, and a player's attempt to write another's
+place is refused by the server itself. Skipped where gitolite or sshd is not installed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitgames import git, settle
+from remotes import ServerUnavailable, gitolite
+
+from catan_p2p.bots import make_bot
+from catan_p2p.session.driver import play_round_robin
+from catan_p2p.session.git import GitSession
+from catan_p2p.session.start import create_game, join_game
+from catan_p2p.sync import transport
+from catan_p2p.sync.repo import init_repo
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+
+PLAYERS = ("red", "blue")
+
+OWN_REPOSITORIES = "".join(f"repo catan-{p}\n    RW+ = {p}\n    R = @all\n" for p in PLAYERS)
+OWN_REFS = (
+    "repo catan-table\n"
+    + "".join(
+        f"    RW+ refs/heads/catan/[a-z0-9_-]+/{p}$ = {p}\n"
+        f"    RW+ refs/heads/catan/[a-z0-9_-]+/[a-z]+/[0-9a-f]+/{p}$ = {p}\n"
+        f"    RW+ refs/catan-chat/[a-z0-9_-]+/{p}$ = {p}\n"
+        for p in PLAYERS
+    )
+    + "    R = @all\n"
+)
+
+
+def _server(tmp_path: Path, conf: str):  # type: ignore[no-untyped-def]
+    try:
+        return gitolite(tmp_path, PLAYERS, conf)
+    except ServerUnavailable as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(str(exc))
+
+
+def _clone(tmp_path: Path, player: str, server) -> Path:  # type: ignore[no-untyped-def]
+    """A player's own repository, whose Git speaks ssh with that player's key only."""
+    path = tmp_path / player
+    init_repo(path)
+    git("config", "core.sshCommand", server.ssh_command(player), cwd=path)
+    return path
+
+
+def _play(sessions: dict[str, GitSession], actions: int) -> None:
+    bots = {p: make_bot("random", f"gl/{p}") for p in sessions}
+    play_round_robin(sessions, bots, actions)
+    settle(sessions)
+
+
+def _push_as(server, player: str, clone: Path, spec: str, url: str):  # type: ignore[no-untyped-def]
+    return subprocess.run(
+        ["git", "-c", f"core.sshCommand={server.ssh_command(player)}", "push", url, spec],
+        cwd=clone, capture_output=True, text=True,
+    )  # fmt: skip
+
+
+def test_each_seat_publishes_to_a_repository_only_it_can_write(tmp_path: Path):
+    try:
+        context = gitolite(tmp_path, PLAYERS, OWN_REPOSITORIES)
+        server = context.__enter__()
+    except ServerUnavailable as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(str(exc))
+    try:
+        urls = {p: server.url(f"catan-{p}") for p in PLAYERS}
+        red_path = _clone(tmp_path, "red", server)
+        create_game(red_path, list(PLAYERS), seed="gl", game_id="g", local=("red",),
+                    publish_url=urls["red"])  # fmt: skip
+        red = GitSession(red_path, "g", ("red",))
+        red.add_point("blue", urls["blue"])
+        red.sync()
+        blue_path = _clone(tmp_path, "blue", server)
+        blue = join_game(urls["red"], blue_path, "g", "blue", publish_url=urls["blue"])
+        sessions = {"red": red, "blue": blue}
+        settle(sessions)
+        assert not red.state.lobby_open
+        _play(sessions, 40)
+        assert red.head == blue.head
+        # Each point holds its owner's refs only; Blue cannot write Red's point at all.
+        for p in PLAYERS:
+            names = git("for-each-ref", "--format=%(refname)", cwd=server.path(f"catan-{p}"))
+            assert names.split() and all(n.endswith(f"/{p}") for n in names.split())
+        before = git("rev-parse", "refs/heads/catan/g/red", cwd=server.path("catan-red"))
+        pushed = _push_as(server, "blue", blue_path, f"+{blue.genesis}:refs/heads/catan/g/red",
+                          urls["red"])  # fmt: skip
+        assert pushed.returncode != 0 and "DENIED" in pushed.stderr, pushed.stderr
+        assert git("rev-parse", "refs/heads/catan/g/red", cwd=server.path("catan-red")) == before
+    finally:
+        context.__exit__(None, None, None)
+
+
+def test_one_repository_where_each_key_writes_only_its_own_refs(tmp_path: Path):
+    try:
+        context = gitolite(tmp_path, PLAYERS, OWN_REFS)
+        server = context.__enter__()
+    except ServerUnavailable as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(str(exc))
+    try:
+        url = server.url("catan-table")
+        red_path = _clone(tmp_path, "red", server)
+        create_game(red_path, list(PLAYERS), seed="gl1", game_id="g", local=("red",))
+        transport.set_remote(red_path / ".git", url)
+        red = GitSession(red_path, "g", ("red",))
+        red.sync()
+        blue = join_game(url, _clone(tmp_path, "blue", server), "g", "blue")
+        sessions = {"red": red, "blue": blue}
+        _play(sessions, 40)
+        assert red.head == blue.head
+        bare = server.path("catan-table")
+        before = git("rev-parse", "refs/heads/catan/g/red", cwd=bare)
+        # Blue's key may not move Red's log, nor put junk under Red's name or the game's.
+        for spec in (f"+{blue.genesis}:refs/heads/catan/g/red",
+                     f"{blue.head}:refs/heads/catan/g/junk",
+                     f"{blue.head}:refs/heads/catan/g/steal/{'0' * 40}/red"):  # fmt: skip
+            pushed = _push_as(server, "blue", tmp_path / "blue", spec, url)
+            assert pushed.returncode != 0 and "DENIED" in pushed.stderr, (spec, pushed.stderr)
+        assert git("rev-parse", "refs/heads/catan/g/red", cwd=bare) == before
+        assert red.sync().error is None and blue.sync().error is None
+    finally:
+        context.__exit__(None, None, None)

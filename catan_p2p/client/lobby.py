@@ -243,7 +243,8 @@ class LobbyScreen:
         y = box.bottom + 12
         if self.found is None:
             return
-        for g in self.found.games[:SHOWN]:
+        readable = sorted(self.found.games, key=lambda g: g.problem is not None)  # junk last
+        for g in readable[:SHOWN]:
             self._row(screen, rect, y, g, local=False)
             y += ROW + 14
         if len(self.found.games) > SHOWN:

@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="PATH",
         help="without URL: a game repository, or a folder of them, to list (repeatable; "
-        "default ~/.catan_p2p/games)",
+        "default ~/.catan_p2p/games and the games watched, ~/.catan_p2p/watch)",
     )
     add_json(parser)
 
@@ -107,9 +107,12 @@ def _bots_of(folder: Path) -> set[str]:
 
 def repositories(given: list[str] | None) -> list[Path]:
     """The game repositories to list: each given path, or each repository in a given
-    folder (default: the games folder under ``$CATAN_P2P_HOME``)."""
+    folder (default: the games and watch folders under ``$CATAN_P2P_HOME``)."""
+    from catan_p2p.session.watch import watch_folder
+
     out: list[Path] = []
-    for folder in [Path(p).expanduser() for p in given] if given else [games_folder()]:
+    default = [games_folder(), watch_folder()]
+    for folder in [Path(p).expanduser() for p in given] if given else default:
         if (folder / ".git").exists() or (folder / "objects").is_dir():
             out.append(folder)
         elif folder.is_dir():
@@ -138,7 +141,7 @@ def table(games: tuple[GameSummary, ...] | list[GameSummary], now: int, local: b
     if local:
         head += ["you", "where"]
     rows = [head]
-    for g in games:
+    for g in sorted(games, key=lambda g: g.problem is not None):  # junk last
         if g.problem:
             rows.append([g.game, f"unreadable: {g.problem}"] + [""] * (len(head) - 2))
             continue
@@ -158,7 +161,8 @@ def table(games: tuple[GameSummary, ...] | list[GameSummary], now: int, local: b
         if local:
             row += [_names(g.yours) if g.yours else "watching", g.path or ""]
         rows.append(row)
-    widths = [max(len(r[i]) for r in rows if len(r) > i) for i in range(len(head))]
+    plain = [r for r in rows if not r[1].startswith("unreadable")]
+    widths = [max(len(r[i]) for r in plain) for i in range(len(head))]
     lines = []
     for r in rows:
         if len(r) == 2 or (r[1].startswith("unreadable") and len(r) > 1 and not r[2]):

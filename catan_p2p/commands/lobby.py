@@ -63,10 +63,9 @@ def local_games() -> list:
     """The games kept on this machine (played and watched), as ``games`` lists them."""
     from catan_p2p.commands._seats import bot_seats
     from catan_p2p.commands.games import repositories
-    from catan_p2p.session.lobby import games_folder, list_local
-    from catan_p2p.session.watch import watch_folder
+    from catan_p2p.session.lobby import list_local
 
-    folders = [*repositories([str(games_folder())]), *repositories([str(watch_folder())])]
+    folders = repositories(None)
     bots = {}
     for f in folders:
         git_dir = f / ".git" if (f / ".git").is_dir() else f

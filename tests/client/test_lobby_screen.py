@@ -91,3 +91,17 @@ def test_games_watched_here_are_listed_to_watch_again(world, tmp_path):
     assert games["friday"].yours == () and games["friday"].mine_waiting == ()
     screen = LobbyScreen(lobby_command.local_games, list_remote)
     assert screen.button("Watch", "friday").tag.kind == "open"
+
+
+def test_games_on_this_machine_include_those_watched(world, capsys):
+    import json
+
+    from catan_p2p.cli import main
+    from catan_p2p.session.watch import default_watch_repo
+
+    _, remote = world
+    open_watch(str(remote), "friday", default_watch_repo(str(remote), "friday")).close()
+    assert main(["games", "--json"]) == 0
+    listed = {g["game"]: g for g in json.loads(capsys.readouterr().out)["games"]}
+    assert set(listed) == {"mine", "friday"}
+    assert listed["friday"]["yours"] == [] and listed["mine"]["waits_for_you"] == ["red"]

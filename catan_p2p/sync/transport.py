@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from catan_p2p.errors import RemoteError
-from catan_p2p.store.refs import REMOTE, game_prefix, tracking_prefix, tracking_ref
+from catan_p2p.store.refs import REMOTE, game_prefix, tracking_prefix, tracking_ref, well_formed
 
 __all__ = [
     "REMOTE",
@@ -46,9 +46,10 @@ def chat_prefix(game: str) -> str:
     return f"{CHAT_PREFIX}/{game_prefix(game).rsplit('/', 1)[1]}"
 
 
-def chat_tracking_prefix(game: str) -> str:
-    """Where fetched chat refs of ``game`` land: ``refs/remotes/origin/catan-chat/<game>``."""
-    return chat_prefix(game).replace("refs/", f"refs/remotes/{REMOTE}/", 1)
+def chat_tracking_prefix(game: str, source: str = REMOTE) -> str:
+    """Where chat refs of ``game`` fetched from ``source`` land:
+    ``refs/remotes/<source>/catan-chat/<game>``."""
+    return chat_prefix(game).replace("refs/", f"refs/remotes/{source}/", 1)
 
 
 # ----------------------------------------------------------------------------------------
@@ -62,7 +63,8 @@ def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:
     fails on it. Git removes its locks on SIGINT (a Ctrl-C reaches the whole process
     group) and on SIGTERM, so it gets the time to.
     """
-    cmd = ["git", "--git-dir", str(git_dir), *args]
+    # A URL from a seat claim (protocol 6) never runs a command through ext::.
+    cmd = ["git", "--git-dir", str(git_dir), "-c", "protocol.ext.allow=never", *args]
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
         try:
             out, err = proc.communicate(timeout=TIMEOUT)
@@ -161,19 +163,19 @@ def fetch(
         The ``logs`` the remote does not hold (a seat not joined yet, or a ref someone
         deleted): each is left out and the fetch tried again without it.
     """
-    where = url or source
-    if where.startswith("-"):
-        raise RemoteError(f"{where!r} is not a Git URL; a URL cannot start with '-'")
-    chat = f"+{chat_prefix(game)}/*:{_tracking(chat_prefix(game), source)}/*"
+    where = _checked_url(url or source)
+    chat = f"+{chat_prefix(game)}/*:{chat_tracking_prefix(game, source)}/*"
     if logs is None:
         spec = f"+{game_prefix(game)}/*:{tracking_prefix(game, source)}/*"
-        return _fetch(git_dir, where, [spec, chat], frozenset(), ("--prune",))
+        _fetch(git_dir, where, [spec, chat], ("--prune",))
+        return frozenset()
     wanted = [f"+{ref}:{tracking_ref(ref, source)}" for ref in logs]
     wanted += [f"+{p}/*:{tracking_ref(p, source)}/*" for p in steps]
     missing: set[str] = set()
     while True:
         try:
-            return _fetch(git_dir, where, [*wanted, chat], frozenset(missing))
+            _fetch(git_dir, where, [*wanted, chat])
+            return frozenset(missing)
         except _MissingRef as gone:
             spec = f"+{gone.ref}:{tracking_ref(gone.ref, source)}"
             if spec not in wanted:
@@ -192,25 +194,20 @@ DISCOVER_LOGS = 64
 def discover_logs(git_dir: Path, game: str, first: Sequence[str] = (), url: str | None = None):
     """The log-shaped refs (``refs/heads/catan/<game>/<name>``) a remote holds, listed with
     ``git ls-remote`` (names only: nothing is fetched), ``first`` before the others."""
-    where = url or REMOTE
-    if where.startswith("-"):
-        raise RemoteError(f"{where!r} is not a Git URL; a URL cannot start with '-'")
+    where = _checked_url(url or REMOTE)
     prefix = game_prefix(game) + "/"
-    proc = _git(git_dir, "-c", "protocol.ext.allow=never", "ls-remote", "--", where, prefix + "*")
+    proc = _git(git_dir, "ls-remote", "--", where, prefix + "*")
     if proc.returncode != 0:
         raise RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_advice(proc)}")
     names = []
     for line in proc.stdout.splitlines():
         ref = line.partition("\t")[2]
         name = ref[len(prefix) :] if ref.startswith(prefix) else ""
-        if _LOG_NAME.fullmatch(name):
+        if "/" not in name and well_formed(prefix + name, game):  # a log, not an answer
             names.append(name)
     order = {n: i for i, n in enumerate(first)}
     names.sort(key=lambda n: (order.get(n, len(order)), n))
     return [prefix + n for n in names[:DISCOVER_LOGS]]
-
-
-_LOG_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 
 
 class _MissingRef(Exception):
@@ -223,18 +220,17 @@ _NO_REF = re.compile(r"couldn't find remote ref (\S+)")
 _ADVICE = "check that it is reachable, sync will retry"
 
 
-def _fetch(
-    git_dir: Path,
-    where: str,
-    specs: list[str],
-    missing: frozenset[str],
-    options: tuple[str, ...] = (),
-) -> frozenset[str]:
+def _checked_url(where: str) -> str:
+    """``where`` as a Git URL or remote name; one starting with '-' would be an option."""
+    if where.startswith("-"):
+        raise RemoteError(f"{where!r} is not a Git URL; a URL cannot start with '-'")
+    return where
+
+
+def _fetch(git_dir: Path, where: str, specs: list[str], options: tuple[str, ...] = ()) -> None:
     # No FETCH_HEAD rewrite, no automatic gc/maintenance child, no forced-update scan:
     # a third less time per fetch, and the game packs its repository itself.
     args = (
-        "-c",
-        "protocol.ext.allow=never",  # a URL from a seat claim never runs a command
         "fetch",
         "--quiet",
         "--no-tags",
@@ -255,12 +251,6 @@ def _fetch(
         if gone is not None:
             raise _MissingRef(gone.group(1))
         raise RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_advice(proc)}")
-    return missing
-
-
-def _tracking(ref: str, source: str) -> str:
-    """``refs/<x>`` fetched from ``source`` lands at ``refs/remotes/<source>/<x>``."""
-    return ref.replace("refs/", f"refs/remotes/{source}/", 1)
 
 
 _LOCKED = re.compile(r"Unable to create '([^']+\.lock)': File exists")
@@ -272,7 +262,8 @@ def _clear_stale_lock(git_dir: Path, stderr: str) -> bool:
     A Git killed while it updated a tracking ref (a fetch, or a push noting what it sent)
     leaves ``<ref>.lock``, and every later fetch fails on it. Tracking refs are only this
     repository's copy of the remote's, rewritten by the next fetch and verified before
-    anything is adopted, so a lock under ``refs/remotes/origin/`` that stands unchanged for
+    anything is adopted, so a lock under ``refs/remotes/`` (the shared remote's copies and
+    each publication point's) that stands unchanged for
     ``STALE_LOCK_SECONDS`` is removed. No other lock is touched: the player's own refs
     have their own rule for a lock left behind (store/reflock.py).
     """
@@ -280,7 +271,7 @@ def _clear_stale_lock(git_dir: Path, stderr: str) -> bool:
     if found is None:
         return False
     lock = Path(found.group(1))
-    tracking = git_dir / "refs" / "remotes" / REMOTE  # Git names it as it was given
+    tracking = git_dir / "refs" / "remotes"  # Git names it as it was given
     try:
         if not lock.resolve().is_relative_to(tracking.resolve()):
             return False
@@ -340,12 +331,11 @@ def push(
     specs += [f":{r}" for r in deletes]
     if not specs:
         return frozenset()
-    if remote.startswith("-"):
-        raise RemoteError(f"{remote!r} is not a Git URL; a URL cannot start with '-'")
+    remote = _checked_url(remote)
     lease_args = [f"--force-with-lease={r}:{leases[r] or ''}" for r in updates if r in leases]
     proc = _git(
         git_dir,
-        *("-c", "protocol.ext.allow=never", "push", "--quiet", "--porcelain", "--no-verify"),
+        *("push", "--quiet", "--porcelain", "--no-verify"),
         *lease_args,
         "--",
         remote,

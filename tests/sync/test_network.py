@@ -305,3 +305,19 @@ def test_joining_a_game_that_does_not_exist_says_so(tmp_path: Path):
     )
     assert joined.returncode == 1
     assert "has no game 'nope'" in joined.stderr
+
+
+def test_a_stale_lock_under_a_publication_points_tracking_refs_is_cleared_too(tmp_path: Path):
+    """Each seat's point has tracking refs of its own (``refs/remotes/seat-<p>/``): a lock
+    a killed Git left there would fail every fetch from that point; it is cleared like
+    the shared remote's."""
+    git_dir = tmp_path / "x.git"
+    git("init", "-q", "--bare", str(git_dir))
+    lock = git_dir / "refs/remotes/seat-blue/catan/g/blue.lock"
+    lock.parent.mkdir(parents=True)
+    lock.write_text("")
+    old = time.time() - 60  # stood still long past the wait: no sleep
+    os.utime(lock, (old, old))
+    said = f"error: cannot lock ref 'x': Unable to create '{lock}': File exists."
+    assert transport._clear_stale_lock(git_dir, said)
+    assert not lock.exists()

@@ -619,7 +619,7 @@ class GitSession:
 
     def _note_fetched(self, src: Source, logs: list[str], steps: list[str]) -> None:
         """Remember what ``src`` holds of the own refs, then drop fetched refs the game
-        does not need (old steps, and junk of any shape: see ``drop_junk``)."""
+        does not need (old steps, and junk of any shape: ``sync.refpolicy``)."""
         prefix = tracking_prefix(self.game_id, src.name)
         there = self.repo.refs.list(prefix)
         keep = {tracking_ref(r, src.name) for r in logs}
@@ -633,12 +633,8 @@ class GitSession:
             r: there.get(t) if wanted(t := tracking_ref(r, src.name)) else None for r in own
         }
         for ref, oid in there.items():
-            junk = not wanted(ref) or not well_formed(ref, self.game_id)
-            if junk or not refpolicy.names_a_commit(self.repo, oid):
-                try:
-                    self.repo.refs.delete(ref, oid)
-                except (OSError, ForkError):
-                    pass  # left for the next sync: readers skip it meanwhile
+            if not wanted(ref) or refpolicy.is_junk(self.repo, ref, oid, self.game_id):
+                refpolicy.forget(self.repo, ref, oid)
         self._version += 1
 
     def _refused(self, oid: str) -> bool:

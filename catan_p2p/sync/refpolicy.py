@@ -17,13 +17,23 @@ from catan_p2p.sync.repo import GameRepo
 
 def drop_junk(repo: GameRepo, game: str) -> None:
     """Delete the fetched refs of ``game`` that are not of a protocol shape or do not
-    name a commit (a blob, a tree, a tag): see ``fetch``."""
+    name a commit (a blob, a tree, a tag)."""
     for ref, oid in fetched(repo.refs, game).items():
-        if not well_formed(ref, game) or not names_a_commit(repo, oid):
-            try:
-                repo.refs.delete(ref, oid)
-            except (OSError, ForkError):
-                pass  # a read-only disk, or moved meanwhile: readers skip it anyway
+        if is_junk(repo, ref, oid, game):
+            forget(repo, ref, oid)
+
+
+def is_junk(repo: GameRepo, ref: str, oid: str, game: str) -> bool:
+    """Whether a fetched ref is of no protocol shape or names no commit."""
+    return not well_formed(ref, game) or not names_a_commit(repo, oid)
+
+
+def forget(repo: GameRepo, ref: str, oid: str) -> None:
+    """Delete this repository's copy of a fetched ref, if it still points at ``oid``."""
+    try:
+        repo.refs.delete(ref, oid)
+    except (OSError, ForkError):
+        pass  # a read-only disk, or moved meanwhile: readers skip it anyway
 
 
 def names_a_commit(repo: GameRepo, oid: str) -> bool:

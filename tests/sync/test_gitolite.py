@@ -10,11 +10,13 @@ place is refused by the server itself. Skipped where gitolite or sshd is not ins
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
 from gitgames import git, settle
-from remotes import ServerUnavailable, gitolite
+from remotes import Gitolite, ServerUnavailable, gitolite
 
 from catan_p2p.bots import make_bot
 from catan_p2p.session.driver import play_round_robin
@@ -40,11 +42,15 @@ OWN_REFS = (
 )
 
 
-def _server(tmp_path: Path, conf: str):  # type: ignore[no-untyped-def]
-    try:
-        return gitolite(tmp_path, PLAYERS, conf)
-    except ServerUnavailable as exc:  # pragma: no cover - depends on the machine
-        pytest.skip(str(exc))
+@contextmanager
+def _serving(tmp_path: Path, conf: str) -> Iterator[Gitolite]:
+    """The gitolite of ``conf``, or the test skipped where it cannot run here."""
+    with ExitStack() as stack:
+        try:
+            server = stack.enter_context(gitolite(tmp_path, PLAYERS, conf))
+        except ServerUnavailable as exc:  # pragma: no cover - depends on the machine
+            pytest.skip(str(exc))
+        yield server
 
 
 def _clone(tmp_path: Path, player: str, server) -> Path:  # type: ignore[no-untyped-def]
@@ -69,12 +75,7 @@ def _push_as(server, player: str, clone: Path, spec: str, url: str):  # type: ig
 
 
 def test_each_seat_publishes_to_a_repository_only_it_can_write(tmp_path: Path):
-    try:
-        context = gitolite(tmp_path, PLAYERS, OWN_REPOSITORIES)
-        server = context.__enter__()
-    except ServerUnavailable as exc:  # pragma: no cover - depends on the machine
-        pytest.skip(str(exc))
-    try:
+    with _serving(tmp_path, OWN_REPOSITORIES) as server:
         urls = {p: server.url(f"catan-{p}") for p in PLAYERS}
         red_path = _clone(tmp_path, "red", server)
         create_game(red_path, list(PLAYERS), seed="gl", game_id="g", local=("red",),
@@ -98,17 +99,10 @@ def test_each_seat_publishes_to_a_repository_only_it_can_write(tmp_path: Path):
                           urls["red"])  # fmt: skip
         assert pushed.returncode != 0 and "DENIED" in pushed.stderr, pushed.stderr
         assert git("rev-parse", "refs/heads/catan/g/red", cwd=server.path("catan-red")) == before
-    finally:
-        context.__exit__(None, None, None)
 
 
 def test_one_repository_where_each_key_writes_only_its_own_refs(tmp_path: Path):
-    try:
-        context = gitolite(tmp_path, PLAYERS, OWN_REFS)
-        server = context.__enter__()
-    except ServerUnavailable as exc:  # pragma: no cover - depends on the machine
-        pytest.skip(str(exc))
-    try:
+    with _serving(tmp_path, OWN_REFS) as server:
         url = server.url("catan-table")
         red_path = _clone(tmp_path, "red", server)
         create_game(red_path, list(PLAYERS), seed="gl1", game_id="g", local=("red",))
@@ -129,5 +123,3 @@ def test_one_repository_where_each_key_writes_only_its_own_refs(tmp_path: Path):
             assert pushed.returncode != 0 and "DENIED" in pushed.stderr, (spec, pushed.stderr)
         assert git("rev-parse", "refs/heads/catan/g/red", cwd=bare) == before
         assert red.sync().error is None and blue.sync().error is None
-    finally:
-        context.__exit__(None, None, None)

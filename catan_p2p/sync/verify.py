@@ -15,7 +15,6 @@ import time
 from catan_p2p.errors import IllegalAction, NotYetValid, StateFileError, VerificationError
 from catan_p2p.rules.actions import Abandon, Action
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore
@@ -32,6 +31,7 @@ from catan_p2p.sync.protocol import (
 )
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import check_signature
+from catan_p2p.trust.engine import step
 
 #: How far ahead of this machine's clock an ``abandon`` may be dated (clocks differ).
 CLOCK_SKEW = 300

@@ -71,7 +71,7 @@ from catan_p2p.rules.actions import (  # noqa: E402
     ShowSteal,
 )
 from catan_p2p.rules.board import Board  # noqa: E402
-from catan_p2p.rules.engine import legal_actions, steal_context, step  # noqa: E402
+from catan_p2p.rules.engine import legal_actions  # noqa: E402
 from catan_p2p.rules.state import Phase  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
 from catan_p2p.session.start import create_game  # noqa: E402
@@ -85,6 +85,8 @@ from catan_p2p.sync.concurrent import as_merged  # noqa: E402
 from catan_p2p.sync.genesis import initial_state  # noqa: E402
 from catan_p2p.sync.repo import GameRepo, init_repo  # noqa: E402
 from catan_p2p.sync.signing import SeatKey  # noqa: E402
+from catan_p2p.trust.engine import step  # noqa: E402
+from catan_p2p.trust.steals import steal_context  # noqa: E402
 
 OUT = ROOT / "state_schema" / "vectors" / "vectors.json"
 WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z: the genesis of the first game

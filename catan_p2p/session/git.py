@@ -32,7 +32,7 @@ from catan_p2p.errors import (
     VerificationError,
 )
 from catan_p2p.rules.actions import Action, ClaimSeat, GiveCard, ShowSteal
-from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
+from catan_p2p.rules.engine import actors, legal_actions, owed_reveal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.keys import existing_key, seat_key
@@ -57,6 +57,7 @@ from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.seen import SeenLog
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import refusal
 
 
 def _guarded(method: Callable) -> Callable:

@@ -25,11 +25,11 @@ from catan_p2p.rules.actions import (
     GiveCard,
     ShowSteal,
 )
-from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.store.objects import Commit
 from catan_p2p.store.refs import REMOTE, answer_ref, answers_prefix, tracking_ref
 from catan_p2p.sync.protocol import MergeInfo, merge_message, who
+from catan_p2p.trust.engine import step
 
 ANSWER_KINDS: dict[str, type[Action]] = {
     "seat": ClaimSeat,

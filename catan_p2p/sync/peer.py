@@ -32,7 +32,6 @@ from catan_p2p.rules.actions import (
 )
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.chance import chain, derive_chance
-from catan_p2p.rules.engine import refusal, steal_context, step
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.store.codec import GameInfo
@@ -44,6 +43,8 @@ from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import refusal, step
+from catan_p2p.trust.steals import steal_context
 
 __all__ = ["Answer", "Peer"]  # Answer lives in sync.concurrent; re-exported for callers
 

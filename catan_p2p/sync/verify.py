@@ -15,7 +15,6 @@ import time
 from catan_p2p.errors import IllegalAction, NotYetValid, StateFileError, VerificationError
 from catan_p2p.rules.actions import Abandon, Action
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore
@@ -33,6 +32,7 @@ from catan_p2p.sync.protocol import (
 )
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import check_signature
+from catan_p2p.trust.engine import step
 
 __all__ = ["ANSWER_KINDS", "CLOCK_SKEW", "Verifier", "check_vouched"]
 

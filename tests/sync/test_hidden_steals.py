@@ -30,7 +30,7 @@ from catan_p2p.rules.actions import (
     ShowSteal,
 )
 from catan_p2p.rules.cards import Resource, one
-from catan_p2p.rules.engine import legal_actions, settle, step, stolen_resource
+from catan_p2p.rules.engine import legal_actions, settle, stolen_resource
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.state import NOBODY, Phase, TradeOffer
 from catan_p2p.rules.state import Answer as Reply
@@ -42,6 +42,7 @@ from catan_p2p.store.codec import decode, read_files, read_state
 from catan_p2p.sync import concurrent
 from catan_p2p.sync.concurrent import Answer
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.trust.engine import step
 
 FOUR = ("red", "blue", "white", "orange")
 

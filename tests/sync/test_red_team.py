@@ -34,7 +34,6 @@ from catan_p2p.rules.actions import (
 )
 from catan_p2p.rules.cards import Resource, one
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import steal_context, step
 from catan_p2p.rules.state import Answer as Reply
 from catan_p2p.rules.state import GameState, Phase, TradeOffer
 from catan_p2p.session.driver import Driver
@@ -45,6 +44,8 @@ from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import step
+from catan_p2p.trust.steals import steal_context
 
 THREE = ("red", "blue", "white")
 HOUR = 3600

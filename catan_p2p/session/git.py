@@ -771,8 +771,9 @@ class GitSession:
                 try:
                     peer.advance(oid)
                 except ForkError as exc:
-                    if not self._close_if_abandoned(peer, oid):
-                        forks.append(f"{ref}: {exc}")
+                    note = self._close_if_abandoned(peer, oid, str(exc))
+                    if note:
+                        forks.append(f"{ref}: {note}")
                 except (VerificationError, IllegalAction) as exc:
                     self._reject(oid, str(exc))
                     if isinstance(exc, NotYetValid):
@@ -809,24 +810,26 @@ class GitSession:
 
         return sorted(heads.items(), key=lambda kv: (not abandoned(kv[1]), kv[0]))
 
-    def _close_if_abandoned(self, peer: Peer, oid: str) -> bool:
-        """Join an abandoned game's line and the absent player's late moves with the
-        closing merge (``sync.liveness``); False for any other fork."""
-        if self.read_only:
-            return False
+    def _close_if_abandoned(self, peer: Peer, oid: str, fork: str) -> str | None:
+        """Join an abandoned game's line and a line that loses to it with the closing
+        merge when a local seat wrote the winning abandon (``sync.liveness``); None once
+        joined, else what to report: the merge its author owes, or ``fork``."""
         head = peer.head or self.genesis
         try:
             close = liveness.closing(self.repo, peer.verifier.verify, head, oid)
             if close is None:
-                return False
+                return fork
             peer.verifier.verify(close.late)
         except (VerificationError, IllegalAction, StateFileError):
-            return False
-        peer.record_close(close)
+            return fork
+        closer = self.peers.get(close.by)
+        if self.read_only or closer is None or (closer.head or self.genesis) != head:
+            return liveness.awaited(close)
+        closer.record_close(close)
         for other in self.peers.values():
-            if other is not peer:
-                other.advance(peer.head)  # type: ignore[arg-type]
-        return True
+            if other is not closer:
+                other.advance(closer.head)  # type: ignore[arg-type]
+        return None
 
     def _claim_seats(self) -> None:
         """Claim the local seats still open in the lobby (each with its key, once)."""

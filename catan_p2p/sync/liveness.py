@@ -1,15 +1,17 @@
 """When a player comes back too late: the abandon wins, and one merge joins the lines.
 
 An ``abandon`` (``rules.actions.Abandon``) and a late move of the absent player can
-both be written on the commit the game waited after: two lines. The abandon wins, as
-the players agreed at ``new``; to bring every player's branch back onto one line
-without rewinding any, a peer that sees both writes a **closing merge**: first parent
-the abandon's line, second the absent player's late line, the abandon line's state
-as its tree, ``Catan-Merge: {"answers":["<absent>"],"kind":"abandon"}``. Every branch
-then fast-forwards to it. Everything here is a pure function of the repository's
-commits; the session writes the merge, the verifier checks it (PROTOCOL.md "Liveness").
-Of two abandons written on one commit (each player abandoning the other on a concurrent
-step), the one by the player earlier in seat order wins (``outranked``).
+both be written on the commit the game waited after: two lines; and two players may
+each end the game on that commit before seeing the other's abandon. **One abandon
+wins**, by a rule every peer reads from the commits alone (``loses``): an abandon wins
+over the absent player's late moves, and of two abandons on one commit the one by the
+player earlier in seat order wins. To bring every branch back onto one line without
+rewinding any, **the winning abandon's author**, and nobody else, joins each losing line
+with a **closing merge**: first parent its own abandoned line, second the losing line's
+tip, the abandoned line's state as its tree, ``Catan-Merge:
+{"answers":["<absent>"],"kind":"abandon"}``. One writer writes one line of merges, so
+two closing merges can never cross; every branch then fast-forwards to the last one.
+The session writes the merges, the verifier checks them (PROTOCOL.md "Liveness").
 """
 
 from __future__ import annotations
@@ -60,16 +62,30 @@ def abandon_time(repo: GameRepo, parent: str, timeout: int) -> int:
     return max(int(time.time()), wait_start(repo, parent) + timeout)
 
 
+def is_closing(c: Commit) -> bool:
+    """Whether ``c`` is a closing merge (two parents, ``Catan-Merge`` of kind ``abandon``)."""
+    return len(c.parents) == 2 and '"kind":"abandon"' in (trailer(c, "Catan-Merge") or "")
+
+
+def _is_abandon(c: Commit) -> bool:
+    return (
+        len(c.parents) == 1
+        and trailer(c, "Catan-Action") is not None
+        and isinstance(parse_action(c), Abandon)
+    )
+
+
 def abandon_on(repo: GameRepo, tip: str) -> Commit | None:
     """The abandon commit on ``tip``'s first-parent line, if any (searched backwards
-    over the reveals that may follow it; an abandoned game has no other moves)."""
+    over the deck reveals and closing merges that may follow it; an abandoned game has
+    no other moves)."""
     oid = tip
     for _ in range(64):
         c = repo.commit(oid)
-        if len(c.parents) != 1:
-            return None
-        if trailer(c, "Catan-Action") is not None and isinstance(parse_action(c), Abandon):
+        if _is_abandon(c):
             return c
+        if len(c.parents) != 1 and not is_closing(c):
+            return None
         oid = c.parents[0]
     return None
 
@@ -87,35 +103,76 @@ def late_line(repo: GameRepo, tip: str, base: str, absent: str) -> bool:
 
 def extends(repo: GameRepo, old: str, new: str) -> bool:
     """True when a branch at ``old`` may move to ``new``: ``old`` is on ``new``'s
-    first-parent line, or on the late line a closing merge near ``new`` joined."""
+    first-parent line, or on a line a closing merge behind ``new`` joined (at any
+    depth: a closing merge's second parent may hold closing merges of its own).
+
+    Only deck reveals and closing merges follow an abandon, so each line is searched
+    back to its abandon (64 commits at most), and 256 commits in all: a hostile history
+    costs no more.
+    """
     if repo.is_ancestor(old, new):
         return True
-    oid = new
-    for _ in range(64):  # after a closing merge come only the deck reveals
-        c = repo.commit(oid)
-        if not c.parents:
-            return False
-        if len(c.parents) == 2 and '"kind":"abandon"' in (trailer(c, "Catan-Merge") or ""):
-            return repo.is_ancestor(old, c.parents[1])
-        oid = c.parents[0]
+    budget, todo = 256, [new]
+    while todo and budget > 0:
+        oid = todo.pop()
+        for _ in range(64):
+            budget -= 1
+            c = repo.commit(oid)
+            if is_closing(c):
+                if repo.is_ancestor(old, c.parents[1]):
+                    return True
+                todo.append(c.parents[1])
+            elif len(c.parents) != 1 or _is_abandon(c):
+                break  # nothing before an abandon (or a genesis, or a step's merge) is closed
+            oid = c.parents[0]
     return False
 
 
-def outranked(repo: GameRepo, found: Commit, late: str, players: tuple[str, ...]) -> bool:
-    """True when ``late`` holds an abandon written on the same commit as ``found`` by a
-    player earlier in seat order: of two crossing abandons, that one wins.
+def _passed(repo: GameRepo, closer: str, line: str, over: str) -> bool:
+    """True when ``line`` is closing merges by ``closer`` on a commit of ``over``'s line:
+    the deck reveal its author wrote on that commit while the closer merged crossed them."""
+    oid = line
+    for _ in range(16):
+        c = repo.commit(oid)
+        if not is_closing(c) or c.author != closer:
+            return False
+        oid = c.parents[0]
+        if repo.is_ancestor(oid, over):
+            return True
+    return False
 
-    On a concurrent step the active player and an answerer may each abandon the other
-    on one commit; each line is then the other's "late moves", and without a tie-break
-    two opposite closing merges would both verify. Seat order cannot be ground.
+
+def loses(
+    repo: GameRepo,
+    found: Commit,
+    line: str,
+    absent: str,
+    players: tuple[str, ...],
+    over: str | None = None,
+) -> bool:
+    """True when ``line`` gives way to the abandon ``found`` (on ``over``'s line): it holds
+    ``absent``'s own late moves after the commit ``found`` waited after, or an abandon on
+    that same commit by a player later in seat order (then whatever followed that
+    abandon), or closing merges of ``found``'s author that a deck reveal on ``over``'s
+    line crossed (revealing is others' turn while the closer merges; the next closing
+    merge takes the earlier ones in, so its author's line never rewinds).
+
+    Red team: two players ending the game on one commit before seeing each other's
+    abandon (the same absent player, or each other on a concurrent step) made two lines
+    that no rule ranked, and the game split for good. Seat order cannot be ground, and
+    every peer reads it from the commits alone.
     """
-    rival = abandon_on(repo, late)
-    return (
-        rival is not None
-        and rival.parents[0] == found.parents[0]
-        and rival.author in players
-        and players.index(rival.author) < players.index(found.author)
-    )
+    base = found.parents[0]
+    rival = abandon_on(repo, line)
+    if rival is not None and rival.oid == found.oid:
+        return over is not None and _passed(repo, found.author, line, over)
+    if rival is not None and rival.parents[0] == base:
+        return (
+            rival.author in players
+            and found.author in players
+            and players.index(found.author) < players.index(rival.author)
+        )
+    return late_line(repo, line, base, absent)
 
 
 @dataclass(frozen=True)
@@ -125,6 +182,16 @@ class Closing:
     over: str
     late: str
     absent: str
+    by: str  # the author of the abandon that wins: the one seat that may write the merge
+
+
+def awaited(close: Closing) -> str:
+    """What a peer says while the winning abandon's author has yet to join two lines."""
+    return (
+        f"the game was ended without {close.absent.capitalize()}; lines {close.over[:10]} "
+        f"and {close.late[:10]} wait for {close.by.capitalize()}'s closing merge, which "
+        "its next sync writes (nothing to do here)"
+    )
 
 
 def closing(repo: GameRepo, state_of, a: str, b: str) -> Closing | None:  # type: ignore[no-untyped-def]
@@ -137,12 +204,8 @@ def closing(repo: GameRepo, state_of, a: str, b: str) -> Closing | None:  # type
             continue
         found = abandon_on(repo, over)
         absent = state.players[state.abandoned]
-        if (
-            found is not None
-            and late_line(repo, late, found.parents[0], absent)
-            and not outranked(repo, found, late, state.players)
-        ):
-            return Closing(over, late, absent)
+        if found is not None and loses(repo, found, late, absent, state.players, over):
+            return Closing(over, late, absent, found.author)
     return None
 
 
@@ -163,13 +226,15 @@ def check_closing(repo: GameRepo, c: Commit, info: MergeInfo, over: GameState) -
         raise VerificationError(
             f"{who(c)} is rejected: its first parent is no abandoned line of {absent.capitalize()}"
         )
-    if not late_line(repo, c.parents[1], found.parents[0], absent):
+    if c.author != found.author:
         raise VerificationError(
-            f"{who(c)} is rejected: its second parent is not {absent.capitalize()}'s own moves "
-            f"after {found.parents[0][:10]}, where the game was abandoned"
+            f"{who(c)} is rejected: only {found.author.capitalize()}, whose abandon "
+            f"{found.oid[:10]} wins, may write its closing merges (one writer, one line)"
         )
-    if outranked(repo, found, c.parents[1], over.players):
+    if not loses(repo, found, c.parents[1], absent, over.players, c.parents[0]):
         raise VerificationError(
-            f"{who(c)} is rejected: its second parent abandons the game on the same commit "
-            f"{found.parents[0][:10]} by a player earlier in seat order, and that abandon wins"
+            f"{who(c)} is rejected: its second parent is neither {absent.capitalize()}'s own "
+            f"moves after {found.parents[0][:10]}, where the game was abandoned, nor an "
+            "abandon on that commit by a player later in seat order, nor its author's "
+            "closing merges on its first parent's line"
         )

@@ -198,8 +198,9 @@ def test_abandon_explains_a_game_without_timeout(tmp_path, capsys):
 
 def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, monkeypatch, capsys):
     """Red comes back after Blue ended the game and moves before it sees the abandon: two
-    lines. The abandon wins; Red's next sync joins both with a closing merge, every
-    branch fast-forwards to it, and both repositories verify."""
+    lines. The abandon wins; Blue, who wrote it, joins both with a closing merge at its
+    next sync (Red's sync meanwhile says it waits for it), every branch fast-forwards
+    to it, and both repositories verify."""
     remote, red, blue = _two_players(tmp_path, "1h")
     later = time.time() + HOUR + 60
     monkeypatch.setattr(time, "time", lambda: later)
@@ -213,8 +214,10 @@ def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, mon
     session.close()
     assert git("rev-parse", "refs/heads/catan/g/red", cwd=remote).strip() == late
     capsys.readouterr()
-    assert main(["sync", "--repo", str(red)]) == 0, capsys.readouterr().err
+    main(["sync", "--repo", str(red)])
+    assert "wait for Blue's closing merge" in capsys.readouterr().err
     assert main(["sync", "--repo", str(blue)]) == 0, capsys.readouterr().err
+    assert main(["sync", "--repo", str(red)]) == 0, capsys.readouterr().err
     heads = {
         git("rev-parse", f"refs/heads/catan/g/{p}", cwd=remote).strip() for p in ("red", "blue")
     }
@@ -230,24 +233,36 @@ def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, mon
 
 
 def test_a_forged_closing_merge_is_refused(tmp_path, monkeypatch):
-    """A closing merge whose second parent is not the absent player's own moves (here:
-    another player's forged line) is refused."""
+    """A closing merge whose second parent does not give way to its first is refused:
+    another player's line that is no late move of Red's and no abandon a later seat
+    wrote on the same commit, or one the writer's abandon loses to; and only the author
+    of the abandon that wins may write one."""
     from catan_p2p.sync.protocol import merge_message
 
     session = _session(tmp_path)
     since = session.repo.commit(session.head).when
-    over = _abandon_commit(session, "blue", "red", since + HOUR)
-    # White (not the absent Red) writes a "late" move on the same parent: an abandon of
-    # its own, which is no late move of Red's.
-    other = _abandon_commit(session, "white", "red", since + HOUR + 5)
-    state = _verify(session, over, since + 2 * HOUR, monkeypatch)
+    blue = _abandon_commit(session, "blue", "red", since + HOUR)
+    white = _abandon_commit(session, "white", "red", since + HOUR + 5)
+    state = _verify(session, blue, since + 2 * HOUR, monkeypatch)
     tree = session.repo.writer(session.info).write(state)
-    message = merge_message("blue", "abandon", ["red"], "g")
-    forged = session.repo.write_commit(
-        tree, [over, other], "blue", message, session.peers["blue"].key, when=since + HOUR + 9
-    )
-    with pytest.raises(VerificationError, match="not Red's own moves"):
-        session.peers["white"].verifier.verify(forged)
+
+    def merge(by: str, over: str, late: str) -> str:
+        message = merge_message(by, "abandon", ["red"], "g")
+        key = session.peers[by].key
+        return session.repo.write_commit(tree, [over, late], by, message, key, since + HOUR + 9)
+
+    verifier = session.peers["red"].verifier
+    # White's abandon loses to Blue's (earlier in seat order): only Blue may join them.
+    assert verifier.verify(merge("blue", blue, white)).abandoned == 0
+    with pytest.raises(VerificationError, match="only Blue, whose abandon"):
+        verifier.verify(merge("white", blue, white))
+    # Blue's abandon does not lose to White's: no merge may put White's line first.
+    with pytest.raises(VerificationError, match="later in seat order"):
+        verifier.verify(merge("white", white, blue))
+    # A second abandon of Blue's own on that commit is no line that gives way to it.
+    again = _abandon_commit(session, "blue", "red", since + HOUR + 7)
+    with pytest.raises(VerificationError, match="neither Red's own moves"):
+        verifier.verify(merge("blue", blue, again))
     session.close()
 
 

@@ -503,14 +503,22 @@ def _closing(game: Game, parents: list[str], author: str, answers=None, tree_of=
 
 
 def test_an_honest_closing_merge_verifies(game, lines):
-    ok = _closing(game, [lines.over, lines.late], THREE[game.third])
+    ok = _closing(game, [lines.over, lines.late], THREE[game.victim])
     state = game.verifier(game.merged).verify(ok)
     assert state.abandoned == game.mover and state.is_over
     assert liveness.extends(game.repo, lines.late, ok)
 
 
+def test_a_closing_merge_by_another_seat_than_the_abandoner_is_refused(game, lines):
+    """Only the author of the abandon that wins writes closing merges: two players who
+    each closed the same lines at once left two heads no branch could move between."""
+    forged = _closing(game, [lines.over, lines.late], THREE[game.third])
+    with pytest.raises(VerificationError, match="may write its closing merges"):
+        game.verifier(game.merged).verify(forged)
+
+
 def test_a_closing_merge_by_someone_who_holds_no_seat_is_refused(game, lines):
-    """Any seated player may write it; a stranger's merge (its own key, an author the game
+    """Only a seated player may write it; a stranger's merge (its own key, an author the game
     does not know) is refused as such, not with a crash of the verifier."""
     stranger = SeatKey.generate()
     forged = game.write(
@@ -528,14 +536,14 @@ def test_a_closing_merge_with_another_tree_is_refused(game, lines):
     """The abandon wins: a closing merge that takes the late line's state (the absent
     player's moves) is refused."""
     forged = _closing(
-        game, [lines.over, lines.late], THREE[game.third], tree_of=game.state(lines.late)
+        game, [lines.over, lines.late], THREE[game.victim], tree_of=game.state(lines.late)
     )
     with pytest.raises(VerificationError, match="state files were altered"):
         game.verifier(game.merged).verify(forged)
 
 
 def test_a_closing_merge_with_its_lines_swapped_or_a_third_is_refused(game, lines):
-    author = THREE[game.third]
+    author = THREE[game.victim]
     swapped = _closing(game, [lines.late, lines.over], author, tree_of=game.state(lines.over))
     with pytest.raises(VerificationError, match="joins an abandoned game's line"):
         game.verifier(game.merged).verify(swapped)
@@ -550,16 +558,16 @@ def test_a_closing_merge_with_its_lines_swapped_or_a_third_is_refused(game, line
 def test_a_closing_merge_of_no_late_line_is_refused(game, lines):
     """The second parent must be the absent player's own moves after the commit the game
     was abandoned on: not that commit itself, not an older commit, not another line."""
-    author = THREE[game.third]
+    author = THREE[game.victim]
     older = game.repo.commit(game.merged).parents[0]
     for second in (lines.base, older, game.answer):
         forged = _closing(game, [lines.over, second], author)
-        with pytest.raises(VerificationError, match="is not .*own moves after"):
+        with pytest.raises(VerificationError, match="neither .*own moves after"):
             game.verifier(game.merged).verify(forged)
 
 
 def test_a_closing_merge_on_a_game_that_was_not_abandoned_is_refused(game, lines):
-    author = THREE[game.third]
+    author = THREE[game.victim]
     forged = _closing(game, [lines.late, lines.late], author, tree_of=game.state(lines.late))
     with pytest.raises(VerificationError, match="joins an abandoned game's line"):
         game.verifier(game.merged).verify(forged)
@@ -576,12 +584,13 @@ def test_of_two_crossing_abandons_the_earlier_seats_wins(game, monkeypatch):
     by_robber = game.act(game.opening, Abandon(robber, victim), when=since + HOUR + 1)
     closed = []
     for over, late, absent in ((by_victim, by_robber, robber), (by_robber, by_victim, victim)):
-        merge = _merge(game, [over, late], THREE[game.third], "abandon", [absent], game.state(over))
+        by = game.repo.commit(over).author  # the only seat that may close its abandon
+        merge = _merge(game, [over, late], by, "abandon", [absent], game.state(over))
         try:
             game.verifier(game.opening).verify(merge)
             closed.append(over)
         except VerificationError as exc:
-            assert "earlier in seat order" in str(exc)
+            assert "later in seat order" in str(exc)
     # Of two abandons on one commit, the one by the player earlier in seat order wins.
     first = min((robber, victim), key=THREE.index)
     assert closed == [by_victim if first == victim else by_robber]

@@ -27,6 +27,7 @@ from catan_p2p.rules.actions import (
     PlayYearOfPlenty,
     RevealDeck,
     RollDice,
+    ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.cards import DevCard
@@ -197,7 +198,7 @@ class Peer:
         Only then: a steal shown tells everyone the card, so a move that the cards the
         state shows can pay for keeps them hidden.
         """
-        if not hasattr(action, "steals"):
+        if not isinstance(action, ShowsSteals):
             return action  # not a move that can show steals
         action = replace(action, steals=None)  # made for another state, they may be stale
         mine = [s for s in state.steals if seat in (s.mover, s.victim)]

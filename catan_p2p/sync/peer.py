@@ -14,6 +14,7 @@ from dataclasses import replace
 from catan_p2p.errors import ForkError, IllegalAction
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
+    Abandon,
     Action,
     BuildSettlement,
     ClaimSeat,
@@ -282,10 +283,18 @@ class Peer:
         state = self.verifier.verify(parent)
         action = self.with_secrets(action, state)
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
+        when = None  # now; an abandon waits on a line dated ahead (``liveness.abandon_time``)
+        if isinstance(action, Abandon):
+            when = liveness.abandon_time(self.repo, parent, self.info.timeout)
         with self.repo.store.batch():  # tree and commit land as one small pack
             tree = self.repo.writer(self.info).write(new)
             oid = self.repo.write_commit(
-                tree, [parent], self.player, action_message(resolved, self.info.game), self.key
+                tree,
+                [parent],
+                self.player,
+                action_message(resolved, self.info.game),
+                self.key,
+                when,
             )
         self.verifier.trust(oid, new)
         self._move(oid)

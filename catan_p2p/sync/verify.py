@@ -20,6 +20,7 @@ from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore
 from catan_p2p.sync import concurrent, liveness
 from catan_p2p.sync.concurrent import ANSWER_KINDS
+from catan_p2p.sync.liveness import CLOCK_SKEW
 from catan_p2p.sync.protocol import (
     action_message,
     check_stamp,
@@ -33,10 +34,7 @@ from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import check_signature
 from catan_p2p.trust.engine import step
 
-#: How far ahead of this machine's clock an ``abandon`` may be dated (clocks differ).
-CLOCK_SKEW = 300
-
-__all__ = ["ANSWER_KINDS", "Verifier", "check_vouched"]
+__all__ = ["ANSWER_KINDS", "CLOCK_SKEW", "Verifier", "check_vouched"]
 
 
 def check_signer(c: Commit, before: GameState) -> bool:

@@ -40,6 +40,7 @@ from catan_p2p.rules.actions import (
     PlayYearOfPlenty,
     RevealDeck,
     RollDice,
+    ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.board import NO_PORT, BoardGraph
@@ -1150,9 +1151,8 @@ def step(
         raise IllegalAction(
             f"players: {action.player!r} is not in this game ({', '.join(state.players)})"
         ) from None
-    proofs = getattr(action, "steals", None)
-    if proofs is not None:
-        state = _show_steals(state, seat, proofs, keys)
+    if isinstance(action, ShowsSteals) and action.steals is not None:
+        state = _show_steals(state, seat, action.steals, keys)
     return handler(state, seat, action, chance, keys)
 
 

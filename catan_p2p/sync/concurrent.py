@@ -23,6 +23,7 @@ from catan_p2p.rules.actions import (
     ConfirmTrade,
     Discard,
     GiveCard,
+    ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.state import GameState, Phase
@@ -105,9 +106,9 @@ def as_merged(opening: GameState, state: GameState, action: Action) -> Action:
     showed already is no longer pending, and its proof is dropped here (robber and
     robbed may both answer one step).
     """
-    proofs = getattr(action, "steals", None)
-    if not proofs or state is opening:
+    if not isinstance(action, ShowsSteals) or not action.steals or state is opening:
         return action
+    proofs = action.steals
     seat = opening.players.index(action.player)
     mine = [s for s in opening.steals if seat in (s.mover, s.victim)]
     if len(mine) != len(proofs):

@@ -28,6 +28,7 @@ from catan_p2p.rules.actions import (
     PlayYearOfPlenty,
     RevealDeck,
     RollDice,
+    ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.cards import DevCard
@@ -198,7 +199,7 @@ class Peer:
         Only then: a steal shown tells everyone the card, so a move that the cards the
         state shows can pay for keeps them hidden.
         """
-        if not hasattr(action, "steals"):
+        if not isinstance(action, ShowsSteals):
             return action  # not a move that can show steals
         action = replace(action, steals=None)  # made for another state, they may be stale
         mine = [s for s in state.steals if seat in (s.mover, s.victim)]
@@ -276,11 +277,17 @@ class Peer:
             self.repo.finish(target)  # the game leaves its repository packed
         return gained
 
-    def record(self, action: Action) -> tuple[str, GameState, Action]:
-        """Apply an own action on the head, commit it and move the branch."""
+    def record(self, action: Action, filled_on: str | None = None) -> tuple[str, GameState, Action]:
+        """Apply an own action on the head, commit it and move the branch.
+
+        ``filled_on``: the commit on whose state the caller already ran ``with_secrets``;
+        when that is still the head they are not filled in again (a second pass costs a
+        legality check and, for a played card, reading the own cards).
+        """
         parent = self.head or self.genesis
         state = self.verifier.verify(parent)
-        action = self.with_secrets(action, state)
+        if filled_on != parent:
+            action = self.with_secrets(action, state)
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
         when = None  # now; an abandon waits on a line dated ahead (``liveness.abandon_time``)
         if isinstance(action, Abandon):

@@ -336,7 +336,9 @@ def test_robber_and_robbed_both_showing_one_steal_in_a_trade_merge_show_it_once(
     offer = TradeOffer(one(0), one(1), (Reply.PENDING,) * 4)
     opening = state._replace(phase=Phase.TRADE, current=third, trade=offer)
     answers = [
-        Answer(FOUR[s], f"{s:040x}", AnswerTrade(FOUR[s], False, _proof(session, opening, s)))
+        Answer(
+            FOUR[s], f"{s:040x}", AnswerTrade(FOUR[s], False, steals=_proof(session, opening, s))
+        )
         for s in sorted((steal.mover, steal.victim))
     ]
     for a in answers:

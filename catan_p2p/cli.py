@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from catan_p2p.errors import CatanError
+from catan_p2p.sync import disk
 
 #: Every sub-command and its one-line help, in the order ``--help`` lists them. The
 #: command's options live beside its ``run`` in ``catan_p2p/commands/<name>.py``.
@@ -104,12 +105,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # the disk: read-only, full, permissions
         if os.environ.get("CATAN_P2P_TRACEBACK"):
             raise
-        where = f" ({exc.filename})" if exc.filename else ""
-        print(
-            f"catan-p2p {name}: cannot write or read a file{where}: {exc.strerror or exc}; "
-            "check that the disk is writable and has room",
-            file=sys.stderr,
-        )
+        repo = getattr(args, "repo", None)
+        said = disk.describe(exc, os.path.abspath(repo) if repo else exc.filename or "the game")
+        if said is None:
+            where = f" ({exc.filename})" if exc.filename else ""
+            said = (
+                f"cannot write or read a file{where}: {exc.strerror or exc}; "
+                "check that the disk is writable and has room"
+            )
+        print(f"catan-p2p {name}: {said}", file=sys.stderr)
         return 1
 
     except KeyboardInterrupt:

@@ -39,7 +39,7 @@ from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView, Highlights  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
-from catan_p2p.client.syncer import Syncer  # noqa: E402
+from catan_p2p.client.syncer import Syncer, disk_sentence  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
@@ -397,6 +397,11 @@ class App:
             return False
         except CatanError as exc:
             self._open(MessageDialog("Could not record the action", str(exc)))
+            return False
+        except OSError as exc:
+            self._open(
+                MessageDialog("Could not record the action", disk_sentence(self.session, exc))
+            )
             return False
         self.message = None
         self._sync_status = self._local_sync()

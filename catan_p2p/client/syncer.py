@@ -31,6 +31,7 @@ from catan_p2p.errors import CatanError
 from catan_p2p.rules.actions import Action
 from catan_p2p.session.base import Session, SyncStatus
 from catan_p2p.session.chat import ChatLog, ChatMessage
+from catan_p2p.sync import disk
 
 #: While moves come in, the next fetch follows this soon (seconds) ...
 FASTEST = 0.1
@@ -222,6 +223,8 @@ class Syncer:
             status = self.session.sync()
         except CatanError as exc:
             status = self._failed(str(exc))
+        except OSError as exc:  # the disk: named as such, and said at every round
+            status = self._failed(disk_sentence(self.session, exc))
         except Exception as exc:  # noqa: BLE001 - a dead sync thread would stall the game unseen
             status = self._failed(f"sync failed: {type(exc).__name__}: {exc}")
         self.status = status
@@ -242,6 +245,8 @@ class Syncer:
                 self.session.submit(action)
             except CatanError as exc:
                 self.failures.put((action, str(exc)))
+            except OSError as exc:
+                self.failures.put((action, disk_sentence(self.session, exc)))
             finally:
                 self._actions.task_done()
 
@@ -317,3 +322,10 @@ class Syncer:
             if self.watcher.changed():
                 self.pace.after(True)
                 return
+
+
+def disk_sentence(session: object, exc: OSError) -> str:
+    """What the window says when the disk refused a write (``sync.disk``)."""
+    repo = getattr(session, "repo", None)
+    where = getattr(repo, "path", None) or exc.filename or "the game's repository"
+    return disk.describe(exc, where) or f"cannot write {exc.filename or 'a file'}: {exc.strerror}"

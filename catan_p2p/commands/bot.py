@@ -20,6 +20,7 @@ from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.engine import actors, owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import player_ref, tracking_ref
+from catan_p2p.sync import disk
 
 IDLE_BACKOFF = 1.5  # while nothing changes, wait this much longer between syncs ...
 IDLE_MAX = 0.25  # ... up to this many seconds, so idle peers leave the CPU to the others
@@ -63,6 +64,40 @@ def answer_wait(session) -> float | None:  # type: ignore[no-untyped-def]
     return float(timeout) if timeout else None
 
 
+#: Seconds between the bot's tries while its disk refuses writes, and between repeats of
+#: what it says about that (a bot left running must not fall silent on a full disk).
+DISK_RETRY = 2.0
+DISK_REPEAT = 30.0
+
+
+class _Said:
+    """The bot's messages: each said when it changes, a disk problem again every
+    ``DISK_REPEAT`` seconds while it lasts."""
+
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self.last: tuple[str, float] | None = None
+
+    def __call__(self, text: str, again: bool = False) -> None:
+        """Say ``text`` unless just said; ``again``: a disk problem, said again in a while."""
+        now = time.monotonic()
+        if self.last is not None and self.last[0] == text:
+            if not again or now - self.last[1] < DISK_REPEAT:
+                return
+        self.last = (text, now)
+        print(f"{self.player}: {text}", file=sys.stderr, flush=True)
+
+
+def _sync(session, said: _Said):  # type: ignore[no-untyped-def]
+    """One sync; a disk that refuses a write is said and the old status kept."""
+    while True:
+        try:
+            return session.sync()
+        except OSError as exc:
+            said(disk.describe(exc, session.repo.path) or f"cannot write: {exc}", again=True)
+            time.sleep(DISK_RETRY)
+
+
 def check_seat_here(repo: str, game: str | None, player: str) -> None:
     """Refuse to play a seat whose branch is not in this repository (another player's).
 
@@ -93,23 +128,21 @@ def run(args: argparse.Namespace) -> int:
         getattr(args, "think", None),
     )
     driver = Driver(session, {player: bot}, trade_wait=answer_wait(session))
-    last_error = None
     pause = args.poll
     seen = None
     owed_since: float | None = None
     owed_by: str | None = None
-    status = session.sync()
+    said = _Said(player)
+    status = _sync(session, said)
     while True:
         if actors(session.state) != [player]:  # mid-turn nobody else can add anything
-            status = session.sync()
+            status = _sync(session, said)
         if session.head != seen:
             seen, pause = session.head, args.poll
         else:
             pause = min(pause * IDLE_BACKOFF, max(IDLE_MAX, args.poll))
-        if status.error != last_error:
-            if status.error:
-                print(f"{player}: {status.error}", file=sys.stderr, flush=True)
-            last_error = status.error
+        if status.error:
+            said(status.error, again=disk.is_sentence(status.error))
         for oid, reason in session.take_rejected().items():
             print(f"{player}: rejected {oid[:10]}: {reason}", file=sys.stderr, flush=True)
         mine = tracking_ref(player_ref(session.game_id, player))
@@ -141,6 +174,10 @@ def run(args: argparse.Namespace) -> int:
                 continue
         except IllegalAction as exc:
             print(f"{player}: refused: {exc}", file=sys.stderr, flush=True)
+            continue
+        except OSError as exc:  # the disk: the bot says so and tries again, never silent
+            said(disk.describe(exc, session.repo.path) or f"cannot write: {exc}", again=True)
+            time.sleep(max(pause, DISK_RETRY))
             continue
         time.sleep(pause)
     session.flush()

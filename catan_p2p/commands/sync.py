@@ -9,6 +9,7 @@ from catan_p2p.commands._common import open_session, print_json, without_retry_a
 from catan_p2p.commands._options import add_json, add_publish, add_repo, parse_peers
 from catan_p2p.errors import CatanError
 from catan_p2p.rules.engine import expecting
+from catan_p2p.sync import disk
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
         session.add_point(colour, url)
     status = session.sync()
     error = status.error
-    if error is not None:
+    if error is not None and not disk.problem(error):  # a disk's sentence says what to do
         error = str(
             without_retry_advice(
                 CatanError(error),

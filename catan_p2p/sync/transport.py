@@ -15,6 +15,7 @@ from pathlib import Path
 
 from catan_p2p.errors import RemoteError
 from catan_p2p.store.refs import REMOTE, game_prefix, tracking_prefix, tracking_ref, well_formed
+from catan_p2p.sync import disk
 
 __all__ = [
     "REMOTE",
@@ -198,7 +199,7 @@ def discover_logs(git_dir: Path, game: str, first: Sequence[str] = (), url: str 
     prefix = game_prefix(game) + "/"
     proc = _git(git_dir, "ls-remote", "--", where, prefix + "*")
     if proc.returncode != 0:
-        raise RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_advice(proc)}")
+        raise _fetch_error(git_dir, proc)
     names = []
     for line in proc.stdout.splitlines():
         ref = line.partition("\t")[2]
@@ -250,7 +251,7 @@ def _fetch(git_dir: Path, where: str, specs: list[str], options: tuple[str, ...]
         gone = _NO_REF.search(proc.stderr or "")
         if gone is not None:
             raise _MissingRef(gone.group(1))
-        raise RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_advice(proc)}")
+        raise _fetch_error(git_dir, proc)
 
 
 _LOCKED = re.compile(r"Unable to create '([^']+\.lock)': File exists")
@@ -289,15 +290,17 @@ def _clear_stale_lock(git_dir: Path, stderr: str) -> bool:
     return True
 
 
-#: What git prints when this machine's own repository cannot be written.
-_LOCAL_DISK = ("No space left", "Read-only file system", "Permission denied", "Disk quota")
-
-
-def _advice(proc: subprocess.CompletedProcess) -> str:
-    """What to do about a failed fetch: a local disk problem is not a network one."""
-    if any(word in (proc.stderr or "") for word in _LOCAL_DISK):
-        return "the game's own repository cannot be written; free space or fix its permissions"
-    return _ADVICE
+def _fetch_error(git_dir: Path, proc: subprocess.CompletedProcess) -> RemoteError:
+    """A failed fetch: a local disk problem is named as such (``sync.disk``), in one
+    sentence, since no remote can fix it; anything else is the remote's."""
+    said, where = proc.stderr or "", disk.repository(Path(git_dir).resolve())
+    local = disk.describe(said, where)
+    if local is None and where in said:  # Git could not write this repository: why?
+        kind = disk.look(where) or (disk.DENIED if "Permission denied" in said else None)
+        local = disk.sentence(kind, where) if kind else None  # (ssh too says "denied")
+    if local is not None:
+        return RemoteError(local)
+    return RemoteError(f"cannot fetch from the remote ({_reason(proc)}); {_ADVICE}")
 
 
 def push(

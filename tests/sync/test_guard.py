@@ -9,6 +9,7 @@ the same things themselves).
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -187,6 +188,21 @@ def test_a_disk_error_is_one_sentence(tmp_path, monkeypatch, capsys):
         raise OSError(errno.EROFS, "Read-only file system", str(path))
 
     monkeypatch.setattr(GameRepo, "write_commit", read_only)
-    assert cli_module.main(["bot", "--as", "red", "--repo", str(path)]) == 1
+    assert cli_module.main(["show", "--repo", str(path)]) == 0  # reading is fine
+    from catan_p2p.commands import bot
+
+    monkeypatch.setattr(bot, "DISK_RETRY", 0.0)
+    tries, sleep = [], bot.time.sleep
+
+    def nap(seconds: float) -> None:  # the bot keeps trying: Ctrl-C after a few tries
+        if sys._getframe(1).f_globals.get("__name__") != bot.__name__:
+            return sleep(seconds)
+        tries.append(seconds)
+        if len(tries) >= 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(bot.time, "sleep", nap)
+    assert cli_module.main(["bot", "--as", "red", "--repo", str(path)]) == 130
     err = capsys.readouterr().err
-    assert "Read-only file system" in err and "disk is writable" in err
+    assert f"the disk holding {path} is read-only" in err and "make it writable" in err
+    assert "Traceback" not in err

@@ -34,8 +34,8 @@ from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
 from catan_p2p.rules.actions import OfferTrade  # noqa: E402
 from catan_p2p.rules.board import EXTENSION_BOARD, STANDARD_BOARD, Board  # noqa: E402
-from catan_p2p.rules.engine import actors  # noqa: E402
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase  # noqa: E402
+from catan_p2p.rules.waiting import actors  # noqa: E402
 from catan_p2p.session.chat import ChatLog  # noqa: E402
 from catan_p2p.session.driver import play_round_robin  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402

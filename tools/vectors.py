@@ -72,7 +72,7 @@ from catan_p2p.rules.actions import (  # noqa: E402
     ShowSteal,
 )
 from catan_p2p.rules.board import Board  # noqa: E402
-from catan_p2p.rules.engine import legal_actions  # noqa: E402
+from catan_p2p.rules.menu import legal_actions  # noqa: E402
 from catan_p2p.rules.state import Phase  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
 from catan_p2p.session.start import create_game  # noqa: E402

@@ -62,8 +62,9 @@ from catan_p2p.rules.cards import (
     covers,
 )
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import actors, legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, GameState, Phase, new_game
+from catan_p2p.rules.waiting import actors
 from catan_p2p.sim import next_actor
 from catan_p2p.trust.engine import step
 

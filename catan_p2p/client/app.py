@@ -53,11 +53,11 @@ from catan_p2p.rules.actions import (  # noqa: E402
     RollDice,
 )
 from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
-from catan_p2p.rules.engine import expecting  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
 from catan_p2p.rules.views import pending_cards  # noqa: E402
+from catan_p2p.rules.waiting import expecting  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402

@@ -69,3 +69,17 @@ def unshown(state: GameState, seat: int) -> str:
         f", with {n} steal(s) not shown yet (a move that needs those cards shows them "
         "in its `steals`)"
     )
+
+
+def deck_left(state: GameState) -> int:
+    """Development cards left to buy, with a hidden deck or without."""
+    return state.deck.left if state.deck is not None else sum(state.dev_deck)
+
+
+def pick_card(counts: Counts, index: int) -> int:
+    """The card at ``index`` when ``counts`` is laid out in canonical order."""
+    for kind, n in enumerate(counts):
+        if index < n:
+            return kind
+        index -= n
+    raise ValueError("index beyond the cards held")

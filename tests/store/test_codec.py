@@ -12,7 +12,7 @@ import pytest
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase, PlayerState, new_game
 from catan_p2p.session.start import create_game
 from catan_p2p.sim import next_actor

@@ -22,7 +22,7 @@ from catan_p2p.errors import IllegalAction, NotYetValid, VerificationError
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import BuyDevCard, EndTurn, GiveCard, MoveRobber, RollDice
 from catan_p2p.rules.chance import derive_chance, stolen_index
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 from catan_p2p.rules.views import own_cards
 from catan_p2p.session.git import GitSession

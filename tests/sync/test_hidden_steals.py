@@ -30,10 +30,11 @@ from catan_p2p.rules.actions import (
     ShowSteal,
 )
 from catan_p2p.rules.cards import Resource, one
-from catan_p2p.rules.engine import legal_actions, settle, stolen_resource
 from catan_p2p.rules.invariants import check_invariants
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Phase, TradeOffer
 from catan_p2p.rules.state import Answer as Reply
+from catan_p2p.rules.steals import settle, stolen_resource
 from catan_p2p.rules.views import private_view, stolen_card
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-from catan_p2p.bots import make_bot
 from catan_p2p.bots.strong import DEFAULT_THINK
+from catan_p2p.bridges.strategies import make_bot
 from catan_p2p.sim import play_game
 
 COLOURS = ("red", "blue", "white", "orange")

@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from catan_p2p.bots import make_bot
 from catan_p2p.bridges.catanatron import (
     CAT_DEV_CARDS,
     CAT_RESOURCES,
@@ -39,6 +38,7 @@ from catan_p2p.bridges.catanatron import (
     geometry,
     to_catanatron,
 )
+from catan_p2p.bridges.strategies import make_bot
 from catan_p2p.errors import IllegalAction
 from catan_p2p.rules.actions import (
     Action,

@@ -13,7 +13,7 @@ import argparse
 import sys
 import time
 
-from catan_p2p.bots import ALL_STRATEGIES, make_bot
+from catan_p2p.bridges.strategies import ALL_STRATEGIES, make_bot
 from catan_p2p.commands._common import local_seats, open_repo, open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo, add_think
 from catan_p2p.errors import IllegalAction, UsageError

@@ -22,13 +22,11 @@ from catan_p2p.store.codec import (
     STATE_FIELDS_BY_FILE,
     GameInfo,
     StateWriter,
-    decode,
     dumps,
-    read_files,
-    read_state,
     turn_data,
 )
 from catan_p2p.store.objects import GitObjectStore, HashingStore, MemoryObjectStore, parse_tree
+from catan_p2p.store.reading import decode, read_files, read_state
 from catan_p2p.sync.repo import init_repo
 from catan_p2p.trust.engine import step
 

@@ -37,7 +37,8 @@ from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.codec import decode, dumps, read_files
+from catan_p2p.store.codec import dumps
+from catan_p2p.store.reading import decode, read_files
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.trust.engine import step
 

@@ -39,7 +39,7 @@ from catan_p2p.rules.views import private_view, stolen_card
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.codec import decode, read_files, read_state
+from catan_p2p.store.reading import decode, read_files, read_state
 from catan_p2p.sync import concurrent
 from catan_p2p.sync.concurrent import Answer
 from catan_p2p.sync.repo import GameRepo

@@ -20,16 +20,13 @@ import pygame  # noqa: E402
 from catan_p2p.client import animate, controls, panels, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
 from catan_p2p.client.dialogs import (  # noqa: E402
-    BankTradeDialog,
     Dialog,
     DiscardDialog,
     GameOverDialog,
     HelpDialog,
     MessageDialog,
     MonopolyDialog,
-    OfferDialog,
     PassDialog,
-    TradeDialog,
     VictimDialog,
     YearOfPlentyDialog,
     backdrop,
@@ -40,6 +37,7 @@ from catan_p2p.client.render import BoardView, Highlights  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
+from catan_p2p.client.trade_dialogs import BankTradeDialog, OfferDialog, TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402

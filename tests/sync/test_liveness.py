@@ -27,6 +27,8 @@ from catan_p2p.sync.protocol import action_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
+
 HOUR = 3600
 
 

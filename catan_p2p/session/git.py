@@ -414,7 +414,7 @@ class GitSession:
         opening = peer.head or self.genesis
         # What only this seat can add (dice-chain element, shuffle, shares, card proofs)
         # is filled in before the plan judges the action; none of it changes with a merge.
-        action = peer.with_secrets(action, peer.state)
+        action = peer.with_secrets(action, peer.state)  # once: record reuses it on this head
         plan = concurrent.plan_action(self.game_id, opening, peer.state, action, self._answers)
         if isinstance(plan, AnswerOnBranch):
             peer.record_answer(plan.ref, action)
@@ -430,7 +430,7 @@ class GitSession:
             self._maybe_merge()
             if peer.head != self.head:
                 peer.advance(self.head)
-        peer.record(action)
+        peer.record(action, filled_on=opening)  # filled again only if a merge moved the head
         self._after_own_commit(peer)
         return self.state
 

@@ -277,11 +277,17 @@ class Peer:
             self.repo.finish(target)  # the game leaves its repository packed
         return gained
 
-    def record(self, action: Action) -> tuple[str, GameState, Action]:
-        """Apply an own action on the head, commit it and move the branch."""
+    def record(self, action: Action, filled_on: str | None = None) -> tuple[str, GameState, Action]:
+        """Apply an own action on the head, commit it and move the branch.
+
+        ``filled_on``: the commit on whose state the caller already ran ``with_secrets``;
+        when that is still the head they are not filled in again (a second pass costs a
+        legality check and, for a played card, reading the own cards).
+        """
         parent = self.head or self.genesis
         state = self.verifier.verify(parent)
-        action = self.with_secrets(action, state)
+        if filled_on != parent:
+            action = self.with_secrets(action, state)
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
         when = None  # now; an abandon waits on a line dated ahead (``liveness.abandon_time``)
         if isinstance(action, Abandon):

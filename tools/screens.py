@@ -177,6 +177,8 @@ def save_lobby(work: Path, path: Path) -> None:
     print(f"wrote {path}")
 
 
+# Long on purpose (about 100 lines): one screenshot after another, each a few lines,
+# in the order of docs/screens.
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tools/screens.py", description=__doc__)
     parser.add_argument("--out", default="docs/screens", help="where the PNG files go")

@@ -166,6 +166,56 @@ def _one_for_one_offers(name: str) -> tuple[tuple[Action, ...], ...]:
     )
 
 
+def _trade_actions(state: GameState, player: str | None) -> list[Action]:
+    """While an offer is open: the offerer closes or withdraws it, the others answer."""
+    players = state.players
+    offer = state.trade
+    assert offer is not None
+    out: list[Action] = []
+    cur = state.current
+    for s, name in enumerate(players):
+        if player is not None and name != player:
+            continue
+        if s == cur:
+            out.append(CancelTrade(name))
+            out.extend(
+                ConfirmTrade(name, players[p])
+                for p, ans in enumerate(offer.answers)
+                if p != cur and ans is Answer.ACCEPT and covers(spendable(state, p), offer.get)
+            )
+        elif offer.answers[s] is Answer.PENDING:
+            if covers(spendable(state, s), offer.get):
+                out.append(AnswerTrade(name, True))
+            out.append(AnswerTrade(name, False))
+    return out
+
+
+def _robber_actions(state: GameState, seat: int, name: str) -> list[Action]:
+    """Every tile the robber may move to, with each player it may rob there."""
+    players = state.players
+    graph = state.board.graph
+    vertex_tiles = graph.vertex_tiles
+    robbed: dict[int, list[int]] = {}  # tile -> seats with cards and a building on it
+    for s, h in enumerate(state.hands):
+        if s != seat and h.card_count > 0:
+            for buildings in (h.settlements, h.cities):
+                for v in buildings:
+                    for t in vertex_tiles[v]:
+                        victims = robbed.setdefault(t, [])
+                        if s not in victims:
+                            victims.append(s)
+    out = []
+    for t, move in enumerate(_robber_moves(name, graph)):
+        if t == state.robber:
+            continue
+        victims = robbed.get(t)
+        if victims is None:
+            out.append(move)
+        else:
+            out.extend([_action(MoveRobber, name, move.tile, players[v]) for v in victims])
+    return out
+
+
 def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
     """Every action that may be applied now (of ``player`` only, when given).
 
@@ -186,25 +236,7 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
             for c in _discard_options(state.hands[s].resources, owed)
         ]
     if phase is Phase.TRADE:
-        offer = state.trade
-        assert offer is not None
-        out: list[Action] = []
-        cur = state.current
-        for s, name in enumerate(players):
-            if player is not None and name != player:
-                continue
-            if s == cur:
-                out.append(CancelTrade(name))
-                out.extend(
-                    ConfirmTrade(name, players[p])
-                    for p, ans in enumerate(offer.answers)
-                    if p != cur and ans is Answer.ACCEPT and covers(spendable(state, p), offer.get)
-                )
-            elif offer.answers[s] is Answer.PENDING:
-                if covers(spendable(state, s), offer.get):
-                    out.append(AnswerTrade(name, True))
-                out.append(AnswerTrade(name, False))
-        return out
+        return _trade_actions(state, player)
     seat = state.current
     name = players[seat]
     if player is not None and player != name:
@@ -231,26 +263,7 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
             if state.edge_owner[e] == NOBODY
         ]
     if phase is Phase.MOVE_ROBBER:
-        vertex_tiles = graph.vertex_tiles
-        robbed: dict[int, list[int]] = {}  # tile -> seats with cards and a building on it
-        for s, h in enumerate(state.hands):
-            if s != seat and h.card_count > 0:
-                for buildings in (h.settlements, h.cities):
-                    for v in buildings:
-                        for t in vertex_tiles[v]:
-                            victims = robbed.setdefault(t, [])
-                            if s not in victims:
-                                victims.append(s)
-        out = []
-        for t, move in enumerate(_robber_moves(name, graph)):
-            if t == state.robber:
-                continue
-            victims = robbed.get(t)
-            if victims is None:
-                out.append(move)
-            else:
-                out.extend([_action(MoveRobber, name, move.tile, players[v]) for v in victims])
-        return out
+        return _robber_actions(state, seat, name)
     if phase is Phase.ROAD_BUILDING:
         return [BuildRoad(name, graph.edges[e]) for e in road_edges(state, seat)] + [
             EndRoadBuilding(name)

@@ -10,6 +10,9 @@ from catan_p2p.rules.board import BoardGraph
 from catan_p2p.rules.state import NOBODY, GameState
 
 
+# Long on purpose (about 90 lines): the hot path of every road built and of the bots'
+# searches; its walk closes over the tables built at the top, which a split would pass
+# on every step.
 def longest_road(
     graph: BoardGraph, roads: frozenset[int], vertex_owner: tuple[int, ...], seat: int
 ) -> int:

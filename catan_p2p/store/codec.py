@@ -327,6 +327,9 @@ class StateWriter:
             self._board_tree[id(board)] = oid
         return oid
 
+    # Long on purpose (about 100 lines): one pass on the hot path, run for every commit;
+    # each file's cache look-up sits inline, where a call per file costs more than a
+    # split would read better.
     def write(self, state: GameState) -> str:
         """Write ``state`` and return its tree id."""
         graph = state.board.graph

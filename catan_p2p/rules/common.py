@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from catan_p2p.errors import IllegalAction
+from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.cards import Counts, add, covers, format_counts, sub
+from catan_p2p.rules.chance import Chance
 from catan_p2p.rules.state import Answer as _AnswerEnum
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.state import Phase as _PhaseEnum
@@ -83,3 +84,10 @@ def pick_card(counts: Counts, index: int) -> int:
             return kind
         index -= n
     raise ValueError("index beyond the cards held")
+
+
+def need_chance(chance: Chance | None, what: str) -> Chance:
+    """``chance``, which a move whose outcome is left to chance needs."""
+    if chance is None:
+        raise UsageError(f"{what} needs a chance source (pass chance= to apply)")
+    return chance

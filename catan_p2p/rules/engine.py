@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from catan_p2p.errors import IllegalAction, UsageError
+from catan_p2p.errors import IllegalAction
 from catan_p2p.rules import special_build
 from catan_p2p.rules.actions import (
     Abandon,
@@ -44,11 +44,9 @@ from catan_p2p.rules.actions import (
 from catan_p2p.rules.board import NO_PORT, BoardGraph
 from catan_p2p.rules.cards import (
     CITY_COST,
-    DEV_CARD_COST,
     NO_CARDS,
     ROAD_COST,
     SETTLEMENT_COST,
-    DevCard,
     Resource,
     add,
     covers,
@@ -59,6 +57,7 @@ from catan_p2p.rules.cards import (
 from catan_p2p.rules.chance import Chance, roll_of
 from catan_p2p.rules.common import (
     Phase,
+    need_chance,
     pay,
     pick_card,
     replaced,
@@ -66,19 +65,27 @@ from catan_p2p.rules.common import (
     spendable,
     unshown,
 )
+from catan_p2p.rules.dev_cards import (
+    buy_dev_card,
+    claim_victory,
+    end_road_building,
+    play_knight,
+    play_monopoly,
+    play_road_building,
+    play_year_of_plenty,
+    show_steal,
+)
 from catan_p2p.rules.hexgrid import format_place, format_tile
 from catan_p2p.rules.roads import longest_road, road_edges, setup_settlement_without_road
 from catan_p2p.rules.seat_keys import NO_KEYS, SeatKeys
 from catan_p2p.rules.state import (
     DISCARD_LIMIT,
-    LARGEST_ARMY_MIN,
     LONGEST_ROAD_MIN,
     NOBODY,
     GameState,
     Steal,
 )
-from catan_p2p.rules.state import Phase as _PhaseEnum
-from catan_p2p.rules.steals import move_stolen, settle, show_steals
+from catan_p2p.rules.steals import show_steals
 from catan_p2p.rules.trade import (
     answer_trade,
     cancel_trade,
@@ -86,6 +93,7 @@ from catan_p2p.rules.trade import (
     maritime_trade,
     offer_trade,
 )
+from catan_p2p.rules.turns import after_robber_phase, check_victory, next_special_builder, next_turn
 from catan_p2p.rules.waiting import actors, expecting, need_phase, need_turn, waits_for
 
 # --- small helpers -----------------------------------------------------------------------
@@ -153,27 +161,6 @@ def _update_longest_road(state: GameState, seats: list[int]) -> GameState:
     return state._replace(hands=hands, longest_road=holder)
 
 
-def _check_victory(state: GameState) -> GameState:
-    """The active player wins as soon as they hold enough points on their own turn.
-
-    The game ends at once, so a free road of road building still to place is dropped.
-    In the special building phase nobody wins (it is no one's own turn); a builder who
-    can pay for nothing more is done.
-    """
-    if state.phase is Phase.SPECIAL_BUILD:
-        if special_build.may_build(state, state.current):
-            return state
-        return _next_special_builder(state, state.current)
-    if state.phase >= Phase.ROLL and state.points(state.current) >= state.victory_points:
-        return state._replace(phase=Phase.GAME_OVER, winner=state.current, free_roads=0)
-    return state
-
-
-def _after_robber_phase(state: GameState) -> _PhaseEnum:
-    """Where the turn resumes after the robber or free roads: before or after the roll."""
-    return Phase.ROLL if state.dice is None else Phase.MAIN
-
-
 def _victims(state: GameState, seat: int, tile: int) -> list[int]:
     owner = state.vertex_owner
     found = []
@@ -182,12 +169,6 @@ def _victims(state: GameState, seat: int, tile: int) -> list[int]:
         if o != NOBODY and o != seat and o not in found and state.hands[o].card_count > 0:
             found.append(o)
     return sorted(found)
-
-
-def _need_chance(chance: Chance | None, what: str) -> Chance:
-    if chance is None:
-        raise UsageError(f"{what} needs a chance source (pass chance= to apply)")
-    return chance
 
 
 # --- handlers: one per action type ------------------------------------------------------
@@ -249,7 +230,7 @@ def _build_settlement(
     ]
     if broken:
         state = _update_longest_road(state, broken)
-    return _check_victory(state), a
+    return check_victory(state), a
 
 
 def _build_road(
@@ -307,10 +288,10 @@ def _build_road(
     if state.phase is Phase.ROAD_BUILDING:
         left = state.free_roads - 1
         if left <= 0 or hand.roads_left <= 0 or not road_edges(state, seat):
-            state = state._replace(free_roads=0, phase=_after_robber_phase(state))
+            state = state._replace(free_roads=0, phase=after_robber_phase(state))
         else:
             state = state._replace(free_roads=left)
-    return _check_victory(state), a
+    return check_victory(state), a
 
 
 def _build_city(
@@ -333,7 +314,7 @@ def _build_city(
         resources=resources, settlements=hand.settlements - {v}, cities=hand.cities | {v}
     )
     state = state._replace(hands=replaced(state.hands, seat, hand), bank=bank)
-    return _check_victory(state), a
+    return check_victory(state), a
 
 
 def _produce(state: GameState, number: int) -> GameState:
@@ -397,7 +378,7 @@ def _roll_dice(
                 f"not {a.dice[0]}+{a.dice[1]}"
             )
         a = RollDice(a.player, derived, a.reveal, a.shares)
-    dice = a.dice if a.dice is not None else _need_chance(chance, "rolling").roll()
+    dice = a.dice if a.dice is not None else need_chance(chance, "rolling").roll()
     if len(dice) != 2 or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise IllegalAction(f"dice: {dice} is not a roll of two six-sided dice")
     dice = tuple(dice)
@@ -405,7 +386,7 @@ def _roll_dice(
     total = dice[0] + dice[1]
     if total != 7:
         state = state._replace(dice=dice, phase=Phase.MAIN)
-        return _check_victory(_produce(state, total)), a
+        return check_victory(_produce(state, total)), a
     owed = tuple(h.card_count // 2 if h.card_count > DISCARD_LIMIT else 0 for h in state.hands)
     phase = Phase.DISCARD if any(owed) else Phase.MOVE_ROBBER
     return state._replace(dice=dice, discards=owed, phase=phase), a
@@ -472,9 +453,9 @@ def _move_robber(
         raise IllegalAction(f"robber: you must rob one of {names} at {format_tile(a.tile)}")
     if a.token is not None and (victim == NOBODY or not state.reveals):
         raise IllegalAction("robber: only a move that robs, in a game with seat keys, has a token")
-    state = state._replace(robber=tile, phase=_after_robber_phase(state))
+    state = state._replace(robber=tile, phase=after_robber_phase(state))
     if victim == NOBODY:
-        return _check_victory(state), MoveRobber(a.player, a.tile, None, None)
+        return check_victory(state), MoveRobber(a.player, a.tile, None, None)
     if state.reveals:  # with seat keys the victim's answer picks the card (give_card)
         if a.stolen is not None:
             raise IllegalAction(
@@ -495,16 +476,16 @@ def _move_robber(
     elif not any(loser.resources):
         # Only a player's view has a hand of unknown cards alone (others' pending
         # steals, ``rules.views``): a bot's search takes none of them.
-        return _check_victory(state), MoveRobber(a.player, a.tile, a.victim, None)
+        return check_victory(state), MoveRobber(a.player, a.tile, a.victim, None)
     else:
-        pick = _need_chance(chance, "stealing").randrange(sum(loser.resources))
+        pick = need_chance(chance, "stealing").randrange(sum(loser.resources))
         stolen = pick_card(loser.resources, pick)
     card = one(stolen)
     winner = state.hands[seat]
     hands = replaced(state.hands, victim, loser._replace(resources=sub(loser.resources, card)))
     hands = replaced(hands, seat, winner._replace(resources=add(winner.resources, card)))
     resolved = MoveRobber(a.player, a.tile, a.victim, Resource(stolen))
-    return _check_victory(state._replace(hands=hands)), resolved
+    return check_victory(state._replace(hands=hands)), resolved
 
 
 def _give_card(
@@ -534,9 +515,9 @@ def _give_card(
         steals=(*state.steals, steal),
         victim=NOBODY,
         token="",
-        phase=_after_robber_phase(state),
+        phase=after_robber_phase(state),
     )
-    return _check_victory(state), a
+    return check_victory(state), a
 
 
 def _end_turn(
@@ -554,32 +535,8 @@ def _end_turn(
         )
         hands = replaced(hands, seat, hand)
     if special_build.applies(state):
-        return _next_special_builder(state._replace(hands=hands), seat), a
-    return _next_turn(state._replace(hands=hands), seat), a
-
-
-def _next_turn(state: GameState, seat: int) -> GameState:
-    """The turn after ``seat``'s begins: the next seat rolls (and wins if it may)."""
-    nxt = (seat + 1) % len(state.players)
-    state = state._replace(
-        current=nxt,
-        turn=state.turn + 1,
-        dice=None,
-        dev_played=False,
-        phase=Phase.ROLL,
-    )
-    return _check_victory(state)
-
-
-def _next_special_builder(state: GameState, after: int) -> GameState:
-    """The special building phase moves on to the next seat that may build after
-    ``after``; after the last one, the next turn begins (5-6 players)."""
-    if after != special_build.turn_player(state):
-        state = special_build.keep_bought_cards(state, after)
-    builder = special_build.next_builder(state, after)
-    if builder is None:
-        return _next_turn(state, special_build.turn_player(state))
-    return state._replace(phase=Phase.SPECIAL_BUILD, current=builder)
+        return next_special_builder(state._replace(hands=hands), seat), a
+    return next_turn(state._replace(hands=hands), seat), a
 
 
 def _end_special_build(
@@ -587,168 +544,7 @@ def _end_special_build(
 ) -> tuple[GameState, Action]:
     need_phase(state, "end the special building phase", Phase.SPECIAL_BUILD)
     need_turn(state, seat, "end its special building")
-    return _next_special_builder(state, seat), a
-
-
-def _buy_dev_card(
-    state: GameState, seat: int, a: BuyDevCard, chance: Chance | None, keys: SeatKeys
-) -> tuple[GameState, Action]:
-    need_phase(state, "buy a development card", Phase.MAIN, Phase.SPECIAL_BUILD)
-    need_turn(state, seat, "buy a development card")
-    if state.deck is not None:
-        state = keys.draw_hidden(state, seat, a)
-        if state.phase is Phase.SPECIAL_BUILD:
-            state = _check_victory(state)  # (nobody wins here: the builder may be done)
-        return state, a
-    deck = state.dev_deck
-    if not any(deck):
-        raise IllegalAction("development cards: the deck is empty")
-    resources, bank = pay(state, seat, DEV_CARD_COST, "a development card")
-    if a.card is not None:
-        card = int(a.card)
-        if deck[card] <= 0:
-            raise IllegalAction(f"development cards: no {DevCard(card).label} is left in the deck")
-    else:
-        card = pick_card(deck, _need_chance(chance, "drawing").randrange(sum(deck)))
-    hand = state.hands[seat]
-    hand = hand._replace(resources=resources, new_dev_cards=add(hand.new_dev_cards, one(card)))
-    state = state._replace(
-        hands=replaced(state.hands, seat, hand), bank=bank, dev_deck=sub(deck, one(card))
-    )
-    return _check_victory(state), BuyDevCard(a.player, DevCard(card))
-
-
-def _take_dev_card(
-    state: GameState, seat: int, card: DevCard, proof: str | None, keys: SeatKeys
-) -> GameState:
-    """Common checks and bookkeeping of playing a development card.
-
-    With a hidden deck the card is named by ``proof`` (``"position:proof"``), which
-    shows its type to everyone; without one it comes from the hand's counts.
-    """
-    what = f"play {card.label}"
-    need_turn(state, seat, what)
-    need_phase(state, what, Phase.ROLL, Phase.MAIN)
-    if state.dev_played:
-        raise IllegalAction("development cards: only one development card may be played per turn")
-    if state.deck is not None:
-        state = keys.show_card(state, seat, card, proof, what)
-        hand = state.hands[seat]
-        hand = hand._replace(played=add(hand.played, one(card)))
-        return state._replace(hands=replaced(state.hands, seat, hand), dev_played=True)
-    if proof is not None:
-        raise IllegalAction("development cards: this game has no hidden deck; play without a proof")
-    hand = state.hands[seat]
-    if hand.dev_cards[card] <= 0:
-        if hand.new_dev_cards[card] > 0:
-            raise IllegalAction(
-                f"development cards: a {card.label} bought this turn cannot be played "
-                "until the next turn"
-            )
-        raise IllegalAction(f"development cards: {seat_name(state, seat)} holds no {card.label}")
-    hand = hand._replace(
-        dev_cards=sub(hand.dev_cards, one(card)), played=add(hand.played, one(card))
-    )
-    return state._replace(hands=replaced(state.hands, seat, hand), dev_played=True)
-
-
-def _play_knight(
-    state: GameState, seat: int, a: PlayKnight, chance: Chance | None, keys: SeatKeys
-) -> tuple[GameState, Action]:
-    state = _take_dev_card(state, seat, DevCard.KNIGHT, a.card, keys)
-    knights = state.hands[seat].knights
-    holder = state.largest_army
-    if knights >= LARGEST_ARMY_MIN and (holder == NOBODY or knights > state.hands[holder].knights):
-        state = state._replace(largest_army=seat)
-    return _check_victory(state._replace(phase=Phase.MOVE_ROBBER)), a
-
-
-def _play_road_building(
-    state: GameState, seat: int, a: PlayRoadBuilding, chance: Chance | None, keys: SeatKeys
-) -> tuple[GameState, Action]:
-    hand = state.hands[seat]
-    if seat == state.current and hand.roads_left <= 0:
-        raise IllegalAction(f"road building: {seat_name(state, seat)} has no road pieces left")
-    if seat == state.current and not road_edges(state, seat):
-        raise IllegalAction(f"road building: {seat_name(state, seat)} has nowhere to build a road")
-    state = _take_dev_card(state, seat, DevCard.ROAD_BUILDING, a.card, keys)
-    return state._replace(phase=Phase.ROAD_BUILDING, free_roads=min(2, hand.roads_left)), a
-
-
-def _end_road_building(
-    state: GameState, seat: int, a: EndRoadBuilding, chance: Chance | None, keys: SeatKeys
-) -> tuple[GameState, Action]:
-    need_phase(state, "stop road building", Phase.ROAD_BUILDING)
-    need_turn(state, seat, "stop road building")
-    return state._replace(free_roads=0, phase=_after_robber_phase(state)), a
-
-
-def _play_year_of_plenty(
-    state: GameState, seat: int, a: PlayYearOfPlenty, chance: Chance | None, keys: SeatKeys
-) -> tuple[GameState, Action]:
-    take = add(one(int(a.first)), one(int(a.second)))
-    if not covers(state.bank, take):
-        raise IllegalAction(f"year of plenty: the bank cannot give {format_counts(take)}")
-    state = _take_dev_card(state, seat, DevCard.YEAR_OF_PLENTY, a.card, keys)
-    hand = state.hands[seat]
-    hand = hand._replace(resources=add(hand.resources, take))
-    state = state._replace(hands=replaced(state.hands, seat, hand), bank=sub(state.bank, take))
-    return _check_victory(state), a
-
-
-def _play_monopoly(
-    state: GameState, seat: int, a: PlayMonopoly, chance: Chance | None, keys: SeatKeys
-) -> tuple[GameState, Action]:
-    state = _take_dev_card(state, seat, DevCard.MONOPOLY, a.card, keys)
-    r = int(a.resource)
-    if any(seat in (s.mover, s.victim) for s in state.steals):
-        raise IllegalAction(
-            f"monopoly: {seat_name(state, seat)} shows its pending steals (`steals`) with the "
-            "monopoly: how many cards it takes depends on them"
-        )
-    if state.steals and not state.reveals:
-        # Only a player's view has steals but no keys (``rules.views``): a bot's search
-        # plays them the simple way, each the victim's first card it still holds.
-        for steal in state.steals:
-            r0 = next(k for k, n in enumerate(state.hands[steal.victim].resources) if n)
-            state = move_stolen(state, steal, r0)
-        state = state._replace(steals=())
-    if state.steals:  # the others' steals must be shown first: the robbed players answer
-        return state._replace(phase=Phase.MONOPOLY, monopoly=r), a
-    return _check_victory(_take_monopoly(state, seat, r)), a
-
-
-def _take_monopoly(state: GameState, seat: int, r: int) -> GameState:
-    hands = list(state.hands)
-    taken = 0
-    for s, h in enumerate(hands):
-        if s != seat and h.resources[r]:
-            taken += h.resources[r]
-            hands[s] = h._replace(resources=replaced(h.resources, r, 0))
-    hands[seat] = hands[seat]._replace(resources=add(hands[seat].resources, one(r, taken)))
-    return state._replace(hands=tuple(hands))
-
-
-def _show_steal(
-    state: GameState, seat: int, a: ShowSteal, chance: Chance | None, keys: SeatKeys
-) -> tuple[GameState, Action]:
-    """A robbed player shows its steal for a pending monopoly; the last one lets the
-    monopoly take its cards."""
-    need_phase(state, "show a stolen card", Phase.MONOPOLY)
-    name = seat_name(state, seat)
-    found = [i for i, s in enumerate(state.steals) if s.victim == seat]
-    if not found:
-        raise IllegalAction(f"monopoly: {name} was robbed in no pending steal")
-    i = found[0]
-    steal = state.steals[i]
-    shared = keys.shared_value(state, seat, steal, a.proof, steal.token)
-    state = settle(state, steal, shared)
-    state = state._replace(steals=state.steals[:i] + state.steals[i + 1 :])
-    if state.steals:
-        return state, a
-    state = _take_monopoly(state, state.current, state.monopoly)
-    state = state._replace(monopoly=NOBODY, phase=_after_robber_phase(state))
-    return _check_victory(state), a
+    return next_special_builder(state, seat), a
 
 
 def _claim_seat(
@@ -785,29 +581,6 @@ def _take_shares(
     if given is not None:
         raise IllegalAction("development cards: this game has no hidden deck to share")
     return state
-
-
-def _claim_victory(
-    state: GameState, seat: int, a: ClaimVictory, chance: Chance | None, keys: SeatKeys
-) -> tuple[GameState, Action]:
-    need_turn(state, seat, "claim victory")
-    if state.deck is None:
-        raise IllegalAction("victory: only a hidden deck has victory point cards to show")
-    need_phase(state, "claim victory", Phase.ROLL, Phase.MAIN)
-    if not a.cards:
-        raise IllegalAction("victory: a claim shows at least one victory point card")
-    for proof in a.cards:
-        state = keys.show_card(state, seat, DevCard.VICTORY_POINT, proof, "claim victory")
-        hand = state.hands[seat]
-        hand = hand._replace(dev_cards=add(hand.dev_cards, one(DevCard.VICTORY_POINT)))
-        state = state._replace(hands=replaced(state.hands, seat, hand))
-    points = state.points(seat)
-    if points < state.victory_points:
-        raise IllegalAction(
-            f"victory: showing these cards gives {seat_name(state, seat)} {points} points, "
-            f"not the {state.victory_points} that win"
-        )
-    return _check_victory(state), a
 
 
 def _abandon(
@@ -851,22 +624,22 @@ HANDLERS: dict[type[Action], Handler] = {
     Discard: _discard,  # type: ignore[dict-item]
     MoveRobber: _move_robber,  # type: ignore[dict-item]
     EndTurn: _end_turn,  # type: ignore[dict-item]
-    BuyDevCard: _buy_dev_card,  # type: ignore[dict-item]
-    PlayKnight: _play_knight,  # type: ignore[dict-item]
-    PlayRoadBuilding: _play_road_building,  # type: ignore[dict-item]
-    EndRoadBuilding: _end_road_building,  # type: ignore[dict-item]
-    PlayYearOfPlenty: _play_year_of_plenty,  # type: ignore[dict-item]
-    PlayMonopoly: _play_monopoly,  # type: ignore[dict-item]
+    BuyDevCard: buy_dev_card,  # type: ignore[dict-item]
+    PlayKnight: play_knight,  # type: ignore[dict-item]
+    PlayRoadBuilding: play_road_building,  # type: ignore[dict-item]
+    EndRoadBuilding: end_road_building,  # type: ignore[dict-item]
+    PlayYearOfPlenty: play_year_of_plenty,  # type: ignore[dict-item]
+    PlayMonopoly: play_monopoly,  # type: ignore[dict-item]
     MaritimeTrade: maritime_trade,  # type: ignore[dict-item]
     OfferTrade: offer_trade,  # type: ignore[dict-item]
     AnswerTrade: answer_trade,  # type: ignore[dict-item]
     ConfirmTrade: confirm_trade,  # type: ignore[dict-item]
     CancelTrade: cancel_trade,  # type: ignore[dict-item]
     ClaimSeat: _claim_seat,  # type: ignore[dict-item]
-    ClaimVictory: _claim_victory,  # type: ignore[dict-item]
+    ClaimVictory: claim_victory,  # type: ignore[dict-item]
     RevealDeck: _reveal_deck,  # type: ignore[dict-item]
     GiveCard: _give_card,  # type: ignore[dict-item]
-    ShowSteal: _show_steal,  # type: ignore[dict-item]
+    ShowSteal: show_steal,  # type: ignore[dict-item]
     Abandon: _abandon,  # type: ignore[dict-item]
     EndSpecialBuild: _end_special_build,  # type: ignore[dict-item]
 }

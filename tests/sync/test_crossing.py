@@ -16,7 +16,7 @@ from gitgames import git
 
 from catan_p2p.cli import main
 from catan_p2p.rules.actions import Abandon
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
 
 HOUR = 3600

@@ -46,6 +46,7 @@ def test_disk_problems_are_named_in_one_sentence():
         assert "/games/red" in said and said.count(". ") == 0 and len(said) < 200
 
 
+@pytest.mark.slow  # starts processes (git, the CLI)
 def test_a_bot_on_a_full_disk_keeps_saying_so(tmp_path, monkeypatch, capsys):
     remote, red, blue = _two_players(tmp_path, None)
     capsys.readouterr()
@@ -70,6 +71,7 @@ def test_a_bot_on_a_full_disk_keeps_saying_so(tmp_path, monkeypatch, capsys):
     assert "free some space" in full[0] and "Traceback" not in said
 
 
+@pytest.mark.slow  # starts processes (git, the CLI)
 def test_a_command_on_a_full_disk_says_so_and_fails(tmp_path, monkeypatch, capsys):
     remote, red, blue = _two_players(tmp_path, "1h")
     capsys.readouterr()
@@ -81,6 +83,7 @@ def test_a_command_on_a_full_disk_says_so_and_fails(tmp_path, monkeypatch, capsy
     assert said.count("\n") == 1 and "is full" in said and str(blue) in said, said
 
 
+@pytest.mark.slow  # starts processes (git, the CLI)
 def test_the_window_names_a_full_or_read_only_disk(tmp_path, monkeypatch):
     remote, red, blue = _two_players(tmp_path, None)
     session = GitSession.open(red, "g", ("red",))
@@ -96,7 +99,7 @@ def test_the_window_names_a_full_or_read_only_disk(tmp_path, monkeypatch):
         assert str(red) in status.error
         monkeypatch.undo()
         monkeypatch.setattr(objects, "write_pack", _full)
-        from catan_p2p.rules.engine import legal_actions
+        from catan_p2p.rules.menu import legal_actions
 
         syncer.submit(legal_actions(session.state, "red")[0])
         syncer._record_queued()

@@ -21,8 +21,6 @@ from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.seen import FOLDER, SeenLog
 from catan_p2p.sync.verify import Verifier
 
-pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
-
 pytestmark = pytest.mark.slow  # repositories on disk and a remote: processes (tests/conftest.py)
 
 

@@ -42,6 +42,7 @@ from catan_p2p.rules.actions import (
     PlayRoadBuilding,
     PlayYearOfPlenty,
     RevealDeck,
+    RevealDice,
     RollDice,
     ShowSteal,
 )
@@ -138,6 +139,9 @@ def _expecting(state: GameState) -> str:
         return f"waiting for {owing} to show the cards stolen from them ({who}'s monopoly)"
     if phase is Phase.SPECIAL_BUILD:
         return f"special building: {who} may build or buy"
+    if phase is Phase.DICE:
+        roller = _name(state, (state.current + 1) % len(state.players))
+        return f"waiting for {who} to reveal the dice of {roller}'s roll"
     return f"it is {who}'s turn"
 
 
@@ -497,9 +501,19 @@ def _roll_dice(
     _need_turn(state, seat, "roll the dice")
     state = _take_shares(state, seat, a.shares)
     if state.reveals:  # a game with seat keys: the dice come from the players' chains
-        state = _take_reveal(state, seat, a.reveal, "rolling")
-        beacon = state.reveals[(seat - 1) % len(state.players)]
-        derived = roll_of(state.turn, state.reveals[seat], beacon)
+        decided = dice_step_due(state, seat)
+        state = _take_reveal(state, seat, a.reveal, "rolling")._replace(fresh_beacon=False)
+        beacon = (seat - 1) % len(state.players)
+        if decided:  # the seat before reveals the element the roll takes (reveal_dice)
+            if a.dice is not None:
+                raise IllegalAction(
+                    f"dice: {_name(state, seat)} decided something before rolling, so "
+                    f"{_name(state, beacon)}'s next dice-chain element gives this roll; "
+                    "roll without naming the dice"
+                )
+            rolled = RollDice(a.player, None, a.reveal, a.shares)
+            return state._replace(phase=Phase.DICE, current=beacon), rolled
+        derived = roll_of(state.turn, state.reveals[seat], state.reveals[beacon])
         if a.dice is not None and tuple(a.dice) != derived:
             raise IllegalAction(
                 f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
@@ -510,14 +524,53 @@ def _roll_dice(
     if len(dice) != 2 or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise IllegalAction(f"dice: {dice} is not a roll of two six-sided dice")
     dice = tuple(dice)
-    a = RollDice(a.player, dice, a.reveal, a.shares)  # type: ignore[arg-type]
+    return _rolled(state, dice), RollDice(a.player, dice, a.reveal, a.shares)  # type: ignore[arg-type]
+
+
+def dice_step_due(state: GameState, seat: int) -> bool:
+    """True when ``seat``'s roll takes an element revealed after it (phase ``DICE``).
+
+    So it is when the roller took, or could take, a decision since the element the roll
+    would otherwise take was revealed: it played a development card before rolling,
+    holds one face down it could play, or built in the special building phase. Deciding
+    not to play a card is a decision too, which is why holding one is enough: a roller
+    who could read its roll and then choose between it and a fresh one would re-roll.
+    """
+    if state.dev_played or state.fresh_beacon:
+        return True
+    if state.deck is not None:
+        return bool(state.deck.held(seat))
+    return any(state.hands[seat].dev_cards)
+
+
+def _reveal_dice(
+    state: GameState, seat: int, a: RevealDice, chance: Chance | None
+) -> tuple[GameState, Action]:
+    """The seat before the roller reveals its next dice-chain element, which with the
+    roller's element in its ``roll_dice`` gives the roll; the roller then goes on."""
+    _need_phase(state, "reveal the dice", Phase.DICE)
+    _need_turn(state, seat, "reveal the dice")
+    roller = (seat + 1) % len(state.players)
+    state = _take_reveal(state, seat, a.reveal, "revealing the dice")
+    derived = roll_of(state.turn, state.reveals[roller], state.reveals[seat])
+    if a.dice is not None and tuple(a.dice) != derived:
+        raise IllegalAction(
+            f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
+            f"not {a.dice[0]}+{a.dice[1]}"
+        )
+    rolled = _rolled(state._replace(current=roller), derived)
+    return rolled, RevealDice(a.player, a.reveal, derived)
+
+
+def _rolled(state: GameState, dice: tuple[int, int]) -> GameState:
+    """The state once the turn's dice show ``dice``: production, or a seven's discards."""
     total = dice[0] + dice[1]
     if total != 7:
         state = state._replace(dice=dice, phase=Phase.MAIN)
-        return _check_victory(_produce(state, total)), a
+        return _check_victory(_produce(state, total))
     owed = tuple(h.card_count // 2 if h.card_count > DISCARD_LIMIT else 0 for h in state.hands)
     phase = Phase.DISCARD if any(owed) else Phase.MOVE_ROBBER
-    return state._replace(dice=dice, discards=owed, phase=phase), a
+    return state._replace(dice=dice, discards=owed, phase=phase)
 
 
 def _discard(
@@ -762,6 +815,9 @@ def _next_special_builder(state: GameState, after: int) -> GameState:
     builder = special_build.next_builder(state, after)
     if builder is None:
         return _next_turn(state, special_build.turn_player(state))
+    if state.reveals and builder == (special_build.turn_player(state) + 1) % len(state.players):
+        # the seat rolling next builds knowing the element its roll would take
+        state = state._replace(fresh_beacon=True)
     return state._replace(phase=Phase.SPECIAL_BUILD, current=builder)
 
 
@@ -1389,6 +1445,7 @@ HANDLERS: dict[type[Action], Handler] = {
     BuildRoad: _build_road,  # type: ignore[dict-item]
     BuildCity: _build_city,  # type: ignore[dict-item]
     RollDice: _roll_dice,  # type: ignore[dict-item]
+    RevealDice: _reveal_dice,  # type: ignore[dict-item]
     Discard: _discard,  # type: ignore[dict-item]
     MoveRobber: _move_robber,  # type: ignore[dict-item]
     EndTurn: _end_turn,  # type: ignore[dict-item]
@@ -1647,6 +1704,8 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
         return [_action(EndSpecialBuild, name)] + [
             x for x in _main_actions(state, seat, name) if isinstance(x, _SPECIAL_BUILDS)
         ]
+    if phase is Phase.DICE:
+        return [RevealDice(name)]
     if phase is Phase.ROLL:
         if state.dev_played or not any(state.hands[seat].dev_cards):
             return [_action(RollDice, name)]

@@ -31,7 +31,7 @@ from catan_p2p.errors import (
     UsageError,
     VerificationError,
 )
-from catan_p2p.rules.actions import Action, ClaimSeat, GiveCard, ShowSteal
+from catan_p2p.rules.actions import Action, ClaimSeat, GiveCard, RevealDice, ShowSteal
 from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
@@ -448,6 +448,12 @@ class GitSession:
                 if victim not in self.peers:
                     break
                 self._submit(GiveCard(victim))
+                continue
+            if state.phase is Phase.DICE:  # a local seat before the roller gives the dice
+                giver = state.players[state.current]
+                if giver not in self.peers:
+                    break
+                self._submit(RevealDice(giver))
                 continue
             if state.phase is Phase.MONOPOLY:  # so do robbed local seats for a monopoly
                 given = {a.player for a in self._answers()}

@@ -72,6 +72,7 @@ STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
         "setup_step",
         "dice",
         "dev_played",
+        "fresh_beacon",
         "free_roads",
         "robber",
         "discards",
@@ -174,6 +175,8 @@ def turn_data(state: GameState) -> dict:
         data["dice"] = list(state.dice)
     if state.dev_played:
         data["dev_played"] = True
+    if state.fresh_beacon:
+        data["fresh_beacon"] = True
     if state.free_roads:
         data["free_roads"] = state.free_roads
     if any(state.discards):
@@ -658,6 +661,7 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         longest_road=player_of("awards.json", awards.longest_road),
         largest_army=player_of("awards.json", awards.largest_army),
         dev_played=turn.dev_played,
+        fresh_beacon=turn.fresh_beacon,
         discards=tuple(discards),
         trade=trade,
         free_roads=turn.free_roads,

@@ -32,7 +32,7 @@ from catan_p2p.errors import (
     VerificationError,
 )
 from catan_p2p.rules.actions import Action, ClaimSeat, GiveCard, RevealDice, ShowSteal
-from catan_p2p.rules.engine import actors, legal_actions, owed_reveal, refusal
+from catan_p2p.rules.engine import actors, legal_actions, owed_reveal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.keys import existing_key, seat_key
@@ -54,8 +54,10 @@ from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.protocol import parse_action
 from catan_p2p.sync.publish import Source
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.seen import SeenLog
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import refusal
 
 
 def _guarded(method: Callable) -> Callable:
@@ -144,6 +146,7 @@ class GitSession:
         self._reported: set[str] = set()  # rejections already handed out by take_rejected
         self._early: set[str] = set()  # rejected for now only: dated ahead of this clock
         self._wait_start: tuple[str, int] | None = None  # head -> waiting_since()
+        self._first_sight = SeenLog(self.repo.git_dir, self.game_id)  # where the wait counts from
         # (answer, opening) -> verified answer or None: an answer is valid on its own
         # opening only, and a replayed one under a later opening must be checked again.
         self._answer_cache: dict[tuple[str, str], Answer | None] = {}
@@ -410,7 +413,7 @@ class GitSession:
         opening = peer.head or self.genesis
         # What only this seat can add (dice-chain element, shuffle, shares, card proofs)
         # is filled in before the plan judges the action; none of it changes with a merge.
-        action = peer.with_secrets(action, peer.state)
+        action = peer.with_secrets(action, peer.state)  # once: record reuses it on this head
         plan = concurrent.plan_action(self.game_id, opening, peer.state, action, self._answers)
         if isinstance(plan, AnswerOnBranch):
             peer.record_answer(plan.ref, action)
@@ -426,7 +429,7 @@ class GitSession:
             self._maybe_merge()
             if peer.head != self.head:
                 peer.advance(self.head)
-        peer.record(action)
+        peer.record(action, filled_on=opening)  # filled again only if a merge moved the head
         self._after_own_commit(peer)
         return self.state
 
@@ -797,6 +800,7 @@ class GitSession:
         status.forks = tuple(sorted(set(forks)))
         status.behind = behind
         self._note_checkpoint()
+        self._first_sight.first_seen(self.head)
         return status
 
     def _abandoned_first(self, heads: dict[str, str]) -> list[tuple[str, str]]:
@@ -854,11 +858,12 @@ class GitSession:
 
     @_guarded
     def waiting_since(self) -> int:
-        """When the game began waiting on the next move, counted as peers count it for an
-        ``abandon`` (the newest commit time on the head's line); cached per head."""
+        """When the game began waiting on the next move, as this peer counts it for an
+        ``abandon``: when it first saw the head (``liveness.waiting_since``); cached."""
         head = self.head
         if self._wait_start is None or self._wait_start[0] != head:
-            self._wait_start = (head, liveness.wait_start(self.repo, head))
+            since = liveness.waiting_since(self.repo, head, self._first_sight.first_seen(head))
+            self._wait_start = (head, since)
         return self._wait_start[1]
 
     @_guarded

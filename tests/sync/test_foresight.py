@@ -20,12 +20,14 @@ from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.rules import engine
 from catan_p2p.rules.actions import EndTurn, PlayKnight, RevealDice, RollDice
 from catan_p2p.rules.chance import roll_of
-from catan_p2p.rules.engine import dice_step_due, legal_actions, step
+from catan_p2p.rules.engine import dice_step_due, legal_actions
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.trust.engine import step
+from catan_p2p.trust.seats import take_reveal
 
 
 def _play_until(session: GitSession, wanted, limit: int = 3000) -> None:  # type: ignore[no-untyped-def]
@@ -112,7 +114,7 @@ def test_a_peer_refuses_a_roll_the_roller_wrote_with_the_dice_it_foresaw(game):
     roller, before, _ = _names(state)
     roll = game.peers[roller].with_reveal(RollDice(roller), state)
     seat = state.current
-    revealed = engine._take_reveal(state, seat, roll.reveal, "rolling")
+    revealed = take_reveal(state, seat, roll.reveal, "rolling")
     foreseen = roll_of(state.turn, roll.reveal, state.reveals[state.players.index(before)])
     tree = game.repo.writer(game.info).write(engine._rolled(revealed, foreseen))
     forged = sign_commit(

@@ -12,7 +12,7 @@ from catan_p2p.rules.views import own_cards, stolen_card
 from catan_p2p.session.base import LogEntry
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.wording import spoken
-from catan_p2p.store.codec import read_state
+from catan_p2p.store.reading import read_state
 from catan_p2p.sync.concurrent import is_answer
 
 

@@ -15,8 +15,9 @@ from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import BuildSettlement, BuyDevCard, RevealDeck
 from catan_p2p.rules.cards import DEV_CARD_COST, DevCard, add, one, sub
 from catan_p2p.rules.common import pay, replaced, seat_name
-from catan_p2p.rules.engine import owed_reveal, settle
 from catan_p2p.rules.state import GameState
+from catan_p2p.rules.steals import settle
+from catan_p2p.rules.waiting import owed_reveal
 
 _POSITION = re.compile(r"(0|[1-9][0-9]?)")
 

@@ -41,8 +41,8 @@ from catan_p2p.rules.cards import (
     Terrain,
     one,
 )
-from catan_p2p.rules.engine import legal_actions
 from catan_p2p.rules.hexgrid import neighbours
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, SEAT_COLOURS, Phase, new_game
 
 SIX = SEAT_COLOURS

@@ -20,7 +20,8 @@ from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.rules import engine
 from catan_p2p.rules.actions import EndTurn, PlayKnight, RevealDice, RollDice
 from catan_p2p.rules.chance import roll_of
-from catan_p2p.rules.engine import dice_step_due, legal_actions
+from catan_p2p.rules.engine import dice_step_due
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession

@@ -45,9 +45,10 @@ from catan_p2p.rules.actions import (
     RollDice,
 )
 from catan_p2p.rules.cards import DevCard, Resource
-from catan_p2p.rules.engine import legal_actions, owed_reveal
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.views import own_cards
+from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game

@@ -376,7 +376,7 @@ def test_a_steal_merge_that_reads_the_card_into_the_tree_is_refused(game):
     state = game.state(game.merged)
     steal = state.steals[-1]
     shared = cards_deck.shared_value(game.secret(game.mover), steal.answer)
-    from catan_p2p.rules.engine import settle
+    from catan_p2p.rules.steals import settle
 
     read = settle(state, steal, shared)._replace(steals=state.steals[:-1])
     robber = THREE[game.mover]

@@ -45,7 +45,6 @@ if str(ROOT) not in sys.path:  # `python tools/vectors.py` from anywhere
 
 from catan_p2p.bots import make_bot  # noqa: E402
 from catan_p2p.rules import chance as chance_mod  # noqa: E402
-from catan_p2p.rules import deck as cards_deck  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
     Abandon,
     Action,
@@ -72,11 +71,11 @@ from catan_p2p.rules.actions import (  # noqa: E402
     ShowSteal,
 )
 from catan_p2p.rules.board import Board  # noqa: E402
-from catan_p2p.rules.engine import legal_actions  # noqa: E402
+from catan_p2p.rules.menu import legal_actions  # noqa: E402
 from catan_p2p.rules.state import Phase  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
 from catan_p2p.session.start import create_game  # noqa: E402
-from catan_p2p.store import codec  # noqa: E402
+from catan_p2p.store import codec, reading  # noqa: E402
 from catan_p2p.store.objects import Commit, MemoryObjectStore, commit_data, parse_tree, tree_data  # noqa: E402
 from catan_p2p.sync import liveness  # noqa: E402
 from catan_p2p.sync import protocol as proto  # noqa: E402
@@ -86,6 +85,7 @@ from catan_p2p.sync.concurrent import as_merged  # noqa: E402
 from catan_p2p.sync.genesis import initial_state  # noqa: E402
 from catan_p2p.sync.repo import GameRepo, init_repo  # noqa: E402
 from catan_p2p.sync.signing import SeatKey  # noqa: E402
+from catan_p2p.trust import poker as cards_deck  # noqa: E402
 from catan_p2p.trust.engine import step  # noqa: E402
 from catan_p2p.trust.steals import steal_context  # noqa: E402
 
@@ -452,7 +452,7 @@ def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: di
         if o in first.values():
             entry["vector"] = True
         if o in chosen and kinds[o] != "chat":
-            files = codec.read_files(repo.store, c.tree, o[:10])
+            files = reading.read_files(repo.store, c.tree, o[:10])
             for data in files.values():
                 blobs[hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()] = data.decode()
             trees[c.tree] = {
@@ -461,7 +461,7 @@ def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: di
             }
         entries.append(entry)
     board = json.loads(
-        codec.read_files(repo.store, repo.commit(genesis).tree, "genesis")["board/board.json"]
+        reading.read_files(repo.store, repo.commit(genesis).tree, "genesis")["board/board.json"]
     )
     return {
         "game": info.game,
@@ -544,13 +544,13 @@ class Rebuild:
 
     def state(self, oid: str):
         """§4: a state is its tree's files, decoded."""
-        return codec.decode(self.files(self.commit(oid).tree), oid[:10])[0]
+        return reading.decode(self.files(self.commit(oid).tree), oid[:10])[0]
 
     def written(self, state) -> tuple[str, dict[str, bytes]]:
         """§4: the files of ``state``, serialised, and their tree id."""
         store = MemoryObjectStore()
         tree = codec.StateWriter(store, self.info).write(state)
-        return tree, codec.read_files(store, tree, "rebuilt")
+        return tree, reading.read_files(store, tree, "rebuilt")
 
     def check_tree(self, state, oid: str) -> None:
         tree, files = self.written(state)

@@ -32,8 +32,9 @@ from catan_p2p.errors import (
     VerificationError,
 )
 from catan_p2p.rules.actions import Action, ClaimSeat, GiveCard, ShowSteal
-from catan_p2p.rules.engine import actors, legal_actions, owed_reveal
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.waiting import actors, owed_reveal
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.keys import existing_key, seat_key
 from catan_p2p.store.refs import (

@@ -12,8 +12,9 @@ import pytest
 
 pytest.importorskip("catanatron")
 
-from catan_p2p.bots import GreedyBot, make_bot  # noqa: E402
+from catan_p2p.bots import GreedyBot  # noqa: E402
 from catan_p2p.bridges.catanatron_players import CatanatronBot, implementation  # noqa: E402
+from catan_p2p.bridges.strategies import make_bot  # noqa: E402
 from catan_p2p.rules.actions import Action  # noqa: E402
 from catan_p2p.sim import play_game  # noqa: E402
 
@@ -49,6 +50,7 @@ def test_a_catanatron_seat_in_a_four_player_game_with_trades_offered_to_it() -> 
     assert result.winner is not None
 
 
+@pytest.mark.slow
 def test_simulate_takes_strong_and_catanatron_bots() -> None:
     out = subprocess.run(
         [

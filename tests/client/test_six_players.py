@@ -15,7 +15,7 @@ from catan_p2p.client.app import App
 from catan_p2p.client.seats import Seats
 from catan_p2p.rules.actions import BuildRoad
 from catan_p2p.rules.cards import CITY_COST, ROAD_COST
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase, new_game
 from catan_p2p.session.base import MemorySession
 
@@ -107,6 +107,7 @@ def home(tmp_path, monkeypatch):
     return tmp_path / "home"
 
 
+@pytest.mark.slow
 def test_play_with_five_bots_seats_six_on_the_extension_island(home, tmp_path, drive):
     from catan_p2p.cli import build_parser
     from catan_p2p.commands import play as play_command
@@ -131,6 +132,7 @@ def test_play_with_five_bots_seats_six_on_the_extension_island(home, tmp_path, d
         game.session.close()
 
 
+@pytest.mark.slow
 def test_play_headless_with_six_bots_records_a_game_that_verifies(home, tmp_path, capsys):
     from catan_p2p.cli import main
 
@@ -142,6 +144,7 @@ def test_play_headless_with_six_bots_records_a_game_that_verifies(home, tmp_path
     assert main(["verify", "--repo", str(repo)]) == 0
 
 
+@pytest.mark.slow
 def test_new_with_six_names_and_not_seven(home, tmp_path, capsys):
     from catan_p2p.cli import main
     from catan_p2p.rules.board import EXTENSION_BOARD

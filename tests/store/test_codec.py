@@ -12,7 +12,7 @@ import pytest
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase, PlayerState, new_game
 from catan_p2p.session.start import create_game
 from catan_p2p.sim import next_actor
@@ -22,13 +22,11 @@ from catan_p2p.store.codec import (
     STATE_FIELDS_BY_FILE,
     GameInfo,
     StateWriter,
-    decode,
     dumps,
-    read_files,
-    read_state,
     turn_data,
 )
 from catan_p2p.store.objects import GitObjectStore, HashingStore, MemoryObjectStore, parse_tree
+from catan_p2p.store.reading import decode, read_files, read_state
 from catan_p2p.sync.repo import init_repo
 from catan_p2p.trust.engine import step
 
@@ -149,6 +147,7 @@ def test_bank_cannot_be_a_players_name(tmp_path: Path):
         create_game(tmp_path / "r", ["red", "bank"])
 
 
+@pytest.mark.slow
 def test_a_git_repository_agrees_with_git_about_object_ids(tmp_path: Path):
     git_dir = init_repo(tmp_path / "repo")
     store = GitObjectStore(git_dir)
@@ -211,6 +210,7 @@ def test_a_file_naming_an_unknown_player_is_refused():
         decode(files, "commit x")
 
 
+@pytest.mark.slow
 def test_state_schema_folder_matches_the_models():
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.run(

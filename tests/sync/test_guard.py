@@ -16,7 +16,7 @@ from gitgames import CLI, cli, git, sign_commit
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import BuildSettlement, ClaimSeat
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor
@@ -25,6 +25,8 @@ from catan_p2p.sync import transport
 from catan_p2p.sync.protocol import merge_message, parse_action
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.trust.engine import step
+
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 
 
 def _remote(tmp_path: Path, hook: bool) -> Path:

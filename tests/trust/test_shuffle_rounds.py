@@ -8,7 +8,7 @@ import multiprocessing
 
 import pytest
 
-from catan_p2p.rules import deck as cards_deck
+from catan_p2p.trust import poker as cards_deck
 
 SECRET = b"\x05" * 32
 CONTEXT = cards_deck.shuffle_context((cards_deck.public_key(SECRET),), 0)

@@ -45,7 +45,6 @@ if str(ROOT) not in sys.path:  # `python tools/vectors.py` from anywhere
 
 from catan_p2p.bots import make_bot  # noqa: E402
 from catan_p2p.rules import chance as chance_mod  # noqa: E402
-from catan_p2p.rules import deck as cards_deck  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
     Abandon,
     Action,
@@ -89,6 +88,7 @@ from catan_p2p.sync.concurrent import as_merged  # noqa: E402
 from catan_p2p.sync.genesis import initial_state  # noqa: E402
 from catan_p2p.sync.repo import GameRepo, init_repo  # noqa: E402
 from catan_p2p.sync.signing import SeatKey  # noqa: E402
+from catan_p2p.trust import poker as cards_deck  # noqa: E402
 from catan_p2p.trust.engine import step  # noqa: E402
 from catan_p2p.trust.steals import steal_context  # noqa: E402
 

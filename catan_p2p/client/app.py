@@ -54,12 +54,12 @@ from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
-from catan_p2p.rules.views import pending_cards  # noqa: E402
 from catan_p2p.rules.waiting import expecting  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
 from catan_p2p.session.wording import spoken  # noqa: E402
+from catan_p2p.trust.views import pending_cards  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
 ROLL_SECONDS = 0.9  # the dice tumble, then the producing tiles glow

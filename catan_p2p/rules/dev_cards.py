@@ -144,7 +144,7 @@ def play_monopoly(
             "monopoly: how many cards it takes depends on them"
         )
     if state.steals and not state.reveals:
-        # Only a player's view has steals but no keys (``rules.views``): a bot's search
+        # Only a player's view has steals but no keys (``trust.views``): a bot's search
         # plays them the simple way, each the victim's first card it still holds.
         for steal in state.steals:
             r0 = next(k for k, n in enumerate(state.hands[steal.victim].resources) if n)

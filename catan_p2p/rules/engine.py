@@ -525,7 +525,7 @@ def _move_robber(
             )
     elif not any(loser.resources):
         # Only a player's view has a hand of unknown cards alone (others' pending
-        # steals, ``rules.views``): a bot's search takes none of them.
+        # steals, ``trust.views``): a bot's search takes none of them.
         return check_victory(state), MoveRobber(a.player, a.tile, a.victim, None)
     else:
         pick = need_chance(chance, "stealing").randrange(sum(loser.resources))

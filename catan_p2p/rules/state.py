@@ -164,7 +164,7 @@ class GameState(NamedTuple):
     winner: int = NOBODY
     victory_points: int = VICTORY_POINTS
     victim: int = NOBODY  # the seat the robber steals from while its answer is owed
-    token: str = ""  # the robber's token for that steal (``rules.deck.token``)
+    token: str = ""  # the robber's token for that steal (``trust.poker.token``)
     # Steals whose card only the robber and the robbed know, oldest first (``Steal``).
     steals: tuple[Steal, ...] = ()
     # The resource of a monopoly played while steals were pending, until every robbed

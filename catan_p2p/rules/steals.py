@@ -18,7 +18,7 @@ def show_steals(state: GameState, seat: int, proofs: tuple[str, ...], keys: Seat
     """``seat`` shows every pending steal it took part in: one proof each, oldest first.
 
     Robber or robbed, it gives the steal's shared value with the proof that its deck
-    key made it (``rules.deck.exchange``); the value picks the card, which moves now.
+    key made it (``trust.poker.exchange``); the value picks the card, which moves now.
     """
     name = seat_name(state, seat)
     mine = [i for i, s in enumerate(state.steals) if seat in (s.mover, s.victim)]

@@ -14,7 +14,6 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from catan_p2p.errors import BoardError, StateFileError
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.board import Board, BoardGraph
 from catan_p2p.rules.cards import Counts
 from catan_p2p.rules.deck import Deck, deck_size
@@ -33,6 +32,7 @@ from catan_p2p.rules.state import (
 from catan_p2p.store import schema
 from catan_p2p.store.codec import _ANSWER_BACK, _DEV, _RES, BANK, GameInfo
 from catan_p2p.store.objects import ObjectStore, parse_tree
+from catan_p2p.trust import poker as cards_deck
 
 
 def _validate(model: type[BaseModel], path: str, data: bytes, where: str) -> Any:

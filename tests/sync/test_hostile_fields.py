@@ -47,7 +47,6 @@ from catan_p2p.rules.actions import (
 from catan_p2p.rules.cards import DevCard, Resource
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase
-from catan_p2p.rules.views import own_cards
 from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
@@ -55,6 +54,7 @@ from catan_p2p.session.start import create_game
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
 from catan_p2p.trust.engine import step
+from catan_p2p.trust.views import own_cards
 
 THREE = ("red", "blue", "white")
 IDENTITY = "01" + "00" * 31  # the neutral element: a point, but not of the prime-order group

@@ -21,7 +21,6 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, VerificationError
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
     Abandon,
     Action,
@@ -44,6 +43,7 @@ from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.steals import steal_context
 

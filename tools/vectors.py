@@ -66,11 +66,13 @@ from catan_p2p.rules.actions import (  # noqa: E402
     PlayRoadBuilding,
     PlayYearOfPlenty,
     RevealDeck,
+    RevealDice,
     RollDice,
     ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.board import Board  # noqa: E402
+from catan_p2p.rules.engine import dice_step_due  # noqa: E402
 from catan_p2p.rules.menu import legal_actions  # noqa: E402
 from catan_p2p.rules.state import Phase  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
@@ -80,6 +82,7 @@ from catan_p2p.store.objects import Commit, MemoryObjectStore, commit_data, pars
 from catan_p2p.sync import liveness  # noqa: E402
 from catan_p2p.sync import protocol as proto  # noqa: E402
 from catan_p2p.sync import repo as repo_mod  # noqa: E402
+from catan_p2p.sync import seen as seen_mod  # noqa: E402
 from catan_p2p.sync import verify as verify_mod  # noqa: E402
 from catan_p2p.sync.concurrent import as_merged  # noqa: E402
 from catan_p2p.sync.genesis import initial_state  # noqa: E402
@@ -93,7 +96,7 @@ OUT = ROOT / "state_schema" / "vectors" / "vectors.json"
 WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z: the genesis of the first game
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 PLAY = ("red", "blue", "white")
-PLAY_SEED = "vectors-1"  # a seed whose game holds a commit of every kind (found by search)
+PLAY_SEED = "vectors-2"  # a seed whose game holds a commit of every kind (found by search)
 PLAY_POINTS = 8
 ABANDON = ("red", "blue")
 TIMEOUT = 3600
@@ -131,12 +134,15 @@ def fixed_clock(clock: Clock):
         sleep=_time.sleep,
         perf_counter=_time.perf_counter,
     )
-    saved = (repo_mod.time, verify_mod.time)
-    repo_mod.time = verify_mod.time = fake  # type: ignore[assignment]
+    modules = (repo_mod, verify_mod, seen_mod, liveness)
+    saved = [m.time for m in modules]
+    for m in modules:
+        m.time = fake  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        repo_mod.time, verify_mod.time = saved
+        for m, real in zip(modules, saved, strict=True):
+            m.time = real  # type: ignore[attr-defined]
 
 
 # --- what kind of commit a commit is --------------------------------------------------------
@@ -158,8 +164,11 @@ def kind_of(repo: GameRepo, oid: str) -> str:
         kind += ":accept" if action.accept else ":decline"
     if isinstance(action, MoveRobber):
         kind += ":rob" if action.victim else ":nobody"
-    if isinstance(action, RollDice):
+    if isinstance(action, RollDice) and action.dice is None:
+        kind += ":decided"  # its dice come in the next commit's reveal_dice
+    elif isinstance(action, (RollDice, RevealDice)):
         kind += ":seven" if sum(action.dice or (0, 0)) == 7 else ":number"
+    if isinstance(action, RollDice):
         kind += ":shares" if action.shares else ""
     if isinstance(action, BuildSettlement) and action.deck:
         kind += ":shuffle"
@@ -209,6 +218,8 @@ REQUIRED = (
     "action:roll_dice:number",
     "action:roll_dice:number:shares",
     "action:roll_dice:seven",
+    "action:roll_dice:decided",
+    "action:reveal_dice:number",
     "answer:discard",
     "merge:discard",
     "action:move_robber:rob",
@@ -596,13 +607,18 @@ class Rebuild:
                 cards_deck.public_key(deck_secret),
                 cards_deck.key_proof(deck_secret, key),
             )
-        if isinstance(action, (RollDice, EndTurn)):  # §3 Dice: the next element back
+        if isinstance(action, (RollDice, RevealDice, EndTurn)):  # §3 Dice: the next element
             chain = chance_mod.chain(bytes.fromhex(me["dice_secret"]))
             reveal = chain[chain.index(state.reveals[seat]) - 1]
             action = replace(action, reveal=reveal)
+        if isinstance(action, RevealDice):  # §3 Dice: the roller's element, then this one
+            roller = state.reveals[(seat + 1) % len(state.players)]
+            action = replace(action, dice=chance_mod.roll_of(state.turn, roller, action.reveal))
         if isinstance(action, RollDice):
             beacon = state.reveals[(seat - 1) % len(state.players)]
             dice = chance_mod.roll_of(state.turn, action.reveal, beacon)
+            if dice_step_due(state, seat):  # §3 Dice: a roll after a decision
+                dice = None
             owed = deck.owed_shares(seat)  # §3 Drawing: a share of every card owed
             shares = tuple(
                 f"{p}:{cards_deck.share(deck_secret, deck.opened[p], deck.keys[seat])}"

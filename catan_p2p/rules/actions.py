@@ -251,6 +251,29 @@ class RollDice(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
+class RevealDice(Action):
+    """Give the dice of a roll that followed a decision (phase ``DICE``, with seat keys).
+
+    The seat before the roller reveals ``reveal``, its next dice-chain element, after the
+    roller's ``roll_dice``: so the roller committed to everything it did before rolling
+    without knowing the roll. ``dice`` is the outcome, filled in like ``roll_dice``'s.
+    """
+
+    kind: ClassVar[str] = "reveal_dice"
+    reveal: str | None = None
+    dice: tuple[int, int] | None = None
+
+    def describe(self) -> str:
+        if self.dice is None:
+            return "reveal the dice"
+        return f"reveal the dice: {self.dice[0]}+{self.dice[1]}={sum(self.dice)}"
+
+    def unresolved(self) -> Action:
+        return RevealDice(self.player, self.reveal, None)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
 class Discard(ShowsSteals):
     """Give half of a hand of more than seven cards back to the bank after a seven."""
 

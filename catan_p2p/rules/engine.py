@@ -37,6 +37,7 @@ from catan_p2p.rules.actions import (
     PlayRoadBuilding,
     PlayYearOfPlenty,
     RevealDeck,
+    RevealDice,
     RollDice,
     ShowsSteals,
     ShowSteal,
@@ -369,9 +370,19 @@ def _roll_dice(
     need_turn(state, seat, "roll the dice")
     state = _take_shares(state, seat, a.shares, keys)
     if state.reveals:  # a game with seat keys: the dice come from the players' chains
-        state = keys.take_reveal(state, seat, a.reveal, "rolling")
-        beacon = state.reveals[(seat - 1) % len(state.players)]
-        derived = roll_of(state.turn, state.reveals[seat], beacon)
+        decided = dice_step_due(state, seat)
+        state = keys.take_reveal(state, seat, a.reveal, "rolling")._replace(fresh_beacon=False)
+        beacon = (seat - 1) % len(state.players)
+        if decided:  # the seat before reveals the element the roll takes (reveal_dice)
+            if a.dice is not None:
+                raise IllegalAction(
+                    f"dice: {seat_name(state, seat)} decided something before rolling, so "
+                    f"{seat_name(state, beacon)}'s next dice-chain element gives this roll; "
+                    "roll without naming the dice"
+                )
+            rolled = RollDice(a.player, None, a.reveal, a.shares)
+            return state._replace(phase=Phase.DICE, current=beacon), rolled
+        derived = roll_of(state.turn, state.reveals[seat], state.reveals[beacon])
         if a.dice is not None and tuple(a.dice) != derived:
             raise IllegalAction(
                 f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
@@ -382,14 +393,53 @@ def _roll_dice(
     if len(dice) != 2 or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise IllegalAction(f"dice: {dice} is not a roll of two six-sided dice")
     dice = tuple(dice)
-    a = RollDice(a.player, dice, a.reveal, a.shares)  # type: ignore[arg-type]
+    return _rolled(state, dice), RollDice(a.player, dice, a.reveal, a.shares)  # type: ignore[arg-type]
+
+
+def dice_step_due(state: GameState, seat: int) -> bool:
+    """True when ``seat``'s roll takes an element revealed after it (phase ``DICE``).
+
+    So it is when the roller took, or could take, a decision since the element the roll
+    would otherwise take was revealed: it played a development card before rolling,
+    holds one face down it could play, or built in the special building phase. Deciding
+    not to play a card is a decision too, which is why holding one is enough: a roller
+    who could read its roll and then choose between it and a fresh one would re-roll.
+    """
+    if state.dev_played or state.fresh_beacon:
+        return True
+    if state.deck is not None:
+        return bool(state.deck.held(seat))
+    return any(state.hands[seat].dev_cards)
+
+
+def _reveal_dice(
+    state: GameState, seat: int, a: RevealDice, chance: Chance | None, keys: SeatKeys
+) -> tuple[GameState, Action]:
+    """The seat before the roller reveals its next dice-chain element, which with the
+    roller's element in its ``roll_dice`` gives the roll; the roller then goes on."""
+    need_phase(state, "reveal the dice", Phase.DICE)
+    need_turn(state, seat, "reveal the dice")
+    roller = (seat + 1) % len(state.players)
+    state = keys.take_reveal(state, seat, a.reveal, "revealing the dice")
+    derived = roll_of(state.turn, state.reveals[roller], state.reveals[seat])
+    if a.dice is not None and tuple(a.dice) != derived:
+        raise IllegalAction(
+            f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
+            f"not {a.dice[0]}+{a.dice[1]}"
+        )
+    rolled = _rolled(state._replace(current=roller), derived)
+    return rolled, RevealDice(a.player, a.reveal, derived)
+
+
+def _rolled(state: GameState, dice: tuple[int, int]) -> GameState:
+    """The state once the turn's dice show ``dice``: production, or a seven's discards."""
     total = dice[0] + dice[1]
     if total != 7:
         state = state._replace(dice=dice, phase=Phase.MAIN)
-        return check_victory(_produce(state, total)), a
+        return check_victory(_produce(state, total))
     owed = tuple(h.card_count // 2 if h.card_count > DISCARD_LIMIT else 0 for h in state.hands)
     phase = Phase.DISCARD if any(owed) else Phase.MOVE_ROBBER
-    return state._replace(dice=dice, discards=owed, phase=phase), a
+    return state._replace(dice=dice, discards=owed, phase=phase)
 
 
 def _discard(
@@ -621,6 +671,7 @@ HANDLERS: dict[type[Action], Handler] = {
     BuildRoad: _build_road,  # type: ignore[dict-item]
     BuildCity: _build_city,  # type: ignore[dict-item]
     RollDice: _roll_dice,  # type: ignore[dict-item]
+    RevealDice: _reveal_dice,  # type: ignore[dict-item]
     Discard: _discard,  # type: ignore[dict-item]
     MoveRobber: _move_robber,  # type: ignore[dict-item]
     EndTurn: _end_turn,  # type: ignore[dict-item]

@@ -29,6 +29,7 @@ from catan_p2p.rules.actions import (
     PlayMonopoly,
     PlayRoadBuilding,
     PlayYearOfPlenty,
+    RevealDice,
     RollDice,
 )
 from catan_p2p.rules.board import BoardGraph
@@ -247,6 +248,8 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
         return [_action(EndSpecialBuild, name)] + [
             x for x in _main_actions(state, seat, name) if isinstance(x, _SPECIAL_BUILDS)
         ]
+    if phase is Phase.DICE:
+        return [RevealDice(name)]
     if phase is Phase.ROLL:
         if state.dev_played or not any(state.hands[seat].dev_cards):
             return [_action(RollDice, name)]

@@ -51,4 +51,7 @@ def next_special_builder(state: GameState, after: int) -> GameState:
     builder = special_build.next_builder(state, after)
     if builder is None:
         return next_turn(state, special_build.turn_player(state))
+    if state.reveals and builder == (special_build.turn_player(state) + 1) % len(state.players):
+        # the seat rolling next builds knowing the element its roll would take ("Dice")
+        state = state._replace(fresh_beacon=True)
     return state._replace(phase=Phase.SPECIAL_BUILD, current=builder)

@@ -55,6 +55,9 @@ def expecting(state: GameState) -> str:
         return f"waiting for {owing} to show the cards stolen from them ({who}'s monopoly)"
     if phase is Phase.SPECIAL_BUILD:
         return f"special building: {who} may build or buy"
+    if phase is Phase.DICE:
+        roller = seat_name(state, (state.current + 1) % len(state.players))
+        return f"waiting for {who} to reveal the dice of {roller}'s roll"
     return f"it is {who}'s turn"
 
 

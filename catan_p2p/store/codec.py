@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from operator import attrgetter
 from typing import Any
 
@@ -63,6 +64,7 @@ STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
         "setup_step",
         "dice",
         "dev_played",
+        "fresh_beacon",
         "free_roads",
         "robber",
         "discards",
@@ -101,12 +103,21 @@ _compact = json.JSONEncoder(sort_keys=True, separators=(", ", ": "), ensure_asci
 
 
 def _render(value: Any, pad: str) -> str:
+    # Strings and integers, most of every file, skip the encoder's own dispatch: the C
+    # string encoder and int's repr are what it calls for them (bool is no int here).
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
     if isinstance(value, dict):
         if not value:
             return "{}"
         inner = pad + " "
         items = ",\n".join(
-            f"{inner}{_compact(k)}: {_render(value[k], inner)}" for k in sorted(value)
+            f"{inner}{encode_basestring(k) if type(k) is str else _compact(k)}: "
+            f"{_render(value[k], inner)}"
+            for k in sorted(value)
         )
         return f"{{\n{items}\n{pad}}}"
     if isinstance(value, list) and value and isinstance(value[0], dict):
@@ -165,6 +176,8 @@ def turn_data(state: GameState) -> dict:
         data["dice"] = list(state.dice)
     if state.dev_played:
         data["dev_played"] = True
+    if state.fresh_beacon:
+        data["fresh_beacon"] = True
     if state.free_roads:
         data["free_roads"] = state.free_roads
     if any(state.discards):

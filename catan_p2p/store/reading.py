@@ -250,6 +250,7 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         longest_road=player_of("awards.json", awards.longest_road),
         largest_army=player_of("awards.json", awards.largest_army),
         dev_played=turn.dev_played,
+        fresh_beacon=turn.fresh_beacon,
         discards=tuple(discards),
         trade=trade,
         free_roads=turn.free_roads,

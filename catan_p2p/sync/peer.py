@@ -26,6 +26,7 @@ from catan_p2p.rules.actions import (
     PlayRoadBuilding,
     PlayYearOfPlenty,
     RevealDeck,
+    RevealDice,
     RollDice,
     ShowsSteals,
     ShowSteal,
@@ -220,7 +221,7 @@ class Peer:
         """``action`` with the next dice-chain element filled in when it must reveal one."""
         if not state.reveals or state.lobby_open:
             return action
-        if not isinstance(action, (RollDice, EndTurn)):
+        if not isinstance(action, (RollDice, RevealDice, EndTurn)):
             return action
         if action.reveal is not None:
             return action

@@ -170,12 +170,12 @@ def _mutant(func, old: str, new: str):  # type: ignore[no-untyped-def]
 #: The three mutants of issue 21: name -> (rule function, text, its replacement).
 MUTANTS = {
     "discard at 7 cards": (
-        engine._roll_dice,
+        engine._rolled,
         "h.card_count > DISCARD_LIMIT",
         "h.card_count >= DISCARD_LIMIT",
     ),
     "discard rounded up": (
-        engine._roll_dice,
+        engine._rolled,
         "h.card_count // 2 if",
         "(h.card_count + 1) // 2 if",
     ),
@@ -189,11 +189,7 @@ MUTANTS = {
 
 def _apply_mutant(monkeypatch, name: str) -> None:  # type: ignore[no-untyped-def]
     func, old, new = MUTANTS[name]
-    mutant = _mutant(func, old, new)
-    if func is engine._roll_dice:
-        monkeypatch.setitem(engine.HANDLERS, RollDice, mutant)
-    else:
-        monkeypatch.setattr(engine, func.__name__, mutant)
+    monkeypatch.setattr(engine, func.__name__, _mutant(func, old, new))
 
 
 def _seven_with(cards: int):  # type: ignore[no-untyped-def]

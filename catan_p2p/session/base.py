@@ -15,6 +15,7 @@ from catan_p2p.rules.actions import Action
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.engine import legal_actions, refusal, step
 from catan_p2p.rules.state import GameState
+from catan_p2p.sync.adopt import Fork
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class SyncStatus:
     behind: int = 0  # peer commits seen but not yet applied
     last_fetch: float | None = None  # time.time() of the last successful fetch
     error: str | None = None  # the last sync error, one sentence
-    forks: tuple[str, ...] = field(default_factory=tuple)  # fork reports
+    forks: tuple[Fork, ...] = field(default_factory=tuple)  # diverging heads found
 
 
 class Session(Protocol):

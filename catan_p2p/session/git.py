@@ -1,10 +1,10 @@
 """A running game recorded in Git: hot-seat (every seat here) or networked (one seat).
 
-``GitSession`` holds one ``Peer`` per local seat and orchestrates: it asks ``sync/`` what
-to do and does it. Submitting brings the acting seat up to date, records the action where
-``concurrent.plan_action`` says, then the moves nobody chooses (``sync.followup``). A
-sync fetches every source (``sync.exchange``), adopts what verifies (``sync.adopt``),
-merges a complete concurrent step and pushes the own refs (``sync.exchange``).
+``GitSession`` orchestrates; the protocol lives in ``sync/``. ``sync.seats.Seats`` is the
+local seats' replica (the state they see, where an action goes, merges, the moves nobody
+chooses, adopting what peers offer) and ``sync.exchange.Exchange`` the traffic with the
+remotes (fetch every source, push the own refs over the value seen). A submit records
+through the seats and pushes; a sync fetches, adopts, records what is due and pushes.
 
 Threads: every public method holds ``self.lock`` (an ``RLock``); transfers run outside it.
 """
@@ -13,28 +13,23 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import wraps
 from pathlib import Path
 
-from catan_p2p.errors import IllegalAction, StateFileError, UsageError
-from catan_p2p.rules.actions import Action, ClaimSeat
-from catan_p2p.rules.engine import actors, legal_actions, refusal
+from catan_p2p.errors import IllegalAction, UsageError
+from catan_p2p.rules.actions import Action
+from catan_p2p.rules.engine import legal_actions, refusal
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.history import History
-from catan_p2p.session.keys import existing_key, seat_key
-from catan_p2p.store.refs import answers_prefix
-from catan_p2p.sync import checkpoint, concurrent, liveness, publish, refpolicy
-from catan_p2p.sync.adopt import adopt
-from catan_p2p.sync.answers import AnswerBook, OwnBranches, merged_claims
-from catan_p2p.sync.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
+from catan_p2p.session.keys import check_claimed, seat_keys
+from catan_p2p.sync import checkpoint, liveness, refpolicy
 from catan_p2p.sync.exchange import Exchange
-from catan_p2p.sync.followup import owed_move
 from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.publish import Source
-from catan_p2p.sync.rejections import Rejections
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.seats import Seats
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
 
@@ -57,6 +52,8 @@ class GitSession:
         keys: the local seats' signing keys (default: ``session.keys.seat_key``).
         read_only: only read the game (show, log, replay): a seat without a key here
             gets a throw-away one and reads no hidden card; nothing is recorded.
+
+    Every commit is verified from the derived genesis, the local branches included.
     """
 
     def __init__(
@@ -71,53 +68,41 @@ class GitSession:
         self.eager_push, self.read_only = eager_push, read_only
         self.lock = threading.RLock()
         self.repo = repo if isinstance(repo, GameRepo) else GameRepo(Path(repo))
-        self.game_id = self.repo.only_game(game_id)
-        self.exchange = Exchange(self.repo, self.game_id, (), guard=self.lock)
+        self.game_id = game = self.repo.only_game(game_id)
+        self.exchange = Exchange(self.repo, game, (), guard=self.lock)
         if self.networked and not read_only:
-            refpolicy.drop_junk(self.repo, self.game_id)  # fetched before this version
-        heads = refpolicy.player_heads(self.repo, self.game_id)
+            refpolicy.drop_junk(self.repo, game)  # fetched before this version
+        heads = refpolicy.player_heads(self.repo, game)
         if not heads:
-            raise UsageError(f"game {self.game_id} has no player branches in {self.repo.path}")
-        self.genesis = self.repo.genesis_of(
-            refpolicy.anchor(heads, self.game_id, local_players or ())
-        )
+            raise UsageError(f"game {game} has no player branches in {self.repo.path}")
+        self.genesis = self.repo.genesis_of(refpolicy.anchor(heads, game, local_players or ()))
         genesis_state, self.info = self.repo.open_genesis(self.genesis)
         self.players = genesis_state.players
         for p in local_players or ():
             if p not in self.players:
                 raise UsageError(
-                    f"{p!r} is not a player of game {self.game_id} ({', '.join(self.players)})"
+                    f"{p!r} is not a player of game {game} ({', '.join(self.players)})"
                 )
         self.local_players = self.exchange.local = tuple(local_players or self.players)
-        self._throwaway: set[str] = set()  # read-only seats this machine holds no key for
-        self.keys = {p: (keys or {}).get(p) or self._key(p) for p in self.local_players}
+        self.keys, throwaway = seat_keys(self.local_players, keys, self.repo.git_dir, read_only)
         verifier = Verifier(self.repo, self.info, self.genesis, genesis_state)
-        seat = next((p for p in self.local_players if p not in self._throwaway), None)
+        seat = next((p for p in self.local_players if p not in throwaway), "")
         self.checkpoint = checkpoint.Keeper(
-            self.repo.git_dir, self.game_id, self.genesis, seat, self.keys.get(seat or "")
+            self.repo.git_dir, game, self.genesis, seat or None, self.keys.get(seat)
         )
         self.checkpoint.resume(self.repo, verifier)
         self.peers = {
             p: Peer(self.repo, self.info, p, self.genesis, self.keys[p], verifier)
             for p in self.local_players
         }
-        self.rejections = Rejections()
-        self.answers = AnswerBook(self.repo, self.game_id, self.players, self.rejections)
-        self.own_branches = OwnBranches(self.repo, self.game_id, self.local_players)
+        self.seats = Seats(
+            self.repo, game, self.players, self.peers, self._committed, self._answered
+        )
         self._status = SyncStatus(peers=self.players)
         self._history = History(self.repo)
         self._wait_start: tuple[str, int] | None = None  # head -> waiting_since()
-        self._lobby_claims: list[ClaimSeat] | None = None  # once the lobby closed
         if not read_only:
-            self._check_keys()
-
-    def _key(self, player: str) -> SeatKey:
-        if not self.read_only:
-            return seat_key(player, git_dir=self.repo.git_dir)
-        held = existing_key(player, git_dir=self.repo.git_dir)
-        if held is None:
-            self._throwaway.add(player)
-        return held or SeatKey.generate()
+            check_claimed(self.state, self.keys, game)
 
     @classmethod
     def open(cls, repo: Path, game_id=None, local_players=None, eager_push=True) -> GitSession:  # type: ignore[no-untyped-def]
@@ -142,26 +127,22 @@ class GitSession:
 
     # --- reading -------------------------------------------------------------------------
 
-    def _lead(self) -> Peer:
-        """The local peer whose branch is furthest ahead (all local branches are one line)."""
-        return max(self.peers.values(), key=lambda p: self.repo.depth(p.head or self.genesis))
-
     @property
     @_guarded
     def head(self) -> str:
-        return self._lead().head or self.genesis
+        return self.seats.head
 
     @property
     @_guarded
     def committed_state(self) -> GameState:
         """The state at the newest local head, without answers that are not merged yet."""
-        return self._lead().state
+        return self.seats.lead().state
 
     @property
     @_guarded
     def state(self) -> GameState:
         """The state players see: the head plus verified answers of an open concurrent step."""
-        return concurrent.with_answers(self.committed_state, self._answers())
+        return self.seats.state
 
     @_guarded
     def legal_actions(self, player: str | None = None) -> list[Action]:
@@ -180,17 +161,14 @@ class GitSession:
     @_guarded
     def view(self, player: str) -> GameState:
         """The state as ``player`` sees it: a local seat reads its own hidden cards."""
-        peer = self.peers.get(player)
-        return self.state if peer is None else peer.view(self.state)
+        return self.seats.view(player)
 
     @_guarded
     def history(self) -> list[LogEntry]:
         """Every recorded action from the genesis to the head, answers before their merge."""
-        pending = [LogEntry(a.commit, a.player, a.action, str(a.action)) for a in self._answers()]
+        answers = self.seats.open_answers()
+        pending = [LogEntry(a.commit, a.player, a.action, str(a.action)) for a in answers]
         return self._history.upto(self.head) + pending
-
-    def _answers(self) -> list[Answer]:
-        return self.answers.of(self._lead())
 
     @_guarded
     def waiting_since(self) -> int:
@@ -203,134 +181,59 @@ class GitSession:
     @_guarded
     def take_rejected(self) -> dict[str, str]:
         """Rejections not reported yet (commit id -> reason), each handed out once."""
-        return self.rejections.take()
+        return self.seats.rejections.take()
 
     @property
     @_guarded
     def rejected(self) -> dict[str, str]:
         """Commits this session refused, with the reason (for the CLI and the client)."""
-        return dict(self.rejections.reasons)
+        return dict(self.seats.rejections.reasons)
 
     # --- acting --------------------------------------------------------------------------
 
     def submit(self, action: Action) -> GameState:
         """Record ``action`` for a local seat; ``IllegalAction`` (nothing recorded) if illegal."""
         with self.lock:
-            self._submit(action)
-            state = self._follow_up()
+            if self.read_only:
+                raise UsageError(
+                    "this session only reads the game; open it to play to record moves"
+                )
+            self.seats.record(action)
+            self.seats.follow_up()
+            state = self.seats.state
         self._send()
         return state
 
-    def _submit(self, action: Action) -> None:
-        if self.read_only:
-            raise UsageError("this session only reads the game; open it to play to record moves")
-        if action != action.unresolved():
-            raise IllegalAction(
-                f"chance: {action} names its own outcome; dice, steals and draws are derived "
-                "from the seed and the parent commit, submit the action without them"
-            )
-        peer = self.peers.get(action.player)
-        if peer is None:
-            raise IllegalAction(
-                f"players: this session plays {', '.join(self.local_players)}, "
-                f"not {action.player!r}"
-            )
-        peer.advance(self.head)
-        opening = peer.head or self.genesis
-        # What only this seat can add is filled in before the plan judges the action.
-        action = peer.with_secrets(action, peer.state)
-        plan = concurrent.plan_action(self.game_id, opening, peer.state, action, self._answers)
-        if isinstance(plan, AnswerOnBranch):
-            peer.record_answer(plan.ref, action)
-            self.own_branches.add(plan.ref, opening)
-            self.answers.changed()
-            self._status.ahead += 1
-            if not self._maybe_merge():
-                self._push([plan.ref])
-            return
-        if isinstance(plan, MergeThenRecord):
-            peer.record_merge(plan.kind, plan.answers)
-        elif isinstance(plan, SettleThenRecord):
-            self._maybe_merge()
-            peer.advance(self.head)
-        peer.record(action)
-        self._after_own_commit(peer)
+    def _committed(self, ref: str) -> None:
+        """An own commit: push it now (``eager_push``) or once another peer may act."""
+        if self.eager_push or not self.seats.only_local_can_act():
+            self._push([ref])
 
-    def _follow_up(self) -> GameState:
-        """Record what no one chooses (``sync.followup``), each local seat in its turn."""
-        for _ in range(2 * len(self.players)):
-            move = owed_move(self.state, self.peers, self._answers)
-            if move is None:
-                break
-            self._submit(move)
-        return self.state
+    def _answered(self, ref: str, merged: bool) -> None:
+        self._status.ahead += 1
+        if not merged:
+            self._push([ref])
 
-    def _maybe_merge(self) -> bool:
-        """The active seat, if local, merges a complete set of answers."""
-        merge = concurrent.merge_due(self.committed_state, self.peers, self._answers)
-        if merge is None:
-            return False
-        peer = self.peers[merge.merger]
-        peer.advance(self.head)
-        peer.record_merge(merge.kind, merge.answers)
-        self._after_own_commit(peer)
-        return True
-
-    def _after_own_commit(self, peer: Peer) -> None:
-        """Every other local seat verifies and fast-forwards; then push (when due)."""
-        for other in self.peers.values():
-            if other is not peer:
-                other.advance(peer.head or self.genesis)
-        self._cleanup_answers()
-        state = self.state
-        if self.eager_push or state.is_over or not set(actors(state)) <= set(self.peers):
-            self._push([peer.ref])
-
-    def _cleanup_answers(self) -> None:
-        """Delete local seats' temporary branches whose step is over (merged or moot)."""
-        done = self.own_branches.finish(self.head)
-        if done:
-            self.exchange.delete(done)
-            self.answers.changed()
-
-    def _claim_seats(self) -> None:
-        """Claim the local seats still open in the lobby (each with its key, once)."""
-        for p in self.local_players:
-            state = self.state
-            if state.lobby_open and not state.seats[state.players.index(p)]:
-                self._submit(self.peers[p].claim_seat(self.publish_url))
-
-    def _check_keys(self) -> None:
-        """Refuse to play a seat whose claimed key is not the one this machine holds."""
-        state = self.state
-        for p in self.local_players:
-            claimed = state.seats[state.players.index(p)] if state.seats else ""
-            if claimed and claimed != self.keys[p].public:
-                raise UsageError(
-                    f"{p.capitalize()}'s seat in game {self.game_id} was claimed with another "
-                    f"key than this machine's ({self.keys[p].public[:30]}...); pass --key "
-                    "with the key that claimed it"
-                )
-
-    # --- exchanging (the ``exchange.Local`` the exchange asks) ---------------------------
-
-    def _push(self, refs) -> None:  # type: ignore[no-untyped-def]
-        """Push own refs (and ``refs``) at the next send; never from a read-only session."""
+    def _push(self, refs: Iterable[str]) -> None:
+        """Push own refs (and ``refs``) at the next send; never from a read-only session
+        (its branches are only its verified copies, and it may have no right to write)."""
         if self.networked and not self.read_only:
             self.exchange.want_push(refs)
 
     def flush(self) -> None:
         """Push whatever own commits are not on the remote yet."""
         with self.lock:
-            self._push(list(self.own_branches.openings))
+            self._push(self.seats.branches.openings)
         self._send()
+
+    # --- syncing -------------------------------------------------------------------------
 
     def sync(self) -> SyncStatus:
         """Fetch (when networked), verify and fast-forward, merge, push."""
         fetched, error = False, None
         if self.networked:
             sources = self._sources()
-            error = Exchange.first_error(self.exchange.fetch(self, sources), len(sources))
+            error = Exchange.first_error(self.exchange.fetch(self.seats, sources), len(sources))
             fetched = error is None
         with self.lock:
             status = self._sync_local(fetched, error)
@@ -339,28 +242,32 @@ class GitSession:
 
     def _sync_local(self, fetched: bool, error: str | None) -> SyncStatus:
         status = self._status
-        self.answers.changed()
         if fetched:
             status.last_fetch, status.error = time.time(), None
         elif error is not None:
             status.error = error  # keep the fetch error; pushing now would fail the same way
-        heads = refpolicy.player_heads(self.repo, self.game_id, self.players)
-        found = adopt(
-            self.repo, self.game_id, heads, self.peers, self.rejections, not self.read_only
-        )
+        found = self.seats.adopt(may_close=not self.read_only)
         if not self.read_only:
-            self._claim_seats()
-            self._maybe_merge()
-            self._follow_up()
-        self._cleanup_answers()
+            self.seats.claim_open_seats(self.publish_url)
+            self.seats.merge_due()
+            self.seats.follow_up()
+        self.seats.finish_answers()
         if self.networked and error is None:
-            self._push(list(self.own_branches.openings))
+            self._push(self.seats.branches.openings)
         status.forks, status.behind = found.forks, found.behind
-        self.checkpoint.note(self._lead().head)
+        self.checkpoint.note(self.seats.lead().head)
         return status
 
+    def _readopt(self) -> None:
+        with self.lock:
+            self._sync_local(True, None)
+            self._push(())
+
     def _send(self) -> None:
-        sent = self.exchange.send(self, self._sources)
+        with self.lock:
+            self.exchange.delete(self.seats.deleted)
+            self.seats.deleted = []
+        sent = self.exchange.send(self.seats, self._sources, self._readopt)
         with self.lock:
             if sent.error is not None:
                 self._status.error = sent.error
@@ -369,19 +276,11 @@ class GitSession:
 
     @_guarded
     def _sources(self) -> tuple[Source, ...]:
-        return self.exchange.sources(self._points())
+        return self.exchange.sources(self.points())
 
-    def _points(self) -> dict[str, str]:
+    def points(self) -> dict[str, str]:
         """Each seat's publication point: from the signed claims, else this machine's hints."""
-        return self.exchange.points(self.head, self._claims)
-
-    def _claims(self) -> list[ClaimSeat]:
-        """The seat claims: the verified answers while the lobby is open, else merged."""
-        if self._lead().state.lobby_open:
-            return [a.action for a in self._answers() if isinstance(a.action, ClaimSeat)]
-        if self._lobby_claims is None:
-            self._lobby_claims = [a.action for a in merged_claims(self.repo, self.head)]  # type: ignore[misc]
-        return self._lobby_claims
+        return self.exchange.points(self.head, self.seats.claims)
 
     def add_point(self, player: str, url: str) -> None:
         """Note where ``player`` publishes until its signed claim says so itself."""
@@ -393,29 +292,7 @@ class GitSession:
         with self.lock:
             self.exchange.add_point(player, url)
 
-    def wanted(self, source: Source) -> tuple[list[str], list[str]]:
-        logs = publish.logs_to_read(self.game_id, source, self.players)
-        kind = concurrent.open_kind(self._lead().state)
-        return logs, [] if kind is None else [answers_prefix(self.game_id, kind, self.head)]
-
-    def own_refs(self) -> set[str]:
-        return {p.ref for p in self.peers.values()} | set(self.own_branches.openings)
-
-    def refused(self, oid: str) -> bool:
-        return self.rejections.refused(oid) or not refpolicy.names_a_commit(self.repo, oid)
-
-    def extends(self, old: str, new: str) -> bool:
-        try:
-            return liveness.extends(self.repo, old, new)
-        except (StateFileError, KeyError, ValueError):
-            return False
-
-    def readopt(self) -> None:
-        with self.lock:
-            self._sync_local(True, None)
-            self._push(())
-
     @_guarded
     def close(self) -> None:
-        self.checkpoint.note(self._lead().head, now=True)
+        self.checkpoint.note(self.seats.lead().head, now=True)
         self.repo.close()

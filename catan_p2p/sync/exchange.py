@@ -46,10 +46,6 @@ class Local(Protocol):
         """Whether a branch at ``old`` may move to ``new``."""
         ...
 
-    def readopt(self) -> None:
-        """Verify and adopt what a fetch brought (before the push is decided again)."""
-        ...
-
 
 @dataclass(frozen=True)
 class Sent:
@@ -203,10 +199,15 @@ class Exchange:
 
     # --- pushing -------------------------------------------------------------------------
 
-    def send(self, local: Local, sources: Callable[[], Sequence[Source]]) -> Sent:
+    def send(
+        self,
+        local: Local,
+        sources: Callable[[], Sequence[Source]],
+        readopt: Callable[[], None],
+    ) -> Sent:
         """Push what ``want_push`` asked for to every own destination. A lease the remote
-        refused (it moved since it was seen) is fetched again, adopted if it verifies,
-        and the push decided anew, ``LEASE_TRIES`` times at most."""
+        refused (it moved since it was seen) is fetched again, ``readopt`` verifies and
+        adopts what came, and the push is decided anew, ``LEASE_TRIES`` times at most."""
         sent = Sent()
         if not self.networked:
             return sent
@@ -225,7 +226,7 @@ class Exchange:
                 with self._guard:
                     held = [r for r in logs if r not in gone]
                     self.note_fetched(src, held, steps, local.own_refs())
-            local.readopt()
+            readopt()
             self._due = True
         return sent
 

@@ -30,7 +30,7 @@ from gitdb.pack import PackEntity
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.engine import legal_actions
 from catan_p2p.rules.state import new_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.codec import GameInfo, StateWriter
@@ -38,6 +38,7 @@ from catan_p2p.store.objects import GitObjectStore, MemoryObjectStore, write_pac
 from catan_p2p.store.refs import Refs, player_ref
 from catan_p2p.store.spares import SpareFiles
 from catan_p2p.sync.repo import init_repo
+from catan_p2p.trust.engine import step
 
 TARGET_MS = 2.0  # compute per commit at 4 players
 

@@ -3,7 +3,7 @@
 ``PAPER`` is the thesis (seeds/002, chapter 5: 100 games per player count, random
 actions). ``RERUN`` is the thesis implementation run on this kind of machine (2 vCPU,
 Python 3.11, Linux), as given in issue 5; it was measured at 4 players only.
-``TARGETS`` are issue 3's and issue 5's goals at 4 players.
+``TARGETS`` are the goals at 4 players (issues 3, 5 and 23); ``check_targets`` judges a run.
 """
 
 from __future__ import annotations
@@ -47,12 +47,30 @@ RERUN = {
     "game_seconds_4p": 70.0,  # 60-80 s
 }
 
-#: (key, limit, unit): our figure must be at most the limit.
+#: (key, limit, unit): our figure must be at most the limit. Issue 23 set the speed we
+#: pay for the trust (wall time and median compute per commit) and retired issue 5's
+#: 290 B packed and 350 B diff per commit, which signed commits cannot meet (an SSH
+#: signature alone packs to about 190 B): the byte limits are what we hold instead.
 TARGETS = (
-    ("compute_ms_per_commit_4p", 2.0, "ms"),
+    ("compute_ms_per_commit_4p", 0.8, "ms"),
+    ("wall_ms_per_commit_4p", 1.5, "ms"),
     ("sync_ms_per_commit_hotseat_4p", 3.0, "ms"),
     ("sync_ms_per_round_remote_4p", 40.0, "ms"),
     ("disk_bytes_per_game_4p", 1 * MB, "bytes"),
-    ("packed_bytes_per_commit_4p", 290, "bytes"),
-    ("mean_diff_bytes_4p", 350, "bytes"),
+    ("packed_bytes_per_commit_4p", 600, "bytes"),
+    ("mean_diff_bytes_4p", 800, "bytes"),
 )
+
+
+def check_targets(result: dict) -> dict[str, dict]:
+    """Each target's limit, our figure and whether it is met (a missing figure is not)."""
+    out = {}
+    for key, limit, unit in TARGETS:
+        ours = result.get(key)
+        out[key] = {
+            "limit": limit,
+            "unit": unit,
+            "ours": ours,
+            "met": ours is not None and ours <= limit,
+        }
+    return out

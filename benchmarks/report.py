@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.reference import KB, MB, PAPER, RERUN, TARGETS
+from benchmarks.reference import KB, MB, PAPER, RERUN, check_targets
 
 
 def _fmt(value: float | None, unit: str) -> str:
@@ -98,11 +98,11 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
         "| target | limit | ours | met | paper | rerun |",
         "|---|---|---|---|---|---|",
     ]
-    for key, limit, unit in TARGETS:
-        ours = r.get(key)
-        met = "yes" if ours is not None and ours <= limit else "**no**"
+    for key, t in check_targets(r).items():
+        unit, ours = t["unit"], t["ours"]
+        met = "yes" if t["met"] else "**no**"
         out.append(
-            f"| `{key}` | ≤ {_fmt(limit, unit)} | {_fmt(ours, unit)} | {met} | "
+            f"| `{key}` | ≤ {_fmt(t['limit'], unit)} | {_fmt(ours, unit)} | {met} | "
             f"{_fmt(PAPER.get(key), unit)} | {_fmt(RERUN.get(key), unit)} |"
         )
     for n in sorted(int(k[8:-1]) for k in r if k.startswith("hotseat_")):

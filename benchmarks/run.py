@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from benchmarks import engine, gitgames
+from benchmarks.reference import check_targets
 
 #: Player counts played: the base game's two and four, and six (the 5-6 player extension).
 PLAYER_COUNTS = (2, 4, 6)
@@ -401,6 +402,7 @@ def run(
     bar.step("engine without Git")
     result["seconds"] = round(time.time() - started, 1)
     headline(result)
+    result["targets"] = check_targets(result)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
     (out / "raw.json").write_text(json.dumps(raw, sort_keys=True) + "\n")
@@ -505,5 +507,27 @@ def summary_text(r: dict, out: Path) -> str:
             f"  remote move visible: {r['remote_move_visible_ms']:.0f} ms median "
             f"(watching a local remote), {poll:.0f} ms polling alone"
         )
+    lines.append(targets_text(r.get("targets") or check_targets(r)))
     lines.append(f"  wrote {out / 'results.json'}, {out / 'report.md'} and plots")
     return "\n".join(lines)
+
+
+def targets_text(targets: dict[str, dict]) -> str:
+    """One line: every target met, or which were missed and by what."""
+    missed = [
+        f"{key} {_shown(t['ours'], t['unit'])} > {_shown(t['limit'], t['unit'])}"
+        for key, t in targets.items()
+        if not t["met"]
+    ]
+    if not missed:
+        return f"  targets (4 players): all {len(targets)} met"
+    return (
+        f"  targets (4 players): {len(targets) - len(missed)} of {len(targets)} met; missed: "
+        + ("; ".join(missed))
+    )
+
+
+def _shown(value: float | None, unit: str) -> str:
+    if value is None:
+        return "none"
+    return f"{value:.2f} ms" if unit == "ms" else f"{value:.0f} B"

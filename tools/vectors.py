@@ -68,10 +68,11 @@ from catan_p2p.rules.actions import (  # noqa: E402
     PlayYearOfPlenty,
     RevealDeck,
     RollDice,
+    ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.board import Board  # noqa: E402
-from catan_p2p.rules.engine import legal_actions, steal_context, step  # noqa: E402
+from catan_p2p.rules.engine import legal_actions  # noqa: E402
 from catan_p2p.rules.state import Phase  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
 from catan_p2p.session.start import create_game  # noqa: E402
@@ -85,6 +86,8 @@ from catan_p2p.sync.concurrent import as_merged  # noqa: E402
 from catan_p2p.sync.genesis import initial_state  # noqa: E402
 from catan_p2p.sync.repo import GameRepo, init_repo  # noqa: E402
 from catan_p2p.sync.signing import SeatKey  # noqa: E402
+from catan_p2p.trust.engine import step  # noqa: E402
+from catan_p2p.trust.steals import steal_context  # noqa: E402
 
 OUT = ROOT / "state_schema" / "vectors" / "vectors.json"
 WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z: the genesis of the first game
@@ -162,7 +165,7 @@ def kind_of(repo: GameRepo, oid: str) -> str:
         kind += ":shuffle"
     elif isinstance(action, (BuildSettlement, BuildRoad)) and _setup(repo, c.parents[0]):
         kind += ":setup"
-    if getattr(action, "steals", None):
+    if isinstance(action, ShowsSteals) and action.steals:
         kind += ":steals"
     before, after = _json(repo, c.parents[0], "awards.json"), _json(repo, oid, "awards.json")
     for award in ("longest_road", "largest_army"):  # the moment an award changes hands
@@ -636,7 +639,7 @@ class Rebuild:
             action = replace(action, cards=tuple(cards))
         if isinstance(action, RevealDeck):  # §3 The end
             action = replace(action, secret=deck_secret.hex())
-        if getattr(action, "steals", None):  # §3 Steals: a pending steal shown
+        if isinstance(action, ShowsSteals) and action.steals:  # §3 Steals: a pending steal shown
             mine = [s for s in state.steals if seat in (s.mover, s.victim)]
             proofs = tuple(cards_deck.exchange(deck_secret, s.other_value(seat)) for s in mine)
             action = replace(action, steals=proofs)

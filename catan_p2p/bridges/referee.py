@@ -62,9 +62,10 @@ from catan_p2p.rules.cards import (
     covers,
 )
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import actors, legal_actions, step
+from catan_p2p.rules.engine import actors, legal_actions
 from catan_p2p.rules.state import NOBODY, GameState, Phase, new_game
 from catan_p2p.sim import next_actor
+from catan_p2p.trust.engine import step
 
 #: Each allowed difference: (name, the rule concerned, predicate on a difference).
 #: A difference is (side, key, state): side "ours" (only we allow it), "theirs" (only

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from catan_p2p.rules import engine
 from catan_p2p.rules.actions import (
     Action,
     BuildCity,
@@ -43,6 +42,7 @@ from catan_p2p.rules.cards import (
 from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId
 from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.trust import engine as trust_engine
 
 
 class Mode(Enum):
@@ -193,7 +193,7 @@ def end_action(state: GameState, player: str) -> Action:
 
 def refusal(state: GameState, action: Action) -> str | None:
     """The engine's reason why ``action`` is illegal in ``state``, or None when legal."""
-    return engine.refusal(state, action)
+    return trust_engine.refusal(state, action)
 
 
 def _build_refusal(state: GameState, player: str, what: str, cost: Counts, left: int) -> str:

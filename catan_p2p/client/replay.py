@@ -24,10 +24,10 @@ from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text, shade  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
-from catan_p2p.rules.engine import apply  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, new_game  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session  # noqa: E402
+from catan_p2p.trust.engine import apply  # noqa: E402
 
 AUTOPLAY_SECONDS = 0.25
 

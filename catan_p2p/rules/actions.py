@@ -9,7 +9,7 @@ drawn card) are fields that are ``None`` until the engine resolves them.
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, TypeAlias
 
 from catan_p2p.errors import InvalidAction
@@ -94,6 +94,19 @@ class Action:
         return self
 
 
+@dataclass(frozen=True, slots=True)
+class ShowsSteals(Action):
+    """A move that may show, before it is made, every pending steal its player took part in.
+
+    With seat keys a stolen card stays hidden (``rules.state.Steal``) until a move of the
+    robber's or the robbed player's needs its type; such a move carries ``steals``: one
+    proof each, oldest first (``rules.deck.exchange``), filled in by the player's peer.
+    The field is keyword-only, so it stays last in every move's constructor.
+    """
+
+    steals: tuple[str, ...] | None = field(default=None, kw_only=True)
+
+
 def _encode(kind: str, value: Any) -> Any:
     """JSON form of one field, chosen by the field's declared type."""
     if value is None or isinstance(value, (bool, str)):
@@ -167,7 +180,7 @@ def _decode(name: str, kind: str, value: Any) -> Any:
 
 @_register
 @dataclass(frozen=True, slots=True)
-class BuildSettlement(Action):
+class BuildSettlement(ShowsSteals):
     """Place a settlement (free in the setup rounds).
 
     In a game with seat keys a seat's first set-up settlement also carries its shuffle
@@ -179,7 +192,6 @@ class BuildSettlement(Action):
     vertex: VertexId
     deck: tuple[str, ...] | None = None
     proof: str | None = None
-    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"build settlement {format_place(self.vertex)}"
@@ -187,12 +199,11 @@ class BuildSettlement(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class BuildRoad(Action):
+class BuildRoad(ShowsSteals):
     """Place a road (free in the setup rounds and with road building)."""
 
     kind: ClassVar[str] = "build_road"
     edge: EdgeId
-    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"build road {format_place(self.edge)}"
@@ -200,12 +211,11 @@ class BuildRoad(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class BuildCity(Action):
+class BuildCity(ShowsSteals):
     """Upgrade one of one's settlements to a city."""
 
     kind: ClassVar[str] = "build_city"
     vertex: VertexId
-    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"build city {format_place(self.vertex)}"
@@ -241,12 +251,11 @@ class RollDice(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class Discard(Action):
+class Discard(ShowsSteals):
     """Give half of a hand of more than seven cards back to the bank after a seven."""
 
     kind: ClassVar[str] = "discard"
     cards: Counts = NO_CARDS
-    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"discard {format_counts(self.cards)}"
@@ -281,7 +290,7 @@ class MoveRobber(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class GiveCard(Action):
+class GiveCard(ShowsSteals):
     """The robbed player's answer: its value for this steal, which picks the card.
 
     Only in a game with seat keys, on the concurrent step the robber opens. ``answer``
@@ -294,7 +303,6 @@ class GiveCard(Action):
 
     kind: ClassVar[str] = "give_card"
     answer: str | None = None
-    steals: tuple[str, ...] | None = None
 
     def describe(self) -> str:
         return "give the robber a card"
@@ -363,18 +371,17 @@ class EndSpecialBuild(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class BuyDevCard(Action):
+class BuyDevCard(ShowsSteals):
     """Buy the top development card; ``card`` is filled in by chance."""
 
     kind: ClassVar[str] = "buy_dev_card"
     card: DevCard | None = None
-    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return "buy development card"  # the card stays secret in the summary
 
     def unresolved(self) -> Action:
-        return BuyDevCard(self.player, None, self.steals)
+        return BuyDevCard(self.player, None, steals=self.steals)
 
 
 @_register
@@ -412,13 +419,12 @@ class PlayYearOfPlenty(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class PlayMonopoly(Action):
+class PlayMonopoly(ShowsSteals):
     """Play monopoly: every other player hands over all cards of ``resource``."""
 
     kind: ClassVar[str] = "play_monopoly"
     resource: Resource
     card: str | None = None  # with seat keys: which card, and the proof ("position:proof")
-    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"play monopoly on {Resource(self.resource).label}"
@@ -437,13 +443,12 @@ class EndRoadBuilding(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class MaritimeTrade(Action):
+class MaritimeTrade(ShowsSteals):
     """Trade with the bank at 4:1, or 3:1 / 2:1 through one's ports."""
 
     kind: ClassVar[str] = "maritime_trade"
     give: Resource
     get: Resource
-    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"trade {Resource(self.give).label} for 1 {Resource(self.get).label} with the bank"
@@ -459,13 +464,12 @@ class MaritimeTrade(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class OfferTrade(Action):
+class OfferTrade(ShowsSteals):
     """Offer the other players ``give`` in exchange for ``get``."""
 
     kind: ClassVar[str] = "offer_trade"
     give: Counts
     get: Counts
-    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return f"offer {format_counts(self.give)} for {format_counts(self.get)}"
@@ -473,12 +477,11 @@ class OfferTrade(Action):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class AnswerTrade(Action):
+class AnswerTrade(ShowsSteals):
     """Accept or decline the open trade offer."""
 
     kind: ClassVar[str] = "answer_trade"
     accept: bool
-    steals: tuple[str, ...] | None = None  # with seat keys: shows its pending steals
 
     def describe(self) -> str:
         return "accept the offer" if self.accept else "decline the offer"

@@ -8,14 +8,11 @@ its chance outcomes filled in, which is what a replicated log records.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from types import SimpleNamespace
 
 from catan_p2p.errors import IllegalAction, UsageError
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules import special_build
 from catan_p2p.rules.actions import (
     Abandon,
@@ -43,6 +40,7 @@ from catan_p2p.rules.actions import (
     PlayYearOfPlenty,
     RevealDeck,
     RollDice,
+    ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.board import NO_PORT, BoardGraph
@@ -62,9 +60,11 @@ from catan_p2p.rules.cards import (
     one,
     sub,
 )
-from catan_p2p.rules.chance import Chance, follows, roll_of, stolen_index
+from catan_p2p.rules.chance import Chance, roll_of, stolen_index
+from catan_p2p.rules.common import Answer, Phase, pay, replaced, seat_name, spendable, unshown
 from catan_p2p.rules.hexgrid import format_place, format_tile
 from catan_p2p.rules.roads import longest_road
+from catan_p2p.rules.seat_keys import NO_KEYS, SeatKeys
 from catan_p2p.rules.state import (
     DISCARD_LIMIT,
     LARGEST_ARMY_MIN,
@@ -74,32 +74,16 @@ from catan_p2p.rules.state import (
     Steal,
     TradeOffer,
 )
-from catan_p2p.rules.state import Answer as _AnswerEnum
 from catan_p2p.rules.state import Phase as _PhaseEnum
 
-# Python 3.11's EnumType defines __getattr__, which makes every ``Phase.MAIN`` a slow
-# lookup (about ten times a dict lookup); the hot path reads the same members from
-# plain namespaces instead.
-Phase = SimpleNamespace(**_PhaseEnum.__members__)
-Answer = SimpleNamespace(**_AnswerEnum.__members__)
-
 # --- small helpers -----------------------------------------------------------------------
-
-
-def _with(items: tuple, index: int, value: object) -> tuple:
-    """``items`` with one element replaced (tuples are never mutated)."""
-    return items[:index] + (value,) + items[index + 1 :]
-
-
-def _name(state: GameState, seat: int) -> str:
-    return state.players[seat].capitalize()
 
 
 def _need_turn(state: GameState, seat: int, what: str) -> None:
     if seat != state.current:
         raise IllegalAction(
-            f"turn order: it is {_name(state, state.current)}'s turn, "
-            f"{_name(state, seat)} cannot {what}"
+            f"turn order: it is {seat_name(state, state.current)}'s turn, "
+            f"{seat_name(state, seat)} cannot {what}"
         )
 
 
@@ -110,7 +94,7 @@ def _need_phase(state: GameState, what: str, *phases: _PhaseEnum) -> None:
 
 def _expecting(state: GameState) -> str:
     """What the game is waiting for, as a phrase for error messages and the client."""
-    who = _name(state, state.current)
+    who = seat_name(state, state.current)
     phase = state.phase
     if phase is Phase.SETUP_SETTLEMENT:
         return f"{who} must place a set-up settlement"
@@ -119,7 +103,7 @@ def _expecting(state: GameState) -> str:
     if phase is Phase.ROLL:
         return f"{who} must roll the dice"
     if phase is Phase.DISCARD:
-        owing = [f"{_name(state, s)} ({n})" for s, n in enumerate(state.discards) if n]
+        owing = [f"{seat_name(state, s)} ({n})" for s, n in enumerate(state.discards) if n]
         return f"waiting for discards from {', '.join(owing)}"
     if phase is Phase.MOVE_ROBBER:
         return f"{who} must move the robber"
@@ -129,12 +113,14 @@ def _expecting(state: GameState) -> str:
         return f"{who}'s trade offer is open"
     if phase is Phase.GAME_OVER:
         if state.abandoned != NOBODY:
-            return f"the game is over: the others ended it without {_name(state, state.abandoned)}"
-        return f"the game is over, {_name(state, state.winner)} won"
+            return (
+                f"the game is over: the others ended it without {seat_name(state, state.abandoned)}"
+            )
+        return f"the game is over, {seat_name(state, state.winner)} won"
     if phase is Phase.STEAL:
-        return f"waiting for {_name(state, state.victim)} to give {who} a card"
+        return f"waiting for {seat_name(state, state.victim)} to give {who} a card"
     if phase is Phase.MONOPOLY:
-        owing = ", ".join(_name(state, s.victim) for s in state.steals)
+        owing = ", ".join(seat_name(state, s.victim) for s in state.steals)
         return f"waiting for {owing} to show the cards stolen from them ({who}'s monopoly)"
     if phase is Phase.SPECIAL_BUILD:
         return f"special building: {who} may build or buy"
@@ -144,41 +130,6 @@ def _expecting(state: GameState) -> str:
 def expecting(state: GameState) -> str:
     """A short sentence saying who must do what next."""
     return _expecting(state)
-
-
-def _pay(state: GameState, seat: int, cost: Counts, what: str) -> tuple[Counts, Counts]:
-    hand = state.hands[seat].resources
-    if not covers(_spendable(state, seat), cost):
-        raise IllegalAction(
-            f"cost: {what} costs {format_counts(cost)}; {_name(state, seat)} has "
-            f"{format_counts(hand)}{_unshown(state, seat)}"
-        )
-    return sub(hand, cost), add(state.bank, cost)
-
-
-def _spendable(state: GameState, seat: int) -> Counts:
-    """The cards ``seat`` surely holds of each resource, as the state shows them.
-
-    A robbed seat's ``resources`` still count the card it lost until the steal is
-    shown (``Steal``), which could be of any resource; cards it gained are not counted
-    yet. So a move may spend what this leaves, and anything more needs the steals shown.
-    """
-    hand = state.hands[seat].resources
-    if not state.steals:
-        return hand
-    lost = sum(1 for s in state.steals if s.victim == seat)
-    return tuple(max(0, n - lost) for n in hand) if lost else hand  # type: ignore[return-value]
-
-
-def _unshown(state: GameState, seat: int) -> str:
-    """The end of a sentence saying that ``seat``'s steals are not shown yet, if any."""
-    n = sum(1 for s in state.steals if seat in (s.mover, s.victim))
-    if not n:
-        return ""
-    return (
-        f", with {n} steal(s) not shown yet (a move that needs those cards shows them "
-        "in its `steals`)"
-    )
 
 
 def _vertex(graph: BoardGraph, vid: tuple) -> int:
@@ -229,7 +180,7 @@ def _update_longest_road(state: GameState, seats: list[int]) -> GameState:
         h = hands[s]
         length = longest_road(graph, h.roads, state.vertex_owner, s)
         if length != h.road_length:
-            hands = _with(hands, s, h._replace(road_length=length))
+            hands = replaced(hands, s, h._replace(road_length=length))
     lengths = [h.road_length for h in hands]
     best = max(lengths)
     holder = state.longest_road
@@ -293,7 +244,7 @@ def _need_chance(chance: Chance | None, what: str) -> Chance:
 
 
 def _build_settlement(
-    state: GameState, seat: int, a: BuildSettlement, chance: Chance | None
+    state: GameState, seat: int, a: BuildSettlement, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     graph = state.board.graph
     v = _vertex(graph, a.vertex)
@@ -305,26 +256,26 @@ def _build_settlement(
     if state.vertex_owner[v] != NOBODY:
         raise IllegalAction(
             f"occupied: vertex {where} already holds "
-            f"{_name(state, state.vertex_owner[v])}'s building"
+            f"{seat_name(state, state.vertex_owner[v])}'s building"
         )
     if not _distance_ok(state, v):
         near = next(n for n in graph.vertex_neighbours[v] if state.vertex_owner[n] != NOBODY)
         raise IllegalAction(
-            f"distance rule: vertex {where} is next to {_name(state, state.vertex_owner[near])}'s "
+            f"distance rule: vertex {where} is next to {seat_name(state, state.vertex_owner[near])}'s "
             f"building at {format_place(graph.vertices[near])}"
         )
     hand = state.hands[seat]
     if hand.settlements_left <= 0:
-        raise IllegalAction(f"pieces: {_name(state, seat)} has no settlements left")
-    state = _take_shuffle(state, seat, a)
+        raise IllegalAction(f"pieces: {seat_name(state, seat)} has no settlements left")
+    state = _take_shuffle(state, seat, a, keys)
     resources, bank = hand.resources, state.bank
     if state.phase is Phase.MAIN or state.phase is Phase.SPECIAL_BUILD:
         if not any(state.edge_owner[e] == seat for e in graph.vertex_edges[v]):
             raise IllegalAction(
-                f"connection: a settlement must touch one of {_name(state, seat)}'s roads; "
+                f"connection: a settlement must touch one of {seat_name(state, seat)}'s roads; "
                 f"{where} does not"
             )
-        resources, bank = _pay(state, seat, SETTLEMENT_COST, "a settlement")
+        resources, bank = pay(state, seat, SETTLEMENT_COST, "a settlement")
     elif state.setup_step >= len(state.players):
         # Second set-up settlement: one card from each adjacent producing tile.
         for t in graph.vertex_tiles[v]:
@@ -337,8 +288,8 @@ def _build_settlement(
         ports = ports | {graph.vertex_port[v]}
     hand = hand._replace(resources=resources, settlements=hand.settlements | {v}, ports=ports)
     state = state._replace(
-        hands=_with(state.hands, seat, hand),
-        vertex_owner=_with(state.vertex_owner, v, seat),
+        hands=replaced(state.hands, seat, hand),
+        vertex_owner=replaced(state.vertex_owner, v, seat),
         bank=bank,
     )
     if state.phase is Phase.SETUP_SETTLEMENT:
@@ -362,7 +313,7 @@ def _setup_settlement_without_road(state: GameState, seat: int) -> int:
 
 
 def _build_road(
-    state: GameState, seat: int, a: BuildRoad, chance: Chance | None
+    state: GameState, seat: int, a: BuildRoad, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     graph = state.board.graph
     e = _edge(graph, a.edge)
@@ -378,11 +329,11 @@ def _build_road(
     where = format_place(a.edge)
     if state.edge_owner[e] != NOBODY:
         raise IllegalAction(
-            f"occupied: edge {where} already holds {_name(state, state.edge_owner[e])}'s road"
+            f"occupied: edge {where} already holds {seat_name(state, state.edge_owner[e])}'s road"
         )
     hand = state.hands[seat]
     if hand.roads_left <= 0:
-        raise IllegalAction(f"pieces: {_name(state, seat)} has no roads left")
+        raise IllegalAction(f"pieces: {seat_name(state, seat)} has no roads left")
     resources, bank = hand.resources, state.bank
     if state.phase is Phase.SETUP_ROAD:
         fresh = _setup_settlement_without_road(state, seat)
@@ -393,15 +344,15 @@ def _build_road(
             )
     elif not _road_connects(state, seat, e):
         raise IllegalAction(
-            f"connection: road {where} does not connect to {_name(state, seat)}'s roads or "
+            f"connection: road {where} does not connect to {seat_name(state, seat)}'s roads or "
             f"buildings (an opponent's settlement blocks the way through it)"
         )
     if state.phase is Phase.MAIN or state.phase is Phase.SPECIAL_BUILD:
-        resources, bank = _pay(state, seat, ROAD_COST, "a road")
+        resources, bank = pay(state, seat, ROAD_COST, "a road")
     hand = hand._replace(resources=resources, roads=hand.roads | {e})
     state = state._replace(
-        hands=_with(state.hands, seat, hand),
-        edge_owner=_with(state.edge_owner, e, seat),
+        hands=replaced(state.hands, seat, hand),
+        edge_owner=replaced(state.edge_owner, e, seat),
         bank=bank,
     )
     state = _update_longest_road(state, [seat])
@@ -423,7 +374,7 @@ def _build_road(
 
 
 def _build_city(
-    state: GameState, seat: int, a: BuildCity, chance: Chance | None
+    state: GameState, seat: int, a: BuildCity, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     graph = state.board.graph
     v = _vertex(graph, a.vertex)
@@ -432,16 +383,16 @@ def _build_city(
     hand = state.hands[seat]
     if v not in hand.settlements:
         raise IllegalAction(
-            f"city: a city replaces one of {_name(state, seat)}'s own settlements; "
+            f"city: a city replaces one of {seat_name(state, seat)}'s own settlements; "
             f"{format_place(a.vertex)} holds none"
         )
     if hand.cities_left <= 0:
-        raise IllegalAction(f"pieces: {_name(state, seat)} has no cities left")
-    resources, bank = _pay(state, seat, CITY_COST, "a city")
+        raise IllegalAction(f"pieces: {seat_name(state, seat)} has no cities left")
+    resources, bank = pay(state, seat, CITY_COST, "a city")
     hand = hand._replace(
         resources=resources, settlements=hand.settlements - {v}, cities=hand.cities | {v}
     )
-    state = state._replace(hands=_with(state.hands, seat, hand), bank=bank)
+    state = state._replace(hands=replaced(state.hands, seat, hand), bank=bank)
     return _check_victory(state), a
 
 
@@ -491,13 +442,13 @@ def _produce(state: GameState, number: int) -> GameState:
 
 
 def _roll_dice(
-    state: GameState, seat: int, a: RollDice, chance: Chance | None
+    state: GameState, seat: int, a: RollDice, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "roll the dice", Phase.ROLL)
     _need_turn(state, seat, "roll the dice")
-    state = _take_shares(state, seat, a.shares)
+    state = _take_shares(state, seat, a.shares, keys)
     if state.reveals:  # a game with seat keys: the dice come from the players' chains
-        state = _take_reveal(state, seat, a.reveal, "rolling")
+        state = keys.take_reveal(state, seat, a.reveal, "rolling")
         beacon = state.reveals[(seat - 1) % len(state.players)]
         derived = roll_of(state.turn, state.reveals[seat], beacon)
         if a.dice is not None and tuple(a.dice) != derived:
@@ -521,28 +472,28 @@ def _roll_dice(
 
 
 def _discard(
-    state: GameState, seat: int, a: Discard, chance: Chance | None
+    state: GameState, seat: int, a: Discard, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "discard", Phase.DISCARD)
     owed = state.discards[seat]
     if owed == 0:
-        raise IllegalAction(f"discard: {_name(state, seat)} owes no discard")
+        raise IllegalAction(f"discard: {seat_name(state, seat)} owes no discard")
     cards = tuple(a.cards)
     if len(cards) != 5 or any(n < 0 for n in cards) or sum(cards) != owed:
         raise IllegalAction(
-            f"discard: {_name(state, seat)} must discard exactly {owed} cards "
+            f"discard: {seat_name(state, seat)} must discard exactly {owed} cards "
             f"(half of {state.hands[seat].card_count}, rounded down), not {sum(cards)}"
         )
     hand = state.hands[seat]
-    if not covers(_spendable(state, seat), cards):
+    if not covers(spendable(state, seat), cards):
         raise IllegalAction(
-            f"discard: {_name(state, seat)} cannot discard {format_counts(cards)} "
-            f"holding {format_counts(hand.resources)}{_unshown(state, seat)}"
+            f"discard: {seat_name(state, seat)} cannot discard {format_counts(cards)} "
+            f"holding {format_counts(hand.resources)}{unshown(state, seat)}"
         )
     hand = hand._replace(resources=sub(hand.resources, cards))
-    discards = _with(state.discards, seat, 0)
+    discards = replaced(state.discards, seat, 0)
     state = state._replace(
-        hands=_with(state.hands, seat, hand),
+        hands=replaced(state.hands, seat, hand),
         bank=add(state.bank, cards),
         discards=discards,
         phase=Phase.DISCARD if any(discards) else Phase.MOVE_ROBBER,
@@ -551,7 +502,7 @@ def _discard(
 
 
 def _move_robber(
-    state: GameState, seat: int, a: MoveRobber, chance: Chance | None
+    state: GameState, seat: int, a: MoveRobber, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     graph = state.board.graph
     _need_phase(state, "move the robber", Phase.MOVE_ROBBER)
@@ -573,11 +524,11 @@ def _move_robber(
             raise IllegalAction("robber: you cannot rob yourself")
         if victim not in victims:
             raise IllegalAction(
-                f"robber: {_name(state, victim)} has no building with cards at "
+                f"robber: {seat_name(state, victim)} has no building with cards at "
                 f"{format_tile(a.tile)} to rob"
             )
     elif victims:
-        names = ", ".join(_name(state, s) for s in victims)
+        names = ", ".join(seat_name(state, s) for s in victims)
         raise IllegalAction(f"robber: you must rob one of {names} at {format_tile(a.tile)}")
     if a.token is not None and (victim == NOBODY or not state.reveals):
         raise IllegalAction("robber: only a move that robs, in a game with seat keys, has a token")
@@ -590,15 +541,7 @@ def _move_robber(
                 "robber: the stolen card is picked by the robbed player's answer; "
                 "move the robber without naming it"
             )
-        try:
-            token = cards_deck.check_token(
-                a.token, state.deck.keys[seat], steal_context(state.turn, tile, victim)
-            )
-        except ValueError as exc:
-            raise IllegalAction(
-                f"robber: {_name(state, seat)}'s move carries its token for this steal, made "
-                f"with its deck key ({exc})"
-            ) from None
+        token = keys.steal_token(state, seat, a.token, tile, victim)
         return state._replace(phase=Phase.STEAL, victim=victim, token=token), MoveRobber(
             a.player, a.tile, a.victim, None, a.token
         )
@@ -606,7 +549,9 @@ def _move_robber(
     if a.stolen is not None:
         stolen = int(a.stolen)
         if loser.resources[stolen] <= 0:
-            raise IllegalAction(f"robber: {_name(state, victim)} holds no {Resource(stolen).label}")
+            raise IllegalAction(
+                f"robber: {seat_name(state, victim)} holds no {Resource(stolen).label}"
+            )
     elif not any(loser.resources):
         # Only a player's view has a hand of unknown cards alone (others' pending
         # steals, ``rules.views``): a bot's search takes none of them.
@@ -616,43 +561,29 @@ def _move_robber(
         stolen = _pick_card(loser.resources, pick)
     card = one(stolen)
     winner = state.hands[seat]
-    hands = _with(state.hands, victim, loser._replace(resources=sub(loser.resources, card)))
-    hands = _with(hands, seat, winner._replace(resources=add(winner.resources, card)))
+    hands = replaced(state.hands, victim, loser._replace(resources=sub(loser.resources, card)))
+    hands = replaced(hands, seat, winner._replace(resources=add(winner.resources, card)))
     resolved = MoveRobber(a.player, a.tile, a.victim, Resource(stolen))
     return _check_victory(state._replace(hands=hands)), resolved
 
 
-def steal_context(turn: int, tile: int, victim: int) -> bytes:
-    """What a steal's token and answer are for: the turn, the robber's new tile (it
-    moves at most twice a turn, never to where it is) and the victim."""
-    return f"steal\0{turn}\0{tile}\0{victim}".encode()
-
-
 def _give_card(
-    state: GameState, seat: int, a: GiveCard, chance: Chance | None
+    state: GameState, seat: int, a: GiveCard, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     """The robbed player's answer: with the robber's token it picks the card, which
     only the two of them learn (``Steal``)."""
     _need_phase(state, "give the robber a card", Phase.STEAL)
     if seat != state.victim:
         raise IllegalAction(
-            f"robber: {_name(state, state.victim)} is the one robbed, not {_name(state, seat)}"
+            f"robber: {seat_name(state, state.victim)} is the one robbed, not {seat_name(state, seat)}"
         )
     if any(seat in (s.mover, s.victim) for s in state.steals):
         raise IllegalAction(
-            f"robber: {_name(state, seat)} must show its earlier steals (`steals`) when it "
+            f"robber: {seat_name(state, seat)} must show its earlier steals (`steals`) when it "
             "is robbed: the card is picked from a hand whose every card it knows"
         )
     assert state.deck is not None
-    try:
-        answer = cards_deck.check_token(
-            a.answer, state.deck.keys[seat], steal_context(state.turn, state.robber, seat)
-        )
-    except ValueError as exc:
-        raise IllegalAction(
-            f"robber: {_name(state, seat)}'s answer carries its value for this steal, made "
-            f"with its deck key ({exc})"
-        ) from None
+    answer = keys.steal_answer(state, seat, a.answer)
     mover = state.current
     steal = Steal(mover, seat, state.turn, state.token, answer, state.hands[seat].resources)
     hands = list(state.hands)
@@ -668,13 +599,13 @@ def _give_card(
     return _check_victory(state), a
 
 
-def _show_steals(state: GameState, seat: int, proofs: tuple[str, ...]) -> GameState:
+def _show_steals(state: GameState, seat: int, proofs: tuple[str, ...], keys: SeatKeys) -> GameState:
     """``seat`` shows every pending steal it took part in: one proof each, oldest first.
 
     Robber or robbed, it gives the steal's shared value with the proof that its deck
     key made it (``rules.deck.exchange``); the value picks the card, which moves now.
     """
-    name = _name(state, seat)
+    name = seat_name(state, seat)
     mine = [i for i, s in enumerate(state.steals) if seat in (s.mover, s.victim)]
     if not state.reveals:
         raise IllegalAction("steal: only a game with seat keys has steals to show")
@@ -683,17 +614,10 @@ def _show_steals(state: GameState, seat: int, proofs: tuple[str, ...]) -> GameSt
             f"steal: {name} shows all of its {len(mine)} pending steal(s) at once, one "
             f"proof each, oldest first, not {len(proofs)}"
         )
-    assert state.deck is not None
-    key = state.deck.keys[seat]
     done = set()
     for i, proof in zip(mine, proofs, strict=True):
         s = state.steals[i]
-        try:
-            shared = cards_deck.check_exchange(proof, key, s.other_value(seat))
-        except ValueError as exc:
-            raise IllegalAction(
-                f"steal: {name}'s proof for the card stolen in turn {s.turn} does not hold ({exc})"
-            ) from None
+        shared = keys.shared_value(state, seat, s, proof, s.other_value(seat))
         state = settle(state, s, shared)
         done.add(i)
     return state._replace(steals=tuple(s for i, s in enumerate(state.steals) if i not in done))
@@ -714,7 +638,7 @@ def _move_stolen(state: GameState, steal: Steal, r: int) -> GameState:
     hands = list(state.hands)
     loser, winner = hands[steal.victim], hands[steal.mover]
     if loser.resources[r] <= 0:  # cannot happen: spending keeps the card (_spendable)
-        raise IllegalAction(f"steal: {_name(state, steal.victim)} no longer holds the card")
+        raise IllegalAction(f"steal: {seat_name(state, steal.victim)} no longer holds the card")
     loser = loser._replace(resources=sub(loser.resources, one(r)))
     winner = winner._replace(resources=add(winner.resources, one(r)))
     hands[steal.victim] = loser._replace(hidden=loser.hidden + 1)
@@ -723,19 +647,19 @@ def _move_stolen(state: GameState, steal: Steal, r: int) -> GameState:
 
 
 def _end_turn(
-    state: GameState, seat: int, a: EndTurn, chance: Chance | None
+    state: GameState, seat: int, a: EndTurn, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "end the turn", Phase.MAIN)
     _need_turn(state, seat, "end the turn")
     if state.reveals:
-        state = _take_reveal(state, seat, a.reveal, "ending the turn")
+        state = keys.take_reveal(state, seat, a.reveal, "ending the turn")
     hands = state.hands
     hand = hands[seat]
     if any(hand.new_dev_cards):
         hand = hand._replace(
             dev_cards=add(hand.dev_cards, hand.new_dev_cards), new_dev_cards=NO_CARDS
         )
-        hands = _with(hands, seat, hand)
+        hands = replaced(hands, seat, hand)
     if special_build.applies(state):
         return _next_special_builder(state._replace(hands=hands), seat), a
     return _next_turn(state._replace(hands=hands), seat), a
@@ -766,7 +690,7 @@ def _next_special_builder(state: GameState, after: int) -> GameState:
 
 
 def _end_special_build(
-    state: GameState, seat: int, a: EndSpecialBuild, chance: Chance | None
+    state: GameState, seat: int, a: EndSpecialBuild, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "end the special building phase", Phase.SPECIAL_BUILD)
     _need_turn(state, seat, "end its special building")
@@ -774,19 +698,19 @@ def _end_special_build(
 
 
 def _buy_dev_card(
-    state: GameState, seat: int, a: BuyDevCard, chance: Chance | None
+    state: GameState, seat: int, a: BuyDevCard, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "buy a development card", Phase.MAIN, Phase.SPECIAL_BUILD)
     _need_turn(state, seat, "buy a development card")
     if state.deck is not None:
-        state, a = _draw_hidden(state, seat, a)
+        state = keys.draw_hidden(state, seat, a)
         if state.phase is Phase.SPECIAL_BUILD:
             state = _check_victory(state)  # (nobody wins here: the builder may be done)
         return state, a
     deck = state.dev_deck
     if not any(deck):
         raise IllegalAction("development cards: the deck is empty")
-    resources, bank = _pay(state, seat, DEV_CARD_COST, "a development card")
+    resources, bank = pay(state, seat, DEV_CARD_COST, "a development card")
     if a.card is not None:
         card = int(a.card)
         if deck[card] <= 0:
@@ -796,13 +720,13 @@ def _buy_dev_card(
     hand = state.hands[seat]
     hand = hand._replace(resources=resources, new_dev_cards=add(hand.new_dev_cards, one(card)))
     state = state._replace(
-        hands=_with(state.hands, seat, hand), bank=bank, dev_deck=sub(deck, one(card))
+        hands=replaced(state.hands, seat, hand), bank=bank, dev_deck=sub(deck, one(card))
     )
     return _check_victory(state), BuyDevCard(a.player, DevCard(card))
 
 
 def _take_dev_card(
-    state: GameState, seat: int, card: DevCard, proof: str | None = None
+    state: GameState, seat: int, card: DevCard, proof: str | None, keys: SeatKeys
 ) -> GameState:
     """Common checks and bookkeeping of playing a development card.
 
@@ -815,10 +739,10 @@ def _take_dev_card(
     if state.dev_played:
         raise IllegalAction("development cards: only one development card may be played per turn")
     if state.deck is not None:
-        state = _show_card(state, seat, card, proof, what)
+        state = keys.show_card(state, seat, card, proof, what)
         hand = state.hands[seat]
         hand = hand._replace(played=add(hand.played, one(card)))
-        return state._replace(hands=_with(state.hands, seat, hand), dev_played=True)
+        return state._replace(hands=replaced(state.hands, seat, hand), dev_played=True)
     if proof is not None:
         raise IllegalAction("development cards: this game has no hidden deck; play without a proof")
     hand = state.hands[seat]
@@ -828,17 +752,17 @@ def _take_dev_card(
                 f"development cards: a {card.label} bought this turn cannot be played "
                 "until the next turn"
             )
-        raise IllegalAction(f"development cards: {_name(state, seat)} holds no {card.label}")
+        raise IllegalAction(f"development cards: {seat_name(state, seat)} holds no {card.label}")
     hand = hand._replace(
         dev_cards=sub(hand.dev_cards, one(card)), played=add(hand.played, one(card))
     )
-    return state._replace(hands=_with(state.hands, seat, hand), dev_played=True)
+    return state._replace(hands=replaced(state.hands, seat, hand), dev_played=True)
 
 
 def _play_knight(
-    state: GameState, seat: int, a: PlayKnight, chance: Chance | None
+    state: GameState, seat: int, a: PlayKnight, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
-    state = _take_dev_card(state, seat, DevCard.KNIGHT, a.card)
+    state = _take_dev_card(state, seat, DevCard.KNIGHT, a.card, keys)
     knights = state.hands[seat].knights
     holder = state.largest_army
     if knights >= LARGEST_ARMY_MIN and (holder == NOBODY or knights > state.hands[holder].knights):
@@ -870,19 +794,19 @@ def _road_edges(state: GameState, seat: int) -> list[int]:
 
 
 def _play_road_building(
-    state: GameState, seat: int, a: PlayRoadBuilding, chance: Chance | None
+    state: GameState, seat: int, a: PlayRoadBuilding, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     hand = state.hands[seat]
     if seat == state.current and hand.roads_left <= 0:
-        raise IllegalAction(f"road building: {_name(state, seat)} has no road pieces left")
+        raise IllegalAction(f"road building: {seat_name(state, seat)} has no road pieces left")
     if seat == state.current and not _road_edges(state, seat):
-        raise IllegalAction(f"road building: {_name(state, seat)} has nowhere to build a road")
-    state = _take_dev_card(state, seat, DevCard.ROAD_BUILDING, a.card)
+        raise IllegalAction(f"road building: {seat_name(state, seat)} has nowhere to build a road")
+    state = _take_dev_card(state, seat, DevCard.ROAD_BUILDING, a.card, keys)
     return state._replace(phase=Phase.ROAD_BUILDING, free_roads=min(2, hand.roads_left)), a
 
 
 def _end_road_building(
-    state: GameState, seat: int, a: EndRoadBuilding, chance: Chance | None
+    state: GameState, seat: int, a: EndRoadBuilding, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "stop road building", Phase.ROAD_BUILDING)
     _need_turn(state, seat, "stop road building")
@@ -890,26 +814,26 @@ def _end_road_building(
 
 
 def _play_year_of_plenty(
-    state: GameState, seat: int, a: PlayYearOfPlenty, chance: Chance | None
+    state: GameState, seat: int, a: PlayYearOfPlenty, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     take = add(one(int(a.first)), one(int(a.second)))
     if not covers(state.bank, take):
         raise IllegalAction(f"year of plenty: the bank cannot give {format_counts(take)}")
-    state = _take_dev_card(state, seat, DevCard.YEAR_OF_PLENTY, a.card)
+    state = _take_dev_card(state, seat, DevCard.YEAR_OF_PLENTY, a.card, keys)
     hand = state.hands[seat]
     hand = hand._replace(resources=add(hand.resources, take))
-    state = state._replace(hands=_with(state.hands, seat, hand), bank=sub(state.bank, take))
+    state = state._replace(hands=replaced(state.hands, seat, hand), bank=sub(state.bank, take))
     return _check_victory(state), a
 
 
 def _play_monopoly(
-    state: GameState, seat: int, a: PlayMonopoly, chance: Chance | None
+    state: GameState, seat: int, a: PlayMonopoly, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
-    state = _take_dev_card(state, seat, DevCard.MONOPOLY, a.card)
+    state = _take_dev_card(state, seat, DevCard.MONOPOLY, a.card, keys)
     r = int(a.resource)
     if any(seat in (s.mover, s.victim) for s in state.steals):
         raise IllegalAction(
-            f"monopoly: {_name(state, seat)} shows its pending steals (`steals`) with the "
+            f"monopoly: {seat_name(state, seat)} shows its pending steals (`steals`) with the "
             "monopoly: how many cards it takes depends on them"
         )
     if state.steals and not state.reveals:
@@ -930,30 +854,24 @@ def _take_monopoly(state: GameState, seat: int, r: int) -> GameState:
     for s, h in enumerate(hands):
         if s != seat and h.resources[r]:
             taken += h.resources[r]
-            hands[s] = h._replace(resources=_with(h.resources, r, 0))
+            hands[s] = h._replace(resources=replaced(h.resources, r, 0))
     hands[seat] = hands[seat]._replace(resources=add(hands[seat].resources, one(r, taken)))
     return state._replace(hands=tuple(hands))
 
 
 def _show_steal(
-    state: GameState, seat: int, a: ShowSteal, chance: Chance | None
+    state: GameState, seat: int, a: ShowSteal, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     """A robbed player shows its steal for a pending monopoly; the last one lets the
     monopoly take its cards."""
     _need_phase(state, "show a stolen card", Phase.MONOPOLY)
-    name = _name(state, seat)
+    name = seat_name(state, seat)
     found = [i for i, s in enumerate(state.steals) if s.victim == seat]
     if not found:
         raise IllegalAction(f"monopoly: {name} was robbed in no pending steal")
     i = found[0]
     steal = state.steals[i]
-    assert state.deck is not None
-    try:
-        shared = cards_deck.check_exchange(a.proof, state.deck.keys[seat], steal.token)
-    except ValueError as exc:
-        raise IllegalAction(
-            f"steal: {name}'s proof for the card stolen in turn {steal.turn} does not hold ({exc})"
-        ) from None
+    shared = keys.shared_value(state, seat, steal, a.proof, steal.token)
     state = settle(state, steal, shared)
     state = state._replace(steals=state.steals[:i] + state.steals[i + 1 :])
     if state.steals:
@@ -964,7 +882,7 @@ def _show_steal(
 
 
 def _maritime_trade(
-    state: GameState, seat: int, a: MaritimeTrade, chance: Chance | None
+    state: GameState, seat: int, a: MaritimeTrade, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "trade with the bank", Phase.MAIN)
     _need_turn(state, seat, "trade with the bank")
@@ -973,23 +891,23 @@ def _maritime_trade(
         raise IllegalAction("maritime trade: giving and getting the same resource makes no trade")
     rate = state.rate(seat, give)
     hand = state.hands[seat]
-    if _spendable(state, seat)[give] < rate:
+    if spendable(state, seat)[give] < rate:
         raise IllegalAction(
-            f"maritime trade: {_name(state, seat)} trades {Resource(give).label} at {rate}:1 "
-            f"and holds only {hand.resources[give]}{_unshown(state, seat)}"
+            f"maritime trade: {seat_name(state, seat)} trades {Resource(give).label} at {rate}:1 "
+            f"and holds only {hand.resources[give]}{unshown(state, seat)}"
         )
     if state.bank[get] <= 0:
         raise IllegalAction(f"maritime trade: the bank has no {Resource(get).label} left")
     paid = one(give, rate)
     hand = hand._replace(resources=add(sub(hand.resources, paid), one(get)))
     state = state._replace(
-        hands=_with(state.hands, seat, hand), bank=sub(add(state.bank, paid), one(get))
+        hands=replaced(state.hands, seat, hand), bank=sub(add(state.bank, paid), one(get))
     )
     return state, a
 
 
 def _offer_trade(
-    state: GameState, seat: int, a: OfferTrade, chance: Chance | None
+    state: GameState, seat: int, a: OfferTrade, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "offer a trade", Phase.MAIN)
     _need_turn(state, seat, "offer a trade")
@@ -1002,10 +920,10 @@ def _offer_trade(
         raise IllegalAction("player trade: no gifts, both sides of a trade must give something")
     if any(g and w for g, w in zip(give, get, strict=True)):
         raise IllegalAction("player trade: no like-for-like, a resource cannot be on both sides")
-    if not covers(_spendable(state, seat), give):  # type: ignore[arg-type]
+    if not covers(spendable(state, seat), give):  # type: ignore[arg-type]
         raise IllegalAction(
-            f"player trade: {_name(state, seat)} cannot offer {format_counts(give)} "  # type: ignore[arg-type]
-            f"holding {format_counts(state.hands[seat].resources)}{_unshown(state, seat)}"
+            f"player trade: {seat_name(state, seat)} cannot offer {format_counts(give)} "  # type: ignore[arg-type]
+            f"holding {format_counts(state.hands[seat].resources)}{unshown(state, seat)}"
         )
     answers = tuple(Answer.PENDING for _ in state.players)
     offer = TradeOffer(give, get, answers)  # type: ignore[arg-type]
@@ -1013,7 +931,7 @@ def _offer_trade(
 
 
 def _answer_trade(
-    state: GameState, seat: int, a: AnswerTrade, chance: Chance | None
+    state: GameState, seat: int, a: AnswerTrade, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "answer a trade offer", Phase.TRADE)
     offer = state.trade
@@ -1021,20 +939,20 @@ def _answer_trade(
     if seat == state.current:
         raise IllegalAction("player trade: the player who made the offer does not answer it")
     if offer.answers[seat] is not Answer.PENDING:
-        raise IllegalAction(f"player trade: {_name(state, seat)} has already answered")
-    if a.accept and not covers(_spendable(state, seat), offer.get):
+        raise IllegalAction(f"player trade: {seat_name(state, seat)} has already answered")
+    if a.accept and not covers(spendable(state, seat), offer.get):
         raise IllegalAction(
-            f"player trade: {_name(state, seat)} cannot accept, it asks for "
+            f"player trade: {seat_name(state, seat)} cannot accept, it asks for "
             f"{format_counts(offer.get)} and they hold {format_counts(state.hands[seat].resources)}"
-            f"{_unshown(state, seat)}"
+            f"{unshown(state, seat)}"
         )
     answer = Answer.ACCEPT if a.accept else Answer.DECLINE
-    offer = offer._replace(answers=_with(offer.answers, seat, answer))
+    offer = offer._replace(answers=replaced(offer.answers, seat, answer))
     return state._replace(trade=offer), a
 
 
 def _confirm_trade(
-    state: GameState, seat: int, a: ConfirmTrade, chance: Chance | None
+    state: GameState, seat: int, a: ConfirmTrade, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "close a trade", Phase.TRADE)
     _need_turn(state, seat, "close a trade")
@@ -1044,82 +962,35 @@ def _confirm_trade(
         raise IllegalAction(f"player trade: there is no player {a.partner!r}")
     partner = state.seat(a.partner)
     if partner == seat or offer.answers[partner] is not Answer.ACCEPT:
-        raise IllegalAction(f"player trade: {_name(state, partner)} has not accepted the offer")
+        raise IllegalAction(f"player trade: {seat_name(state, partner)} has not accepted the offer")
     mine, theirs = state.hands[seat], state.hands[partner]
-    if not covers(_spendable(state, seat), offer.give) or not covers(
-        _spendable(state, partner), offer.get
+    if not covers(spendable(state, seat), offer.give) or not covers(
+        spendable(state, partner), offer.get
     ):
         raise IllegalAction("player trade: one side no longer holds the cards of the offer")
-    hands = _with(
+    hands = replaced(
         state.hands, seat, mine._replace(resources=add(sub(mine.resources, offer.give), offer.get))
     )
-    hands = _with(
+    hands = replaced(
         hands, partner, theirs._replace(resources=add(sub(theirs.resources, offer.get), offer.give))
     )
     return state._replace(hands=hands, trade=None, phase=Phase.MAIN), a
 
 
 def _cancel_trade(
-    state: GameState, seat: int, a: CancelTrade, chance: Chance | None
+    state: GameState, seat: int, a: CancelTrade, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_phase(state, "withdraw a trade offer", Phase.TRADE)
     _need_turn(state, seat, "withdraw a trade offer")
     return state._replace(trade=None, phase=Phase.MAIN), a
 
 
-#: A seat key as the rules see it: ``ssh-ed25519`` and the base64 of its 51-byte wire form.
-SEAT_KEY = re.compile(r"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43}")
-#: A publication point's URL: printable ASCII without spaces, not an option (protocol 6).
-PUBLISH_URL = re.compile(r"[!-~]{1,200}")
-
-
-def _take_reveal(state: GameState, seat: int, reveal: str | None, what: str) -> GameState:
-    """Record ``seat``'s next dice-chain element, which must hash to its last one."""
-    if reveal is None or not follows(reveal, state.reveals[seat]):
-        raise IllegalAction(
-            f"dice: {what} reveals {_name(state, seat)}'s next dice-chain element, "
-            "whose SHA-256 is the element revealed before it"
-        )
-    return state._replace(reveals=_with(state.reveals, seat, reveal))
-
-
 def _claim_seat(
-    state: GameState, seat: int, a: ClaimSeat, chance: Chance | None
+    state: GameState, seat: int, a: ClaimSeat, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     if not state.lobby_open:
         raise IllegalAction("seats: every seat is taken; the game has started")
-    if state.seats[seat]:
-        raise IllegalAction(f"seats: {_name(state, seat)}'s seat is already claimed")
-    if not SEAT_KEY.fullmatch(a.key):
-        raise IllegalAction("seats: a seat is claimed with an ssh-ed25519 public key")
-    if a.key in state.seats:
-        raise IllegalAction("seats: that key already holds another seat")
-    if len(a.dice) != 64 or any(ch not in "0123456789abcdef" for ch in a.dice):
-        raise IllegalAction("seats: a seat claim anchors a dice chain (64 hex digits)")
-    if a.publish is not None and (
-        not PUBLISH_URL.fullmatch(a.publish) or a.publish.startswith("-")
-    ):
-        raise IllegalAction(
-            "seats: a publication point is a Git URL of 1-200 printable characters without "
-            "spaces, not starting with '-'"
-        )
-    deck = state.deck
-    if deck is not None:
-        try:
-            cards_deck.check_key(a.deck, a.proof, a.key)
-        except ValueError as exc:
-            raise IllegalAction(
-                f"seats: a seat claim publishes a deck key with the proof that its claimer "
-                f"knows it ({exc})"
-            ) from None
-        if a.deck in deck.keys:
-            raise IllegalAction("seats: that deck key already holds another seat")
-        deck = deck._replace(keys=_with(deck.keys, seat, a.deck))
-    return state._replace(
-        seats=_with(state.seats, seat, a.key),
-        reveals=_with(state.reveals, seat, a.dice),
-        deck=deck,
-    ), a
+    return keys.claim_seat(state, seat, a), a
 
 
 # --- the hidden deck of a game with seat keys (rules.deck) ---------------------------------
@@ -1129,148 +1000,33 @@ def _deck_left(state: GameState) -> int:
     return state.deck.left if state.deck is not None else sum(state.dev_deck)
 
 
-def _take_shuffle(state: GameState, seat: int, a: BuildSettlement) -> GameState:
+def _take_shuffle(state: GameState, seat: int, a: BuildSettlement, keys: SeatKeys) -> GameState:
     """A seat's first set-up settlement carries its shuffle; nothing else does."""
-    deck = state.deck
     due = (
-        deck is not None
+        state.deck is not None
         and state.phase is Phase.SETUP_SETTLEMENT
         and state.setup_step < len(state.players)
     )
-    if not due:
-        if a.deck is not None or a.proof is not None:
-            raise IllegalAction("deck: only a seat's first set-up settlement shuffles the deck")
-        return state
-    assert deck is not None
-    name = _name(state, seat)
-    if a.deck is None or a.proof is None:
-        raise IllegalAction(
-            f"deck: {name}'s first settlement carries its shuffle of the development cards "
-            "and the proof that it is one"
-        )
-    before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.size)
-    try:
-        cards_deck.check_pass(a.deck, deck.size)
-        cards_deck.check_shuffle(
-            before, a.deck, deck.keys[seat], a.proof, cards_deck.shuffle_context(deck.keys, seat)
-        )
-    except ValueError as exc:
-        raise IllegalAction(
-            f"deck: {name}'s shuffle is not the previous deck reordered under its own key ({exc})"
-        ) from None
-    return state._replace(deck=deck._replace(passes=(*deck.passes, a.deck)))
+    if due:
+        return keys.take_shuffle(state, seat, a)
+    if a.deck is not None or a.proof is not None:
+        raise IllegalAction("deck: only a seat's first set-up settlement shuffles the deck")
+    return state
 
 
-_POSITION = re.compile(r"(0|[1-9][0-9]?)")
-
-
-def _card_proof(text: object, what: str) -> tuple[int, str]:
-    """``"position:proof"`` split; ``IllegalAction`` when malformed."""
-    pos, _, proof = text.partition(":") if isinstance(text, str) else ("", "", "")
-    if not _POSITION.fullmatch(pos) or not cards_deck.is_hex(proof, cards_deck.PROOF_HEX):
-        raise IllegalAction(
-            f"development cards: {what} names a card as position:proof "
-            f"(a position and {cards_deck.PROOF_HEX} lower-case hex digits)"
-        )
-    return int(pos), proof
-
-
-def _checked_share(state: GameState, seat: int, pos: int, proof: str, what: str) -> str:
-    """Card ``pos`` with ``seat``'s layer removed, once its proof checks."""
-    deck = state.deck
-    assert deck is not None
-    try:
-        return cards_deck.check_share(proof, deck.opened[pos], deck.keys[seat])
-    except ValueError as exc:
-        raise IllegalAction(
-            f"development cards: {_name(state, seat)}'s share of card {pos} in {what} is not "
-            f"made with its deck key ({exc})"
-        ) from None
-
-
-def _take_shares(state: GameState, seat: int, given: tuple[str, ...] | None) -> GameState:
-    """The roller opens, with its share, every card other seats drew since its last roll."""
-    deck = state.deck
-    if deck is None:
-        if given is not None:
-            raise IllegalAction("development cards: this game has no hidden deck to share")
-        return state
-    owed = deck.owed_shares(seat)
-    if len(given or ()) != len(owed):
-        raise IllegalAction(
-            f"development cards: {_name(state, seat)}'s roll carries its share of every card "
-            f"drawn since its last roll ({len(owed)}, positions {owed})"
-        )
-    opened, shared = list(deck.opened), list(deck.shared)
-    for pos, text in zip(owed, given or (), strict=True):
-        at, proof = _card_proof(text, "a roll")
-        if at != pos:
-            raise IllegalAction(
-                f"development cards: the roll's shares go in position order ({owed}), not {at}"
-            )
-        opened[pos] = _checked_share(state, seat, pos, proof, "a roll")
-        shared[pos] |= 1 << seat
-    return state._replace(deck=deck._replace(opened=tuple(opened), shared=tuple(shared)))
-
-
-def _draw_hidden(state: GameState, seat: int, a: BuyDevCard) -> tuple[GameState, Action]:
-    """Pay and take the top card face down: nobody, the buyer included, can read it yet."""
-    deck = state.deck
-    assert deck is not None
-    if a.card is not None:
-        raise IllegalAction("development cards: the card is drawn face down; buy without naming it")
-    if not deck.left:
-        raise IllegalAction("development cards: the deck is empty")
-    resources, bank = _pay(state, seat, DEV_CARD_COST, "a development card")
-    pos = len(deck.holders)
-    deck = deck._replace(
-        holders=(*deck.holders, seat),
-        bought=(*deck.bought, state.turn),
-        opened=(*deck.opened, deck.cards[pos]),
-        shared=(*deck.shared, 1 << seat),
-        shown=(*deck.shown, -1),
-    )
-    hand = state.hands[seat]._replace(resources=resources)
-    state = state._replace(hands=_with(state.hands, seat, hand), bank=bank, deck=deck)
-    return state, a
-
-
-def _show_card(
-    state: GameState, seat: int, card: DevCard, proof: str | None, what: str
+def _take_shares(
+    state: GameState, seat: int, given: tuple[str, ...] | None, keys: SeatKeys
 ) -> GameState:
-    """Turn one of the seat's hidden cards face up, proving it is a ``card``."""
-    deck = state.deck
-    assert deck is not None
-    if proof is None:
-        raise IllegalAction(
-            f"development cards: to {what}, {_name(state, seat)} shows which card it is"
-        )
-    pos, share_proof = _card_proof(proof, what)
-    if pos >= len(deck.holders) or deck.holders[pos] != seat or deck.shown[pos] >= 0:
-        raise IllegalAction(
-            f"development cards: card {pos} is not one of {_name(state, seat)}'s hidden cards"
-        )
-    if card is not DevCard.VICTORY_POINT and deck.bought[pos] == state.turn:
-        raise IllegalAction(
-            f"development cards: a {card.label} bought this turn cannot be played "
-            "until the next turn"
-        )
-    if deck.shared[pos] != deck.complete(len(state.players)):
-        raise IllegalAction(
-            f"development cards: card {pos} is not open to its holder yet (every other "
-            "seat shares it when it next rolls)"
-        )
-    found = cards_deck.card_type(_checked_share(state, seat, pos, share_proof, what))
-    if found is None:
-        raise IllegalAction(f"development cards: card {pos} does not open to a card of the deck")
-    if found is not card:
-        raise IllegalAction(f"development cards: card {pos} is a {found.label}, not a {card.label}")
-    deck = deck._replace(shown=_with(deck.shown, pos, int(card)))
-    return state._replace(deck=deck, dev_deck=sub(state.dev_deck, one(card)))
+    """The roller opens, with its share, every card other seats drew since its last roll."""
+    if state.deck is not None:
+        return keys.take_shares(state, seat, given)
+    if given is not None:
+        raise IllegalAction("development cards: this game has no hidden deck to share")
+    return state
 
 
 def _claim_victory(
-    state: GameState, seat: int, a: ClaimVictory, chance: Chance | None
+    state: GameState, seat: int, a: ClaimVictory, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     _need_turn(state, seat, "claim victory")
     if state.deck is None:
@@ -1279,14 +1035,14 @@ def _claim_victory(
     if not a.cards:
         raise IllegalAction("victory: a claim shows at least one victory point card")
     for proof in a.cards:
-        state = _show_card(state, seat, DevCard.VICTORY_POINT, proof, "claim victory")
+        state = keys.show_card(state, seat, DevCard.VICTORY_POINT, proof, "claim victory")
         hand = state.hands[seat]
         hand = hand._replace(dev_cards=add(hand.dev_cards, one(DevCard.VICTORY_POINT)))
-        state = state._replace(hands=_with(state.hands, seat, hand))
+        state = state._replace(hands=replaced(state.hands, seat, hand))
     points = state.points(seat)
     if points < state.victory_points:
         raise IllegalAction(
-            f"victory: showing these cards gives {_name(state, seat)} {points} points, "
+            f"victory: showing these cards gives {seat_name(state, seat)} {points} points, "
             f"not the {state.victory_points} that win"
         )
     return _check_victory(state), a
@@ -1305,11 +1061,11 @@ def owed_reveal(state: GameState) -> str | None:
 
 
 def _abandon(
-    state: GameState, seat: int, a: Abandon, chance: Chance | None
+    state: GameState, seat: int, a: Abandon, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     """End the game without a player the game waits on; whether it waited long enough
     is the verifier's to judge (commit times, ``sync.verify``)."""
-    name = _name(state, seat)
+    name = seat_name(state, seat)
     if state.is_over:
         raise IllegalAction("abandon: the game is over already")
     if a.absent not in state.players:
@@ -1321,68 +1077,21 @@ def _abandon(
         raise IllegalAction(f"abandon: {name} has not claimed its seat")
     if a.absent not in waits_for(state) and absent != state.current:
         raise IllegalAction(
-            f"abandon: the game does not wait on {_name(state, absent)} ({_expecting(state)})"
+            f"abandon: the game does not wait on {seat_name(state, absent)} ({_expecting(state)})"
         )
     return state._replace(phase=Phase.GAME_OVER, abandoned=absent, winner=NOBODY), a
 
 
 def _reveal_deck(
-    state: GameState, seat: int, a: RevealDeck, chance: Chance | None
+    state: GameState, seat: int, a: RevealDeck, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     """Check the seat's key and shuffle from its secret; the last reveal opens every card."""
-    deck = state.deck
-    if deck is None or not state.is_over:
+    if state.deck is None or not state.is_over:
         raise IllegalAction("deck: deck secrets are revealed once the game is over")
-    if owed_reveal(state) != state.players[seat]:
-        raise IllegalAction(
-            f"deck: secrets are revealed in seat order; the game waits for "
-            f"{(owed_reveal(state) or 'nobody').capitalize()}"
-        )
-    text = a.secret
-    if len(text) != 64 or text != text.lower() or any(c not in "0123456789abcdef" for c in text):
-        raise IllegalAction("deck: a deck secret is 64 lower-case hex digits")
-    secret = bytes.fromhex(text)
-    name = _name(state, seat)
-    if not cards_deck.secret_matches(secret, deck.keys[seat]):
-        raise IllegalAction(f"deck: that secret is not the one behind {name}'s deck key")
-    if seat < len(deck.passes):  # (a game abandoned in its lobby has no shuffles)
-        before = deck.passes[seat - 1] if seat else cards_deck.first_cards(deck.size)
-        if cards_deck.shuffle(before, secret) != deck.passes[seat]:
-            raise IllegalAction(f"deck: {name}'s shuffle of the development cards was dishonest")
-    deck = deck._replace(secrets=_with(deck.secrets, seat, text))
-    state = state._replace(deck=deck)
-    if "" not in deck.secrets:  # an abandoned game stays closed: one layer is missing
-        state = _open_all(state)
-    return state, a
+    return keys.reveal_deck(state, seat, a), a
 
 
-def _open_all(state: GameState) -> GameState:
-    """Every secret is known: every drawn card is read, and held cards are shown."""
-    deck = state.deck
-    assert deck is not None
-    secrets = [bytes.fromhex(x) for x in deck.secrets]
-    shown = list(deck.shown)
-    hands = list(state.hands)
-    dev_deck = state.dev_deck
-    for pos, holder in enumerate(deck.holders):
-        found = cards_deck.read_card(secrets, deck.cards[pos])
-        if found is None or (shown[pos] >= 0 and shown[pos] != found):
-            raise IllegalAction(f"deck: card {pos} does not open to the card it was played as")
-        if shown[pos] < 0:
-            shown[pos] = int(found)
-            h = hands[holder]
-            hands[holder] = h._replace(dev_cards=add(h.dev_cards, one(found)))
-            dev_deck = sub(dev_deck, one(found))
-    state = state._replace(
-        deck=deck._replace(shown=tuple(shown)), hands=tuple(hands), dev_deck=dev_deck
-    )
-    for steal in state.steals:  # every steal is read too, with the robber's secret
-        shared = cards_deck.shared_value(secrets[steal.mover], steal.answer)
-        state = settle(state, steal, shared)
-    return state._replace(steals=())
-
-
-Handler = Callable[[GameState, int, Action, "Chance | None"], "tuple[GameState, Action]"]
+Handler = Callable[[GameState, int, Action, "Chance | None", SeatKeys], "tuple[GameState, Action]"]
 
 HANDLERS: dict[type[Action], Handler] = {
     BuildSettlement: _build_settlement,  # type: ignore[dict-item]
@@ -1414,7 +1123,7 @@ HANDLERS: dict[type[Action], Handler] = {
 
 
 def step(
-    state: GameState, action: Action, chance: Chance | None = None
+    state: GameState, action: Action, chance: Chance | None = None, keys: SeatKeys = NO_KEYS
 ) -> tuple[GameState, Action]:
     """Apply ``action`` and also return it with its chance outcomes filled in.
 
@@ -1425,9 +1134,9 @@ def step(
     if state.phase is Phase.GAME_OVER and not isinstance(action, RevealDeck):
         if state.abandoned != NOBODY:
             raise IllegalAction(
-                f"game over: the game was ended without {_name(state, state.abandoned)}"
+                f"game over: the game was ended without {seat_name(state, state.abandoned)}"
             )
-        raise IllegalAction(f"game over: {_name(state, state.winner)} has already won")
+        raise IllegalAction(f"game over: {seat_name(state, state.winner)} has already won")
     handler = HANDLERS.get(type(action))
     if handler is None:
         raise IllegalAction(f"unknown action {action!r}")
@@ -1442,26 +1151,27 @@ def step(
         raise IllegalAction(
             f"players: {action.player!r} is not in this game ({', '.join(state.players)})"
         ) from None
-    proofs = getattr(action, "steals", None)
-    if proofs is not None:
-        state = _show_steals(state, seat, proofs)
-    return handler(state, seat, action, chance)
+    if isinstance(action, ShowsSteals) and action.steals is not None:
+        state = _show_steals(state, seat, action.steals, keys)
+    return handler(state, seat, action, chance, keys)
 
 
-def apply(state: GameState, action: Action, chance: Chance | None = None) -> GameState:
+def apply(
+    state: GameState, action: Action, chance: Chance | None = None, keys: SeatKeys = NO_KEYS
+) -> GameState:
     """The state after ``action``; see ``step``."""
-    return step(state, action, chance)[0]
+    return step(state, action, chance, keys)[0]
 
 
-def is_legal(state: GameState, action: Action) -> bool:
+def is_legal(state: GameState, action: Action, keys: SeatKeys = NO_KEYS) -> bool:
     """True when ``action`` may be applied now (its chance outcomes, if given, are possible)."""
-    return refusal(state, action) is None
+    return refusal(state, action, keys) is None
 
 
-def refusal(state: GameState, action: Action) -> str | None:
+def refusal(state: GameState, action: Action, keys: SeatKeys = NO_KEYS) -> str | None:
     """The rule ``action`` breaks in ``state`` (the engine's sentence), or None when legal."""
     try:
-        step(state, action, _ProbeChance())
+        step(state, action, _ProbeChance(), keys)
     except IllegalAction as exc:
         return str(exc)
     return None
@@ -1630,10 +1340,10 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
                 out.extend(
                     ConfirmTrade(name, players[p])
                     for p, ans in enumerate(offer.answers)
-                    if p != cur and ans is Answer.ACCEPT and covers(_spendable(state, p), offer.get)
+                    if p != cur and ans is Answer.ACCEPT and covers(spendable(state, p), offer.get)
                 )
             elif offer.answers[s] is Answer.PENDING:
-                if covers(_spendable(state, s), offer.get):
+                if covers(spendable(state, s), offer.get):
                     out.append(AnswerTrade(name, True))
                 out.append(AnswerTrade(name, False))
         return out

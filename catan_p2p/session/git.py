@@ -19,7 +19,7 @@ from pathlib import Path
 
 from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.actions import Action
-from catan_p2p.rules.engine import legal_actions, refusal
+from catan_p2p.rules.engine import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.history import History
@@ -30,8 +30,10 @@ from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.publish import Source
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.seats import Seats
+from catan_p2p.sync.seen import SeenLog
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import refusal
 
 
 def _guarded(method: Callable) -> Callable:
@@ -101,6 +103,7 @@ class GitSession:
         self._status = SyncStatus(peers=self.players)
         self._history = History(self.repo)
         self._wait_start: tuple[str, int] | None = None  # head -> waiting_since()
+        self._first_sight = SeenLog(self.repo.git_dir, game)  # where the wait counts from
         if not read_only:
             check_claimed(self.state, self.keys, game)
 
@@ -172,10 +175,12 @@ class GitSession:
 
     @_guarded
     def waiting_since(self) -> int:
-        """When the game began waiting on the next move, as peers count it for an
-        ``abandon`` (the newest commit time on the head's line); cached per head."""
-        if self._wait_start is None or self._wait_start[0] != self.head:
-            self._wait_start = (self.head, liveness.wait_start(self.repo, self.head))
+        """When the game began waiting on the next move, as this peer counts it for an
+        ``abandon``: when it first saw the head (``liveness.waiting_since``); cached."""
+        head = self.head
+        if self._wait_start is None or self._wait_start[0] != head:
+            since = liveness.waiting_since(self.repo, head, self._first_sight.first_seen(head))
+            self._wait_start = (head, since)
         return self._wait_start[1]
 
     @_guarded
@@ -256,6 +261,7 @@ class GitSession:
             self._push(self.seats.branches.openings)
         status.forks, status.behind = found.forks, found.behind
         self.checkpoint.note(self.seats.lead().head)
+        self._first_sight.first_seen(self.head)
         return status
 
     def _readopt(self) -> None:

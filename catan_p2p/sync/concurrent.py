@@ -23,13 +23,14 @@ from catan_p2p.rules.actions import (
     ConfirmTrade,
     Discard,
     GiveCard,
+    ShowsSteals,
     ShowSteal,
 )
-from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.store.objects import Commit
 from catan_p2p.store.refs import REMOTE, answer_ref, answers_prefix, tracking_ref
 from catan_p2p.sync.protocol import MergeInfo, merge_message, who
+from catan_p2p.trust.engine import step
 
 ANSWER_KINDS: dict[str, type[Action]] = {
     "seat": ClaimSeat,
@@ -105,9 +106,9 @@ def as_merged(opening: GameState, state: GameState, action: Action) -> Action:
     showed already is no longer pending, and its proof is dropped here (robber and
     robbed may both answer one step).
     """
-    proofs = getattr(action, "steals", None)
-    if not proofs or state is opening:
+    if not isinstance(action, ShowsSteals) or not action.steals or state is opening:
         return action
+    proofs = action.steals
     seat = opening.players.index(action.player)
     mine = [s for s in opening.steals if seat in (s.mover, s.victim)]
     if len(mine) != len(proofs):

@@ -14,6 +14,7 @@ step), the one by the player earlier in seat order wins (``outranked``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from catan_p2p.errors import VerificationError
@@ -24,6 +25,9 @@ from catan_p2p.sync.protocol import MergeInfo, parse_action, trailer, who
 from catan_p2p.sync.repo import GameRepo
 
 KIND = "abandon"
+#: How far ahead of a peer's clock any commit may be dated (clocks differ); one dated
+#: further ahead is refused for now (``verify.check_not_ahead``).
+CLOCK_SKEW = 300
 
 
 def wait_start(repo: GameRepo, oid: str) -> int:
@@ -36,6 +40,24 @@ def wait_start(repo: GameRepo, oid: str) -> int:
     long as its author really kept the game waiting (PROTOCOL.md "Trust", Liveness).
     """
     return max(repo.commit(c).when for c in repo.first_parents(oid))
+
+
+def waiting_since(repo: GameRepo, head: str, seen_at: int) -> int:
+    """When this peer counts the game as waiting after ``head``: when it first saw it
+    (``seen_at``, ``sync.seen``), so neither a move dated ahead (up to ``CLOCK_SKEW``)
+    stretches the agreed wait nor one dated back shortens it; and never earlier than
+    ``CLOCK_SKEW`` before the line's newest date, so that the abandon it then writes
+    (``abandon_time``) is one every peer takes at once."""
+    return max(seen_at, wait_start(repo, head) - CLOCK_SKEW)
+
+
+def abandon_time(repo: GameRepo, parent: str, timeout: int) -> int:
+    """The date an honest ``abandon`` on ``parent`` carries: now, or the earliest date every
+    peer accepts (``timeout`` after ``wait_start``) when the line is dated ahead of this
+    clock. The peer has counted the wait from when it first saw ``parent`` (``sync.seen``);
+    this date only makes the abandon verify. It is at most ``CLOCK_SKEW`` ahead, since
+    every commit on the line was taken within that of this clock before the wait began."""
+    return max(int(time.time()), wait_start(repo, parent) + timeout)
 
 
 def abandon_on(repo: GameRepo, tip: str) -> Commit | None:

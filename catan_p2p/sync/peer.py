@@ -14,6 +14,7 @@ from dataclasses import replace
 from catan_p2p.errors import ForkError, IllegalAction
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
+    Abandon,
     Action,
     BuildSettlement,
     ClaimSeat,
@@ -27,11 +28,11 @@ from catan_p2p.rules.actions import (
     PlayYearOfPlenty,
     RevealDeck,
     RollDice,
+    ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.chance import chain, derive_chance
-from catan_p2p.rules.engine import refusal, steal_context, step
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.store.codec import GameInfo
@@ -43,6 +44,8 @@ from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import refusal, step
+from catan_p2p.trust.steals import steal_context
 
 __all__ = ["Answer", "Peer"]  # Answer lives in sync.concurrent; re-exported for callers
 
@@ -196,7 +199,7 @@ class Peer:
         Only then: a steal shown tells everyone the card, so a move that the cards the
         state shows can pay for keeps them hidden.
         """
-        if not hasattr(action, "steals"):
+        if not isinstance(action, ShowsSteals):
             return action  # not a move that can show steals
         action = replace(action, steals=None)  # made for another state, they may be stale
         mine = [s for s in state.steals if seat in (s.mover, s.victim)]
@@ -274,16 +277,30 @@ class Peer:
             self.repo.finish(target)  # the game leaves its repository packed
         return gained
 
-    def record(self, action: Action) -> tuple[str, GameState, Action]:
-        """Apply an own action on the head, commit it and move the branch."""
+    def record(self, action: Action, filled_on: str | None = None) -> tuple[str, GameState, Action]:
+        """Apply an own action on the head, commit it and move the branch.
+
+        ``filled_on``: the commit on whose state the caller already ran ``with_secrets``;
+        when that is still the head they are not filled in again (a second pass costs a
+        legality check and, for a played card, reading the own cards).
+        """
         parent = self.head or self.genesis
         state = self.verifier.verify(parent)
-        action = self.with_secrets(action, state)
+        if filled_on != parent:
+            action = self.with_secrets(action, state)
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
+        when = None  # now; an abandon waits on a line dated ahead (``liveness.abandon_time``)
+        if isinstance(action, Abandon):
+            when = liveness.abandon_time(self.repo, parent, self.info.timeout)
         with self.repo.store.batch():  # tree and commit land as one small pack
             tree = self.repo.writer(self.info).write(new)
             oid = self.repo.write_commit(
-                tree, [parent], self.player, action_message(resolved, self.info.game), self.key
+                tree,
+                [parent],
+                self.player,
+                action_message(resolved, self.info.game),
+                self.key,
+                when,
             )
         self.verifier.trust(oid, new)
         self._move(oid)

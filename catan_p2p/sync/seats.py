@@ -114,7 +114,7 @@ class Seats:
         peer.advance(self.head)
         opening = peer.head or self.genesis
         # What only this seat can add is filled in before the plan judges the action.
-        action = peer.with_secrets(action, peer.state)
+        action = peer.with_secrets(action, peer.state)  # once: record reuses it on this head
         plan = concurrent.plan_action(self.game, opening, peer.state, action, self.open_answers)
         if isinstance(plan, AnswerOnBranch):
             peer.record_answer(plan.ref, action)
@@ -127,7 +127,7 @@ class Seats:
         elif isinstance(plan, SettleThenRecord):
             self.merge_due()
             peer.advance(self.head)
-        peer.record(action)
+        peer.record(action, filled_on=opening)  # filled again only if a merge moved the head
         self._committed(peer)
 
     def follow_up(self) -> None:

@@ -15,12 +15,12 @@ import time
 from catan_p2p.errors import IllegalAction, NotYetValid, StateFileError, VerificationError
 from catan_p2p.rules.actions import Abandon, Action
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import step
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore
 from catan_p2p.sync import concurrent, liveness
 from catan_p2p.sync.concurrent import ANSWER_KINDS
+from catan_p2p.sync.liveness import CLOCK_SKEW
 from catan_p2p.sync.protocol import (
     action_message,
     check_stamp,
@@ -32,11 +32,9 @@ from catan_p2p.sync.protocol import (
 )
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import check_signature
+from catan_p2p.trust.engine import step
 
-#: How far ahead of this machine's clock an ``abandon`` may be dated (clocks differ).
-CLOCK_SKEW = 300
-
-__all__ = ["ANSWER_KINDS", "Verifier", "check_vouched"]
+__all__ = ["ANSWER_KINDS", "CLOCK_SKEW", "Verifier", "check_vouched"]
 
 
 def check_signer(c: Commit, before: GameState) -> bool:

@@ -49,6 +49,9 @@ def test_quick_bench_writes_every_issue_key_a_report_and_plots(tmp_path: Path):
     assert saved["compute_ms_per_commit_4p"] > 0 and saved["sync_ms_per_commit_remote_4p"] > 0
     report = (out / "report.md").read_text()
     assert "Targets (4 players)" in report and "paper" in report
+    held = {"packed_bytes_per_commit_4p": 600, "mean_diff_bytes_4p": 800}
+    assert {k: saved["targets"][k]["limit"] for k in held} == held
+    assert saved["targets"]["disk_bytes_per_game_4p"]["limit"] == 1024 * 1024
     assert "machine" in result and result["engine"]["games"] >= 1
     assert saved["remote_move_visible_ms"] > 0
     assert saved["remote_move_visible"]["watch"]["n"] == 10

@@ -10,9 +10,9 @@ from driving import screens_dir
 
 from catan_p2p.bots import make_bot
 from catan_p2p.client.replay import ReplayViewer, export_frames, replay_states, turn_starts
-from catan_p2p.rules.engine import apply
 from catan_p2p.session.base import MemorySession
 from catan_p2p.sim import next_actor
+from catan_p2p.trust.engine import apply
 
 
 @pytest.fixture(scope="module")

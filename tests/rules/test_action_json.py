@@ -79,8 +79,8 @@ EXAMPLES: list[Action] = [
     GiveCard("blue", "9" * 192),
     ShowSteal("blue", "9" * 192),
     Abandon("red", "blue"),
-    GiveCard("blue", "9" * 192, ("8" * 192, "7" * 192)),
-    BuildRoad("red", ((0, 0), (1, 0)), ("8" * 192,)),
+    GiveCard("blue", "9" * 192, steals=("8" * 192, "7" * 192)),
+    BuildRoad("red", ((0, 0), (1, 0)), steals=("8" * 192,)),
 ]
 
 
@@ -137,3 +137,19 @@ def test_unresolved_clears_chance_outcomes():
 def test_malformed_action_json_is_refused_with_a_reason(text, words):
     with pytest.raises(InvalidAction, match=words):
         Action.loads(text)
+
+
+def test_a_move_that_shows_steals_is_one_type_and_keeps_its_order():
+    """``steals`` is declared once (``ShowsSteals``), keyword-only, so each move's own
+    fields keep their places; every move that has it is a ``ShowsSteals``."""
+    from dataclasses import fields
+
+    from catan_p2p.rules.actions import ACTION_TYPES, ShowsSteals
+
+    showing = {k for k, cls in ACTION_TYPES.items() if issubclass(cls, ShowsSteals)}
+    having = {k for k, cls in ACTION_TYPES.items() if "steals" in {f.name for f in fields(cls)}}
+    assert showing == having and len(showing) == 10
+    road = BuildRoad("red", ((0, 0), (1, 0)), steals=("8" * 192,))
+    assert road.edge == ((0, 0), (1, 0)) and Action.from_json(road.to_json()) == road
+    with pytest.raises(TypeError):
+        BuildRoad("red", ((0, 0), (1, 0)), ("8" * 192,))  # type: ignore[misc]

@@ -31,8 +31,9 @@ from catan_p2p.rules.actions import (
 )
 from catan_p2p.rules.cards import Resource
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import apply, is_legal, legal_actions, step
+from catan_p2p.rules.engine import legal_actions
 from catan_p2p.rules.state import Phase
+from catan_p2p.trust.engine import apply, is_legal, step
 
 
 def test_illegal_action_is_a_value_error():

@@ -12,7 +12,7 @@ import pytest
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.engine import legal_actions
 from catan_p2p.rules.state import GameState, Phase, PlayerState, new_game
 from catan_p2p.session.start import create_game
 from catan_p2p.sim import next_actor
@@ -30,6 +30,7 @@ from catan_p2p.store.codec import (
 )
 from catan_p2p.store.objects import GitObjectStore, HashingStore, MemoryObjectStore, parse_tree
 from catan_p2p.sync.repo import init_repo
+from catan_p2p.trust.engine import step
 
 INFO = GameInfo("g", "seed")
 

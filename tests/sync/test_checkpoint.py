@@ -89,7 +89,7 @@ def _rig(path: Path) -> str:
     me = state.players[state.current]
     action = next(a for a in legal_actions(state, me) if isinstance(a, EndTurn))
     action = session.peers[me].with_reveal(action, state)
-    from catan_p2p.rules.engine import step
+    from catan_p2p.trust.engine import step
 
     after = step(state, action)[0]._replace(hands=tuple(hands))
     tree = session.repo.writer(session.info).write(after)

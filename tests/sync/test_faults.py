@@ -9,13 +9,13 @@ from gitgames import cli, git, settle
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import step
 from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import join_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync.protocol import action_message
+from catan_p2p.trust.engine import step
 
 
 def _networked(tmp_path: Path, players=("red", "blue", "white")) -> dict[str, GitSession]:

@@ -16,7 +16,7 @@ from gitgames import CLI, cli, git, sign_commit
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import BuildSettlement, ClaimSeat
-from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.engine import legal_actions
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor
@@ -24,6 +24,7 @@ from catan_p2p.store.refs import answer_ref, player_ref
 from catan_p2p.sync import transport
 from catan_p2p.sync.protocol import merge_message, parse_action
 from catan_p2p.sync.signing import SeatKey
+from catan_p2p.trust.engine import step
 
 
 def _remote(tmp_path: Path, hook: bool) -> Path:

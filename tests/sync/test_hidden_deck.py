@@ -30,7 +30,7 @@ from catan_p2p.rules.actions import (
     RollDice,
 )
 from catan_p2p.rules.cards import DevCard, Resource
-from catan_p2p.rules.engine import legal_actions, owed_reveal, step
+from catan_p2p.rules.engine import legal_actions, owed_reveal
 from catan_p2p.rules.state import Phase, new_game
 from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.session.driver import Driver
@@ -38,6 +38,7 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import decode, dumps, read_files
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.trust.engine import step
 
 THREE = ("red", "blue", "white")
 

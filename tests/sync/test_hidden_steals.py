@@ -30,7 +30,7 @@ from catan_p2p.rules.actions import (
     ShowSteal,
 )
 from catan_p2p.rules.cards import Resource, one
-from catan_p2p.rules.engine import legal_actions, settle, step, stolen_resource
+from catan_p2p.rules.engine import legal_actions, settle, stolen_resource
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.state import NOBODY, Phase, TradeOffer
 from catan_p2p.rules.state import Answer as Reply
@@ -42,6 +42,7 @@ from catan_p2p.store.codec import decode, read_files, read_state
 from catan_p2p.sync import concurrent
 from catan_p2p.sync.concurrent import Answer
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.trust.engine import step
 
 FOUR = ("red", "blue", "white", "orange")
 
@@ -335,7 +336,9 @@ def test_robber_and_robbed_both_showing_one_steal_in_a_trade_merge_show_it_once(
     offer = TradeOffer(one(0), one(1), (Reply.PENDING,) * 4)
     opening = state._replace(phase=Phase.TRADE, current=third, trade=offer)
     answers = [
-        Answer(FOUR[s], f"{s:040x}", AnswerTrade(FOUR[s], False, _proof(session, opening, s)))
+        Answer(
+            FOUR[s], f"{s:040x}", AnswerTrade(FOUR[s], False, steals=_proof(session, opening, s))
+        )
         for s in sorted((steal.mover, steal.victim))
     ]
     for a in answers:

@@ -45,7 +45,7 @@ from catan_p2p.rules.actions import (
     RollDice,
 )
 from catan_p2p.rules.cards import DevCard, Resource
-from catan_p2p.rules.engine import legal_actions, owed_reveal, step
+from catan_p2p.rules.engine import legal_actions, owed_reveal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.views import own_cards
 from catan_p2p.session.driver import Driver
@@ -53,6 +53,7 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import step
 
 THREE = ("red", "blue", "white")
 IDENTITY = "01" + "00" * 31  # the neutral element: a point, but not of the prime-order group

@@ -16,7 +16,6 @@ from gitgames import cli, copy_game, git, play_some, sign_commit
 
 from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import step
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter
@@ -24,6 +23,7 @@ from catan_p2p.store.objects import commit_data
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync.protocol import action_message, player_email
 from catan_p2p.sync.signing import SeatKey
+from catan_p2p.trust.engine import step
 
 
 @pytest.fixture(scope="module")

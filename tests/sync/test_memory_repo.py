@@ -19,7 +19,6 @@ from catan_p2p.bots import make_bot
 from catan_p2p.errors import ForkError, VerificationError
 from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import step
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
@@ -32,6 +31,7 @@ from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.protocol import MERGE, action_message, trailer
 from catan_p2p.sync.repo import GameRepo, init_repo
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import step
 
 
 @pytest.fixture(scope="module")

@@ -55,7 +55,7 @@ from catan_p2p.bots import make_bot
 from catan_p2p.errors import ForkError, IllegalAction, NotYetValid, VerificationError
 from catan_p2p.rules.actions import Abandon, EndTurn
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions, step, waits_for
+from catan_p2p.rules.engine import legal_actions, waits_for
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import Driver
@@ -63,6 +63,7 @@ from catan_p2p.store.refs import answer_ref, parse_ref, player_ref, tracking_pre
 from catan_p2p.sync import concurrent, liveness
 from catan_p2p.sync.protocol import action_message
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import step
 
 PLAYERS = ("red", "blue", "white", "orange")
 DISHONEST = "orange"

@@ -34,7 +34,6 @@ from catan_p2p.rules.actions import (
 )
 from catan_p2p.rules.cards import Resource, one
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import steal_context, step
 from catan_p2p.rules.state import Answer as Reply
 from catan_p2p.rules.state import GameState, Phase, TradeOffer
 from catan_p2p.session.driver import Driver
@@ -45,6 +44,8 @@ from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import step
+from catan_p2p.trust.steals import steal_context
 
 THREE = ("red", "blue", "white")
 HOUR = 3600
@@ -241,24 +242,27 @@ def test_a_proof_of_someone_elses_steal_is_refused(game):
     by_robber = _honest(game, state, game.mover)
     by_victim = _honest(game, state, game.victim)
     with pytest.raises(IllegalAction, match="all of its 0 pending steal"):
-        step(state._replace(current=game.mover), AnswerTrade(THREE[game.third], False, by_robber))
+        step(
+            state._replace(current=game.mover),
+            AnswerTrade(THREE[game.third], False, steals=by_robber),
+        )
     with pytest.raises(IllegalAction, match="does not hold"):
-        step(state, AnswerTrade(THREE[game.mover], False, by_victim))
+        step(state, AnswerTrade(THREE[game.mover], False, steals=by_victim))
     with pytest.raises(IllegalAction, match="does not hold"):
-        step(state, AnswerTrade(THREE[game.victim], False, by_robber))
+        step(state, AnswerTrade(THREE[game.victim], False, steals=by_robber))
     # the right shared value with the other party's proof scalars
     mixed = by_victim[0][:64] + by_robber[0][64:]
     with pytest.raises(IllegalAction, match="does not hold"):
-        step(state, AnswerTrade(THREE[game.victim], False, (mixed,)))
+        step(state, AnswerTrade(THREE[game.victim], False, steals=(mixed,)))
 
 
 def test_a_steal_shown_once_cannot_be_shown_again(game):
     state = _trade_state(game)
-    shown = step(state, AnswerTrade(THREE[game.victim], False, _honest(game, state, game.victim)))[
-        0
-    ]
+    shown = step(
+        state, AnswerTrade(THREE[game.victim], False, steals=_honest(game, state, game.victim))
+    )[0]
     assert game.state(game.merged).steals[-1] not in shown.steals
-    again = AnswerTrade(THREE[game.mover], False, _honest(game, state, game.mover))
+    again = AnswerTrade(THREE[game.mover], False, steals=_honest(game, state, game.mover))
     with pytest.raises(IllegalAction, match="all of its 0 pending steal"):
         step(shown, again)
 

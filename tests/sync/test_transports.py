@@ -31,8 +31,9 @@ from remotes import KINDS, Served, ServerUnavailable, serve
 
 from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import BuildSettlement, EndTurn
-from catan_p2p.rules.engine import legal_actions, step
+from catan_p2p.rules.engine import legal_actions
 from catan_p2p.session.git import GitSession
+from catan_p2p.trust.engine import step
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 

@@ -61,7 +61,6 @@ from catan_p2p.rules.views import pending_cards  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
-from catan_p2p.session.wording import spoken  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
 ROLL_SECONDS = 0.9  # the dice tumble, then the producing tiles glow
@@ -138,9 +137,14 @@ class App:
             screen = pygame.display.set_mode(size)
         pygame.display.set_caption(f"{title} — {session.game_id}")
         self.screen = screen
-        self.session = session
+        # Networked, the sync thread owns the session: the window reads its snapshots and
+        # sends it commands (``syncer.view``), and it plays the window's bot seats.
+        self.session: Session = syncer.view if syncer is not None else session
+        session = self.session
         self.seats = seats
-        self.driver = Driver(session, seats.bots)  # plays this window's bot seats
+        self.driver = Driver(session, {} if syncer is not None else seats.bots)
+        if syncer is not None and seats.bots:
+            syncer.drive(seats.bots, bot_delay)
         self.syncer = syncer
         self.bot_delay = bot_delay
         self.offer_replay = offer_replay
@@ -238,7 +242,7 @@ class App:
         self._legal = {}
         seen = len(self._log)
         self._log = self.session.history()
-        self._said.update(spoken(self.session, self._log[seen:]))
+        self._said.update(self.session.said(self._log[seen:]))
         if before is not None and self._log and isinstance(self._log[-1].action, RollDice):
             self.say(production_text(before, state, self._log[-1].action), error=False)
         if before is not None:
@@ -425,6 +429,10 @@ class App:
             self.say(f"{action} was not recorded: {reason}")
         while not self.syncer.chat_failures.empty():
             self.say(self.syncer.chat_failures.get_nowait())
+        while not self.syncer.bot_failures.empty():
+            error = self.syncer.bot_failures.get_nowait()
+            self.bot_errors.append(error)
+            self.say(f"a bot failed: {error}")
 
     def say(self, text: str, error: bool = True) -> None:
         """Show one line in the status box (an illegal click's reason, a hand-over).

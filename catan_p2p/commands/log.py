@@ -11,7 +11,6 @@ from catan_p2p.rules.places import in_words
 from catan_p2p.rules.views import own_cards, stolen_card
 from catan_p2p.session.base import LogEntry
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.wording import spoken
 from catan_p2p.store.codec import read_state
 from catan_p2p.sync.concurrent import is_answer
 
@@ -76,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     session = open_session(args.repo, args.game, read_only=True)
     entries = session.history()
     board = session.state.board
-    said = spoken(session, entries)
+    said = session.said(entries)
     cards: dict[str, str] = {}
     stolen: dict[str, str] = {}
     if args.viewer:

@@ -6,15 +6,17 @@ chooses, adopting what peers offer) and ``sync.exchange.Exchange`` the traffic w
 remotes (fetch every source, push the own refs over the value seen). A submit records
 through the seats and pushes; a sync fetches, adopts, records what is due and pushes.
 
-Threads: every public method holds ``self.lock`` (an ``RLock``); transfers run outside it.
+One owner: a session is used by one thread at a time, and by one thread for its whole
+life while it runs behind a window (``client.syncer.Syncer``: the window reads frozen
+snapshots and sends commands). Nothing here takes a lock; the exchange's own fetch threads
+only run Git.
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Iterable
-from functools import wraps
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from catan_p2p.errors import IllegalAction, UsageError
@@ -24,6 +26,8 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.history import History
 from catan_p2p.session.keys import check_claimed, seat_keys
+from catan_p2p.session.wording import spoken
+from catan_p2p.store.refs import game_prefix, tracking_ref
 from catan_p2p.sync import checkpoint, liveness, refpolicy
 from catan_p2p.sync.exchange import Exchange
 from catan_p2p.sync.peer import Peer
@@ -34,15 +38,6 @@ from catan_p2p.sync.seen import SeenLog
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
 from catan_p2p.trust.engine import refusal
-
-
-def _guarded(method: Callable) -> Callable:
-    @wraps(method)
-    def locked(self: GitSession, *args, **kwargs):  # type: ignore[no-untyped-def]
-        with self.lock:
-            return method(self, *args, **kwargs)
-
-    return locked
 
 
 class GitSession:
@@ -68,10 +63,9 @@ class GitSession:
         read_only: bool = False,
     ) -> None:
         self.eager_push, self.read_only = eager_push, read_only
-        self.lock = threading.RLock()
         self.repo = repo if isinstance(repo, GameRepo) else GameRepo(Path(repo))
         self.game_id = game = self.repo.only_game(game_id)
-        self.exchange = Exchange(self.repo, game, (), guard=self.lock)
+        self.exchange = Exchange(self.repo, game, ())
         if self.networked and not read_only:
             refpolicy.drop_junk(self.repo, game)  # fetched before this version
         heads = refpolicy.player_heads(self.repo, game)
@@ -131,28 +125,23 @@ class GitSession:
     # --- reading -------------------------------------------------------------------------
 
     @property
-    @_guarded
     def head(self) -> str:
         return self.seats.head
 
     @property
-    @_guarded
     def committed_state(self) -> GameState:
         """The state at the newest local head, without answers that are not merged yet."""
         return self.seats.lead().state
 
     @property
-    @_guarded
     def state(self) -> GameState:
         """The state players see: the head plus verified answers of an open concurrent step."""
         return self.seats.state
 
-    @_guarded
     def legal_actions(self, player: str | None = None) -> list[Action]:
         """The legal actions of ``player`` as it sees the game (its hidden cards included)."""
         return legal_actions(self.view(player) if player in self.peers else self.state, player)  # type: ignore[arg-type]
 
-    @_guarded
     def refusal(self, action: Action) -> str | None:
         state, peer = self.state, self.peers.get(action.player)
         try:
@@ -161,19 +150,16 @@ class GitSession:
             return str(exc)
         return refusal(state, action)
 
-    @_guarded
     def view(self, player: str) -> GameState:
         """The state as ``player`` sees it: a local seat reads its own hidden cards."""
         return self.seats.view(player)
 
-    @_guarded
     def history(self) -> list[LogEntry]:
         """Every recorded action from the genesis to the head, answers before their merge."""
         answers = self.seats.open_answers()
         pending = [LogEntry(a.commit, a.player, a.action, str(a.action)) for a in answers]
         return self._history.upto(self.head) + pending
 
-    @_guarded
     def waiting_since(self) -> int:
         """When the game began waiting on the next move, as this peer counts it for an
         ``abandon``: when it first saw the head (``liveness.waiting_since``); cached."""
@@ -183,13 +169,11 @@ class GitSession:
             self._wait_start = (head, since)
         return self._wait_start[1]
 
-    @_guarded
     def take_rejected(self) -> dict[str, str]:
         """Rejections not reported yet (commit id -> reason), each handed out once."""
         return self.seats.rejections.take()
 
     @property
-    @_guarded
     def rejected(self) -> dict[str, str]:
         """Commits this session refused, with the reason (for the CLI and the client)."""
         return dict(self.seats.rejections.reasons)
@@ -198,14 +182,11 @@ class GitSession:
 
     def submit(self, action: Action) -> GameState:
         """Record ``action`` for a local seat; ``IllegalAction`` (nothing recorded) if illegal."""
-        with self.lock:
-            if self.read_only:
-                raise UsageError(
-                    "this session only reads the game; open it to play to record moves"
-                )
-            self.seats.record(action)
-            self.seats.follow_up()
-            state = self.seats.state
+        if self.read_only:
+            raise UsageError("this session only reads the game; open it to play to record moves")
+        self.seats.record(action)
+        self.seats.follow_up()
+        state = self.seats.state
         self._send()
         return state
 
@@ -215,7 +196,7 @@ class GitSession:
             self._push([ref])
 
     def _answered(self, ref: str, merged: bool) -> None:
-        self._status.ahead += 1
+        self._status = replace(self._status, ahead=self._status.ahead + 1)
         if not merged:
             self._push([ref])
 
@@ -227,8 +208,7 @@ class GitSession:
 
     def flush(self) -> None:
         """Push whatever own commits are not on the remote yet."""
-        with self.lock:
-            self._push(self.seats.branches.openings)
+        self._push(self.seats.branches.openings)
         self._send()
 
     # --- syncing -------------------------------------------------------------------------
@@ -240,17 +220,15 @@ class GitSession:
             sources = self._sources()
             error = Exchange.first_error(self.exchange.fetch(self.seats, sources), len(sources))
             fetched = error is None
-        with self.lock:
-            status = self._sync_local(fetched, error)
+        self._sync_local(fetched, error)
         self._send()
-        return status
+        return self._status
 
-    def _sync_local(self, fetched: bool, error: str | None) -> SyncStatus:
-        status = self._status
+    def _sync_local(self, fetched: bool, error: str | None) -> None:
         if fetched:
-            status.last_fetch, status.error = time.time(), None
-        elif error is not None:
-            status.error = error  # keep the fetch error; pushing now would fail the same way
+            self._status = replace(self._status, last_fetch=time.time(), error=None)
+        elif error is not None:  # keep the fetch error; pushing now would fail the same way
+            self._status = replace(self._status, error=error)
         found = self.seats.adopt(may_close=not self.read_only)
         if not self.read_only:
             self.seats.claim_open_seats(self.publish_url)
@@ -259,28 +237,23 @@ class GitSession:
         self.seats.finish_answers()
         if self.networked and error is None:
             self._push(self.seats.branches.openings)
-        status.forks, status.behind = found.forks, found.behind
+        self._status = replace(self._status, forks=found.forks, behind=found.behind)
         self.checkpoint.note(self.seats.lead().head)
         self._first_sight.first_seen(self.head)
-        return status
 
     def _readopt(self) -> None:
-        with self.lock:
-            self._sync_local(True, None)
-            self._push(())
+        self._sync_local(True, None)
+        self._push(())
 
     def _send(self) -> None:
-        with self.lock:
-            self.exchange.delete(self.seats.deleted)
-            self.seats.deleted = []
+        self.exchange.delete(self.seats.deleted)
+        self.seats.deleted = []
         sent = self.exchange.send(self.seats, self._sources, self._readopt)
-        with self.lock:
-            if sent.error is not None:
-                self._status.error = sent.error
-            elif sent.clean:
-                self._status.ahead, self._status.error = 0, None
+        if sent.error is not None:
+            self._status = replace(self._status, error=sent.error)
+        elif sent.clean:
+            self._status = replace(self._status, ahead=0, error=None)
 
-    @_guarded
     def _sources(self) -> tuple[Source, ...]:
         return self.exchange.sources(self.points())
 
@@ -295,10 +268,23 @@ class GitSession:
                 f"--peer {player}=...: {player!r} is no other seat of game {self.game_id} "
                 f"({', '.join(self.players)})"
             )
-        with self.lock:
-            self.exchange.add_point(player, url)
+        self.exchange.add_point(player, url)
 
-    @_guarded
+    def said(self, entries: Iterable[LogEntry]) -> dict[str, str]:
+        """``commit -> words`` where the log says more than the subject (``wording``)."""
+        return spoken(self.repo, entries)
+
+    def peer_heads(self) -> dict[str, tuple[str, int]]:
+        """Each seat's log head on the shared remote, with its commit time (for when a
+        peer was last heard of)."""
+        heads = refpolicy.player_heads(self.repo, self.game_id, self.players)
+        prefix = tracking_ref(game_prefix(self.game_id)) + "/"
+        return {
+            ref[len(prefix) :]: (oid, self.repo.commit(oid).when)
+            for ref, oid in heads.items()
+            if ref.startswith(prefix)
+        }
+
     def close(self) -> None:
         self.checkpoint.note(self.seats.lead().head, now=True)
         self.repo.close()

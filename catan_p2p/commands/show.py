@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import subprocess
 
 from catan_p2p.commands._common import open_repo, print_json, seen_by
 from catan_p2p.commands._options import add_json, add_repo, add_viewer
@@ -13,25 +12,14 @@ from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.places import tile_name
 from catan_p2p.rules.state import NOBODY, GameState
 from catan_p2p.rules.views import hidden_count, pending_cards
+from catan_p2p.store import gitcmd
 from catan_p2p.store.codec import player_data, turn_data
 from catan_p2p.sync.repo import GameRepo
 
 
 def resolve(repo: GameRepo, rev: str) -> str:
     """A commit id from anything ``git rev-parse`` understands."""
-    proc = subprocess.run(
-        [
-            "git",
-            "--git-dir",
-            str(repo.git_dir),
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            rev + "^{commit}",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    proc = gitcmd.run(repo.git_dir, "rev-parse", "--verify", "--quiet", rev + "^{commit}")
     if proc.returncode != 0:
         raise UsageError(f"{rev!r} is not a commit of {repo.path}; see `catan-p2p log` for ids")
     return proc.stdout.strip()

@@ -1,15 +1,10 @@
 """A running game recorded in Git: hot-seat (every seat here) or networked (one seat).
 
-``GitSession`` orchestrates; the protocol lives in ``sync/``. ``sync.seats.Seats`` is the
-local seats' replica (the state they see, where an action goes, merges, the moves nobody
-chooses, adopting what peers offer) and ``sync.exchange.Exchange`` the traffic with the
-remotes (fetch every source, push the own refs over the value seen). A submit records
-through the seats and pushes; a sync fetches, adopts, records what is due and pushes.
-
-One owner: a session is used by one thread at a time, and by one thread for its whole
-life while it runs behind a window (``client.syncer.Syncer``: the window reads frozen
-snapshots and sends commands). Nothing here takes a lock; the exchange's own fetch threads
-only run Git.
+``GitSession`` orchestrates; the protocol lives in ``sync/``: ``sync.seats.Seats`` is the
+local seats' replica (what they see, where an action goes, merges, the moves nobody
+chooses, adopting what peers offer), ``sync.exchange.Exchange`` the traffic with the
+remotes. One owner: a session is used by one thread; behind a window that is the sync
+thread (``client.syncer``), and the window reads the frozen snapshots it publishes.
 """
 
 from __future__ import annotations
@@ -17,9 +12,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
-from catan_p2p.errors import IllegalAction, UsageError
+from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.engine import legal_actions
 from catan_p2p.rules.state import GameState
@@ -27,17 +23,13 @@ from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.history import History
 from catan_p2p.session.keys import check_claimed, seat_keys
 from catan_p2p.session.wording import spoken
-from catan_p2p.store.refs import game_prefix, tracking_ref
 from catan_p2p.sync import checkpoint, liveness, refpolicy
 from catan_p2p.sync.exchange import Exchange
-from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.publish import Source
 from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.seats import Seats
+from catan_p2p.sync.seats import Seats, game_start
 from catan_p2p.sync.seen import SeenLog
 from catan_p2p.sync.signing import SeatKey
-from catan_p2p.sync.verify import Verifier
-from catan_p2p.trust.engine import refusal
 
 
 class GitSession:
@@ -68,32 +60,20 @@ class GitSession:
         self.exchange = Exchange(self.repo, game, ())
         if self.networked and not read_only:
             refpolicy.drop_junk(self.repo, game)  # fetched before this version
-        heads = refpolicy.player_heads(self.repo, game)
-        if not heads:
-            raise UsageError(f"game {game} has no player branches in {self.repo.path}")
-        self.genesis = self.repo.genesis_of(refpolicy.anchor(heads, game, local_players or ()))
-        genesis_state, self.info = self.repo.open_genesis(self.genesis)
-        self.players = genesis_state.players
-        for p in local_players or ():
-            if p not in self.players:
-                raise UsageError(
-                    f"{p!r} is not a player of game {game} ({', '.join(self.players)})"
-                )
+        start = game_start(self.repo, game, local_players or ())
+        self.genesis, self.info = start[0], start[2]
+        self.players = start[1].players
         self.local_players = self.exchange.local = tuple(local_players or self.players)
         self.keys, throwaway = seat_keys(self.local_players, keys, self.repo.git_dir, read_only)
-        verifier = Verifier(self.repo, self.info, self.genesis, genesis_state)
         seat = next((p for p in self.local_players if p not in throwaway), "")
         self.checkpoint = checkpoint.Keeper(
             self.repo.git_dir, game, self.genesis, seat or None, self.keys.get(seat)
         )
-        self.checkpoint.resume(self.repo, verifier)
-        self.peers = {
-            p: Peer(self.repo, self.info, p, self.genesis, self.keys[p], verifier)
-            for p in self.local_players
-        }
-        self.seats = Seats(
-            self.repo, game, self.players, self.peers, self._committed, self._answered
+        resume = partial(self.checkpoint.resume, self.repo)
+        self.seats = Seats.open(
+            self.repo, start, self.keys, resume, self._committed, self._answered
         )
+        self.peers = self.seats.peers
         self._status = SyncStatus(peers=self.players)
         self._history = History(self.repo)
         self._wait_start: tuple[str, int] | None = None  # head -> waiting_since()
@@ -113,10 +93,6 @@ class GitSession:
     @remote.setter
     def remote(self, url: str | None) -> None:
         self.exchange.remote = url
-
-    @property
-    def publish_url(self) -> str | None:
-        return self.exchange.publish_url
 
     @property
     def networked(self) -> bool:
@@ -143,12 +119,7 @@ class GitSession:
         return legal_actions(self.view(player) if player in self.peers else self.state, player)  # type: ignore[arg-type]
 
     def refusal(self, action: Action) -> str | None:
-        state, peer = self.state, self.peers.get(action.player)
-        try:
-            action = action if peer is None else peer.with_secrets(action, state)
-        except IllegalAction as exc:
-            return str(exc)
-        return refusal(state, action)
+        return self.seats.refusal(action)
 
     def view(self, player: str) -> GameState:
         """The state as ``player`` sees it: a local seat reads its own hidden cards."""
@@ -156,9 +127,7 @@ class GitSession:
 
     def history(self) -> list[LogEntry]:
         """Every recorded action from the genesis to the head, answers before their merge."""
-        answers = self.seats.open_answers()
-        pending = [LogEntry(a.commit, a.player, a.action, str(a.action)) for a in answers]
-        return self._history.upto(self.head) + pending
+        return self._history.upto(self.head, self.seats.open_answers())
 
     def waiting_since(self) -> int:
         """When the game began waiting on the next move, as this peer counts it for an
@@ -231,7 +200,7 @@ class GitSession:
             self._status = replace(self._status, error=error)
         found = self.seats.adopt(may_close=not self.read_only)
         if not self.read_only:
-            self.seats.claim_open_seats(self.publish_url)
+            self.seats.claim_open_seats(self.exchange.publish_url)
             self.seats.merge_due()
             self.seats.follow_up()
         self.seats.finish_answers()
@@ -241,7 +210,7 @@ class GitSession:
         self.checkpoint.note(self.seats.lead().head)
         self._first_sight.first_seen(self.head)
 
-    def _readopt(self) -> None:
+    def _readopt(self) -> None:  # after a stale lease was fetched again
         self._sync_local(True, None)
         self._push(())
 
@@ -263,12 +232,7 @@ class GitSession:
 
     def add_point(self, player: str, url: str) -> None:
         """Note where ``player`` publishes until its signed claim says so itself."""
-        if player not in self.players or player in self.local_players:
-            raise UsageError(
-                f"--peer {player}=...: {player!r} is no other seat of game {self.game_id} "
-                f"({', '.join(self.players)})"
-            )
-        self.exchange.add_point(player, url)
+        self.exchange.add_point(player, url, self.players)
 
     def said(self, entries: Iterable[LogEntry]) -> dict[str, str]:
         """``commit -> words`` where the log says more than the subject (``wording``)."""
@@ -277,13 +241,8 @@ class GitSession:
     def peer_heads(self) -> dict[str, tuple[str, int]]:
         """Each seat's log head on the shared remote, with its commit time (for when a
         peer was last heard of)."""
-        heads = refpolicy.player_heads(self.repo, self.game_id, self.players)
-        prefix = tracking_ref(game_prefix(self.game_id)) + "/"
-        return {
-            ref[len(prefix) :]: (oid, self.repo.commit(oid).when)
-            for ref, oid in heads.items()
-            if ref.startswith(prefix)
-        }
+        heads = refpolicy.tracked_logs(self.repo, self.game_id, self.players)
+        return {p: (oid, self.repo.commit(oid).when) for p, oid in heads.items()}
 
     def close(self) -> None:
         self.checkpoint.note(self.seats.lead().head, now=True)

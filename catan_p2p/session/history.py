@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from catan_p2p.session.base import LogEntry
+from catan_p2p.sync.concurrent import Answer
 from catan_p2p.sync.protocol import parse_action
 from catan_p2p.sync.repo import GameRepo
 
@@ -17,9 +18,10 @@ class History:
         self.repo = repo
         self._at: tuple[str, list[LogEntry]] | None = None  # (head, entries to it)
 
-    def upto(self, head: str) -> list[LogEntry]:
-        """Every action from the genesis to ``head`` (only the commits since the last
-        head asked for are read, when it is an ancestor)."""
+    def upto(self, head: str, answers: Iterable[Answer] = ()) -> list[LogEntry]:
+        """Every action from the genesis to ``head``, then the open step's ``answers``
+        (only the commits since the last head asked for are read, when it is an
+        ancestor)."""
         if self._at is not None and self.repo.is_ancestor(self._at[0], head):
             known, entries = self._at
             new = self.repo.first_parents(head, stop=known)
@@ -30,7 +32,7 @@ class History:
             self._at = (head, entries)
         elif self._at is None:
             self._at = (head, entries)
-        return entries
+        return entries + [LogEntry(a.commit, a.player, a.action, str(a.action)) for a in answers]
 
     def _entries(self, commits: Iterable[str]) -> list[LogEntry]:
         entries = []

@@ -119,8 +119,14 @@ class Exchange:
             self._points = (key, points)
         return self._points[1]
 
-    def add_point(self, player: str, url: str) -> None:
-        """Note where ``player`` publishes (a hint kept in the repository's config)."""
+    def add_point(self, player: str, url: str, players: Sequence[str]) -> None:
+        """Note where ``player``, another of ``players``, publishes (a hint kept in the
+        repository's config until its signed claim says so itself)."""
+        if player not in players or player in self.local:
+            raise UsageError(
+                f"--peer {player}=...: {player!r} is no other seat of game {self.game} "
+                f"({', '.join(players)})"
+            )
         if url.startswith("-") or not url.strip():
             raise UsageError(f"--peer {player}={url!r}: not a Git URL")
         if self.repo.git_dir is not None:

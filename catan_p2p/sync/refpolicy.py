@@ -39,6 +39,13 @@ def player_heads(repo: GameRepo, game: str, seats: Collection[str] | None = None
     return out
 
 
+def tracked_logs(repo: GameRepo, game: str, seats: Collection[str]) -> dict[str, str]:
+    """Each seat's log as last fetched from the shared remote (seat -> commit)."""
+    prefix = tracking_ref(game_prefix(game)) + "/"
+    heads = player_heads(repo, game, seats)
+    return {ref[len(prefix) :]: oid for ref, oid in heads.items() if ref.startswith(prefix)}
+
+
 def anchor(heads: Mapping[str, str], game: str, local: Iterable[str] = ()) -> str:
     """The head whose genesis is the game's: a local seat's own branch before any fetched
     one (a fetched ref may come from anyone and start another history)."""

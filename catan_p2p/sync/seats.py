@@ -12,12 +12,13 @@ branches. The session tells it what to do and is told, through ``on_commit`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
-from catan_p2p.errors import IllegalAction, StateFileError
+from catan_p2p.errors import IllegalAction, StateFileError, UsageError
 from catan_p2p.rules.actions import Action, ClaimSeat
 from catan_p2p.rules.engine import actors
 from catan_p2p.rules.state import GameState
+from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import answers_prefix
 from catan_p2p.sync import concurrent, liveness, publish, refpolicy
 from catan_p2p.sync.adopt import Adopted, adopt
@@ -28,10 +29,33 @@ from catan_p2p.sync.peer import Peer
 from catan_p2p.sync.publish import Source
 from catan_p2p.sync.rejections import Rejections
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.signing import SeatKey
+from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust.engine import refusal
 
 
 def _nothing(ref: str, *more: object) -> None:
     pass
+
+
+def game_start(
+    repo: GameRepo, game: str, local: Sequence[str] = ()
+) -> tuple[str, GameState, GameInfo]:
+    """The derived start of ``game`` (genesis id, its state and the game's info), found
+    from a ``local`` seat's own branch before any fetched one.
+
+    Raises:
+        UsageError: the game has no seat's log here, or ``local`` names no seat of it.
+    """
+    heads = refpolicy.player_heads(repo, game)
+    if not heads:
+        raise UsageError(f"game {game} has no player branches in {repo.path}")
+    genesis = repo.genesis_of(refpolicy.anchor(heads, game, local))
+    state, info = repo.open_genesis(genesis)
+    for p in local:
+        if p not in state.players:
+            raise UsageError(f"{p!r} is not a player of game {game} ({', '.join(state.players)})")
+    return genesis, state, info
 
 
 class Seats:
@@ -60,6 +84,24 @@ class Seats:
         self.deleted: list[str] = []  # finished answer branches, for the remotes to lose
         self._claims: list[ClaimSeat] | None = None  # the merged claims, once the lobby closed
 
+    @classmethod
+    def open(
+        cls,
+        repo: GameRepo,
+        start: tuple[str, GameState, GameInfo],
+        keys: Mapping[str, SeatKey],
+        resume: Callable[[Verifier], object] = _nothing,
+        on_commit: Callable[[str], None] = _nothing,
+        on_answer: Callable[[str, bool], None] = _nothing,
+    ) -> Seats:
+        """The seats of ``keys`` from the game's ``start`` (``game_start``); ``resume``
+        may let the shared verifier trust a checkpoint before the branches are verified."""
+        genesis, state, info = start
+        verifier = Verifier(repo, info, genesis, state)
+        resume(verifier)
+        peers = {p: Peer(repo, info, p, genesis, key, verifier) for p, key in keys.items()}
+        return cls(repo, info.game, state.players, peers, on_commit, on_answer)
+
     # --- what they see -------------------------------------------------------------------
 
     def lead(self) -> Peer:
@@ -83,6 +125,16 @@ class Seats:
         """The state as ``player`` sees it: a local seat reads its own hidden cards."""
         peer = self.peers.get(player)
         return self.state if peer is None else peer.view(self.state)
+
+    def refusal(self, action: Action) -> str | None:
+        """Why ``action`` would be refused now, judged as it would be recorded: with what
+        only its seat adds (dice-chain element, shuffle, shares, card proofs)."""
+        state, peer = self.state, self.peers.get(action.player)
+        try:
+            action = action if peer is None else peer.with_secrets(action, state)
+        except IllegalAction as exc:
+            return str(exc)
+        return refusal(state, action)
 
     def only_local_can_act(self) -> bool:
         """True while nobody but these seats can do anything (mid-turn)."""

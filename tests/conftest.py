@@ -63,3 +63,124 @@ def _fixed_genesis_time():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(session_start, "write_genesis", write_genesis)
         yield
+
+
+# --- processes and CPU time --------------------------------------------------------------
+#
+# `./test.sh --quick` skips the tests marked slow or network and must stay quick on a
+# busy machine: a test that starts a process (git, a CLI run, a bot, a server) pays for
+# the fork and the program's start-up, several times over at a high load. So every
+# test that starts one says so with a mark, and this check keeps that true.
+
+_PROCESS_MARKS = ("slow", "network")
+
+#: What the running test started (argv heads), or None outside a test's setup and call.
+_started: list[str] | None = None
+#: Whether the running test may start processes (it is marked slow or network).
+_may_start = True
+
+
+def _unmarked_start(started: list[str]) -> str:
+    return (
+        f"this test started {len(started)} process(es) (first: `{started[0]}`) but is not "
+        "marked slow or network, so `./test.sh --quick` would run it: mark it "
+        "(@pytest.mark.slow, or network for a remote) or use GameRepo.in_memory()."
+    )
+
+
+def _note_start(what: object) -> None:
+    """Note a process the running test starts; fail an unmarked test right there."""
+    if _started is None:
+        return
+    words = what if isinstance(what, (list, tuple)) else [what]
+    if words and words[0] == "fc-list":
+        return  # pygame's system fonts, looked up once per process: not the test's cost
+    _started.append(" ".join(str(a) for a in words[:3]))
+    if not _may_start:
+        pytest.fail(_unmarked_start(_started), pytrace=True)
+
+
+def _install_process_spy() -> None:
+    """Note every process started in this pytest process (the test still starts it)."""
+    import os
+    import subprocess
+
+    real_init = subprocess.Popen.__init__
+
+    def init(self, args, *rest, **kwargs):  # type: ignore[no-untyped-def]
+        self._child_created = False  # a start refused below leaves a quiet object
+        _note_start(args)
+        return real_init(self, args, *rest, **kwargs)
+
+    subprocess.Popen.__init__ = init  # type: ignore[method-assign]
+    for name in ("system", "posix_spawn", "posix_spawnp", "fork"):
+        real = getattr(os, name, None)
+        if real is None:
+            continue
+
+        def spy(*args, _real=real, _name=name, **kwargs):  # type: ignore[no-untyped-def]
+            _note_start([f"os.{_name}", *args[:2]])
+            return _real(*args, **kwargs)
+
+        setattr(os, name, spy)
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--cpu-report",
+        metavar="PATH",
+        help="append one JSON line per test to PATH: its wall time, the CPU time of this "
+        "process and of the children it waited for, and the processes it started (to "
+        "compare tests on a shared machine, where wall time measures the neighbours)",
+    )
+
+
+def pytest_configure(config):
+    _install_process_spy()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Track what each test starts, and its CPU time for ``--cpu-report``."""
+    import json
+    import resource
+    import time
+
+    global _started, _may_start
+    _started = []
+    _may_start = any(item.get_closest_marker(m) for m in _PROCESS_MARKS)
+    wall, cpu = time.perf_counter(), time.process_time()
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        return (yield)
+    finally:
+        started, _started, _may_start = _started, None, True
+        path = item.config.getoption("--cpu-report")
+        if path:
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            line = {
+                "test": item.nodeid,
+                "marks": [m for m in _PROCESS_MARKS if item.get_closest_marker(m)],
+                "wall": round(time.perf_counter() - wall, 3),
+                "cpu": round(time.process_time() - cpu, 3),
+                "children": round(
+                    after.ru_utime + after.ru_stime - kids.ru_utime - kids.ru_stime, 3
+                ),
+                "processes": len(started),
+                "first": started[:1],
+            }
+            with open(path, "a") as out:
+                out.write(json.dumps(line) + "\n")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A test not marked slow or network fails if it (or its set-up) started a process.
+
+    The start itself fails it already, in the test's own thread; this catches one a
+    thread of the test started (whose failure only ended that thread).
+    """
+    result = yield
+    if _started and not _may_start:
+        pytest.fail(_unmarked_start(_started), pytrace=False)
+    return result

@@ -57,6 +57,7 @@ def test_new_with_a_colour_twice_is_refused_and_leaves_no_git_behind(capsys, tmp
     assert repo.exists() is existing
 
 
+@pytest.mark.slow
 def test_new_into_a_repository_holding_a_game_is_refused_without_game(capsys, tmp_path):
     repo = tmp_path / "g"
     first = new_game(capsys, repo)
@@ -66,6 +67,7 @@ def test_new_into_a_repository_holding_a_game_is_refused_without_game(capsys, tm
     assert GameRepo(repo).games() == [first]
 
 
+@pytest.mark.slow
 def test_a_second_game_added_with_game_prints_hints_that_work(capsys, tmp_path):
     repo = tmp_path / "g"
     new_game(capsys, repo)
@@ -78,6 +80,7 @@ def test_a_second_game_added_with_game_prints_hints_that_work(capsys, tmp_path):
     assert code == 0, err
 
 
+@pytest.mark.slow
 def test_new_without_repo_never_writes_into_another_projects_clone(capsys, tmp_path, monkeypatch):
     project = tmp_path / "project"
     project.mkdir()
@@ -91,6 +94,7 @@ def test_new_without_repo_never_writes_into_another_projects_clone(capsys, tmp_p
     assert not (project / "src" / ".git").exists()
 
 
+@pytest.mark.slow
 def test_new_without_repo_in_an_empty_folder_makes_the_game_there(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, "new", "--players", "red,blue")
@@ -120,6 +124,7 @@ def shared_game(capsys, tmp_path: Path) -> tuple[Path, str]:
     return remote, "friday"
 
 
+@pytest.mark.slow
 def test_join_into_another_players_repository_is_refused(capsys, tmp_path):
     remote, game = shared_game(capsys, tmp_path)
     red = tmp_path / "red"
@@ -133,6 +138,7 @@ def test_join_into_another_players_repository_is_refused(capsys, tmp_path):
     assert not [r for r in refs if r.endswith("/blue")]
 
 
+@pytest.mark.slow
 def test_join_twice_into_ones_own_repository_is_fine(capsys, tmp_path):
     remote, game = shared_game(capsys, tmp_path)
     blue = tmp_path / "blue"
@@ -143,6 +149,7 @@ def test_join_twice_into_ones_own_repository_is_fine(capsys, tmp_path):
         assert code == 0, err
 
 
+@pytest.mark.slow
 def test_a_failed_join_leaves_no_repository_and_does_not_promise_a_retry(capsys, tmp_path):
     gone = tmp_path / "nowhere.git"
     target = tmp_path / "blue"
@@ -156,6 +163,7 @@ def test_a_failed_join_leaves_no_repository_and_does_not_promise_a_retry(capsys,
     assert not target.exists()
 
 
+@pytest.mark.slow
 def test_joining_a_game_the_remote_lacks_leaves_no_repository(capsys, tmp_path):
     remote, _ = shared_game(capsys, tmp_path)
     target = tmp_path / "blue"
@@ -167,6 +175,7 @@ def test_joining_a_game_the_remote_lacks_leaves_no_repository(capsys, tmp_path):
     assert not target.exists()
 
 
+@pytest.mark.slow
 def test_a_failed_play_remote_leaves_nothing_in_the_games_folder(capsys, tmp_path, monkeypatch):
     from catan_p2p.commands import play
 
@@ -181,6 +190,7 @@ def test_a_failed_play_remote_leaves_nothing_in_the_games_folder(capsys, tmp_pat
     assert not games.exists() or list(games.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_failed_sync_does_not_tell_you_to_run_sync(capsys, tmp_path):
     remote, game = shared_game(capsys, tmp_path)
     remote.rename(tmp_path / "moved.git")
@@ -193,6 +203,7 @@ def test_a_failed_sync_does_not_tell_you_to_run_sync(capsys, tmp_path):
 # --- show, options, progress ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_show_png_into_a_missing_folder_is_one_sentence(capsys, tmp_path):
     repo = tmp_path / "g"
     new_game(capsys, repo)
@@ -247,6 +258,7 @@ def test_readme_links_only_inside_the_repository():
     assert os.path.exists(Path(__file__).resolve().parents[1] / "docs" / "design.md")
 
 
+@pytest.mark.slow
 def test_log_verify_and_bisect_counts_add_up_and_say_what_they_count(capsys, tmp_path):
     import re
 
@@ -272,6 +284,7 @@ def test_log_verify_and_bisect_counts_add_up_and_say_what_they_count(capsys, tmp
     assert line == 1 + main_line + merges
 
 
+@pytest.mark.slow
 def test_the_resume_hint_names_the_game_when_the_repository_holds_several(capsys, tmp_path):
     from catan_p2p.commands.play import pick_flag
 

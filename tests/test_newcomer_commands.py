@@ -53,6 +53,7 @@ def test_play_with_too_many_humans_says_how_many_seats_a_game_has(capsys):
     assert code == 1 and "2 to 6 seats" in sentence and "negative" not in sentence
 
 
+@pytest.mark.slow
 def test_new_with_an_unreachable_remote_creates_nothing(capsys, tmp_path):
     repo = tmp_path / "game"
     code, out, err = run(
@@ -72,6 +73,7 @@ def test_keys_mine_refuses_a_colour_no_game_has(capsys, tmp_path, monkeypatch):
     assert code == 0 and json.loads(out)["key"].startswith("ssh-ed25519 ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["join", "new"])
 def test_a_folder_of_other_files_never_becomes_a_game(capsys, tmp_path, command):
     remote = shared(capsys, tmp_path)
@@ -94,6 +96,7 @@ def test_board_takes_board_as_play_does(capsys):
     assert args.kind == "random"
 
 
+@pytest.mark.slow
 def test_join_says_who_still_has_to_join_in_words(capsys, tmp_path):
     remote = shared(capsys, tmp_path, "red,blue,white,orange")
     code, out, err = run(
@@ -110,6 +113,7 @@ def test_join_says_who_still_has_to_join_in_words(capsys, tmp_path):
     assert joined["player"] == "white" and joined["open_seats"] == ["orange"]
 
 
+@pytest.mark.slow
 def test_a_failed_join_gives_its_advice_once(capsys, tmp_path):
     code, _, err = run(
         capsys, "join", str(tmp_path / "gone.git"), "--game", "g", "--as", "blue",
@@ -119,6 +123,7 @@ def test_a_failed_join_gives_its_advice_once(capsys, tmp_path):
     assert code == 1 and sentence.count("reachable") == 1
 
 
+@pytest.mark.slow
 def test_verify_counts_one_merge_in_the_singular(capsys, tmp_path):
     repo = tmp_path / "g"
     code, _, err = run(capsys, "new", "--players", "red,blue", "--repo", str(repo))
@@ -127,6 +132,7 @@ def test_verify_counts_one_merge_in_the_singular(capsys, tmp_path):
     assert code == 0 and "1 merge that collects" in out and "1 merges" not in out
 
 
+@pytest.mark.slow
 def test_new_join_host_and_abandon_speak_json(capsys, tmp_path):
     code, out, _ = run(capsys, "host", "init", str(tmp_path / "guarded.git"), "--json")
     assert code == 0 and json.loads(out)["remote"].endswith("guarded.git")
@@ -155,6 +161,7 @@ def _minimal(command: str) -> list[str]:
     }[command]
 
 
+@pytest.mark.slow
 def test_a_bot_refuses_a_seat_held_in_another_repository(capsys, tmp_path):
     remote = shared(capsys, tmp_path)
     code, _, err = run(
@@ -169,6 +176,7 @@ def test_a_bot_refuses_a_seat_held_in_another_repository(capsys, tmp_path):
                "refs/heads/catan/friday/red") == ""  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_networked_bots_offer_stays_open_as_long_as_the_game_waits(tmp_path):
     """A bot's offer is not closed after a few seconds: it waits like any move does."""
     for timeout, wait in ((0, None), (3600, 3600.0)):
@@ -210,6 +218,7 @@ def test_ctrl_c_says_only_what_the_command_keeps(capsys, monkeypatch):
 _RAW_PLACE = r"\(-?\d+,-?\d+(\|-?\d+,-?\d+)*\)"
 
 
+@pytest.mark.slow
 def test_show_and_bisect_name_places_as_players_do(capsys, tmp_path):
     import re
 
@@ -226,6 +235,7 @@ def test_show_and_bisect_name_places_as_players_do(capsys, tmp_path):
     assert code == 0 and "build road" in out and not re.search(_RAW_PLACE, out), out
 
 
+@pytest.mark.slow
 def test_the_log_says_how_many_cards_a_bank_trade_gave(capsys, tmp_path):
     """The subject (protocol) says 'trade brick for 1 lumber'; people read the count."""
     from catan_p2p.bots import make_bot

@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
+
 
 def simulate(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

@@ -59,6 +59,7 @@ def test_quick_bench_writes_every_issue_key_a_report_and_plots(tmp_path: Path):
         assert (out / f"{plot}.png").stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_a_game_leaves_its_repository_packed_without_loose_objects(tmp_path: Path):
     run = play_hotseat(tmp_path, 2, "packed", max_actions=40)
     loose = list((run.git_dir / "objects").glob("??/*"))
@@ -68,6 +69,7 @@ def test_a_game_leaves_its_repository_packed_without_loose_objects(tmp_path: Pat
     assert fsck.returncode == 0, fsck.stderr
 
 
+@pytest.mark.slow
 def test_diff_sizes_are_what_git_diff_parent_child_prints(tmp_path: Path):
     run = play_hotseat(tmp_path, 2, "diffs", max_actions=15)
     git = ["git", "--git-dir", str(run.git_dir)]

@@ -60,6 +60,7 @@ def test_bad_arguments_exit_2_with_one_sentence(argv: list, words: str, capsys) 
     assert captured.out == ""
 
 
+@pytest.mark.slow
 def test_board_png_from_a_real_process(tmp_path: Path) -> None:
     out = tmp_path / "board.png"
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}

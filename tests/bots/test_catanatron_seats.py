@@ -49,6 +49,7 @@ def test_a_catanatron_seat_in_a_four_player_game_with_trades_offered_to_it() -> 
     assert result.winner is not None
 
 
+@pytest.mark.slow
 def test_simulate_takes_strong_and_catanatron_bots() -> None:
     out = subprocess.run(
         [

@@ -21,6 +21,7 @@ def test_levels_name_bot_strategies() -> None:
     assert strategy_for("catanatron:alphabeta") == "catanatron:alphabeta"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("level", "kind"), [("easy", RandomBot), ("greedy", GreedyBot), ("strong", StrongBot)]
 )

@@ -27,6 +27,8 @@ from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.repo import GameRepo
 
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
+
 
 def git(*args: str) -> str:
     return subprocess.run(["git", *args], check=True, capture_output=True, text=True).stdout

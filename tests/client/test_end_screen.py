@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import driving  # noqa: F401  (sets SDL_VIDEODRIVER=dummy before pygame opens a display)
 import pygame
+import pytest
 from driving import Driver, screens_dir
 
 from catan_p2p.bots import make_bot
@@ -21,6 +22,8 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.repo import GameRepo
+
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 
 PLAYERS = ["red", "blue", "white", "orange"]
 

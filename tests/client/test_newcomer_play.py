@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import driving  # noqa: F401  (sets SDL_VIDEODRIVER=dummy before pygame opens a display)
+import pytest
 
 from catan_p2p.cli import main
 from catan_p2p.session.git import GitSession
+
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 
 
 def test_a_game_against_bots_leaves_no_keys_in_the_home_folder(tmp_path, monkeypatch, capsys):

@@ -114,6 +114,7 @@ def test_answering_a_bots_offer_the_header_and_the_row_say_so(written):
     assert "Blue's offer stays open until everyone has answered" in written
 
 
+@pytest.mark.slow
 def test_a_just_bought_card_is_not_shown_as_no_cards(tmp_path, written):
     create_game(tmp_path / "g", ["red", "blue"], seed="buy", game_id="b")
     session = GitSession(tmp_path / "g", "b")
@@ -138,6 +139,7 @@ def test_a_just_bought_card_is_not_shown_as_no_cards(tmp_path, written):
     session.close()
 
 
+@pytest.mark.slow
 def test_the_window_log_says_how_many_cards_a_bank_trade_gave(tmp_path, written):
     from catan_p2p.rules.actions import MaritimeTrade
 

@@ -25,6 +25,7 @@ def home(tmp_path, monkeypatch) -> Path:
     return tmp_path / "home"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
     reason="this machine has a display",
@@ -50,6 +51,7 @@ def test_play_refuses_more_than_six_seats(capsys):
     assert "2 to 6 seats" in err and "--humans 3 --bots 4" in err
 
 
+@pytest.mark.slow
 def test_headless_play_records_a_whole_game_and_draws_the_final_board(home, capsys):
     assert main(["play", "--headless", "--humans", "0", "--bots", "2", "--seed", "cli"]) == 0
     out = capsys.readouterr().out
@@ -61,6 +63,7 @@ def test_headless_play_records_a_whole_game_and_draws_the_final_board(home, caps
     assert session.state.is_over and len(session.history()) > 50
 
 
+@pytest.mark.slow
 def test_resume_keeps_which_seats_are_bots(home):
     args = build_parser().parse_args(["play", "--humans", "1", "--bots", "1", "--seed", "r"])
     game = play.new_game(args)
@@ -70,6 +73,7 @@ def test_resume_keeps_which_seats_are_bots(home):
     assert again.session.game_id == game.session.game_id
 
 
+@pytest.mark.slow
 def test_replay_export_writes_one_frame_per_commit(home, tmp_path, capsys):
     args = build_parser().parse_args(["play", "--humans", "0", "--bots", "2", "--seed", "x"])
     game = play.new_game(args)
@@ -89,6 +93,7 @@ def test_replay_of_a_missing_game_is_one_clear_sentence(tmp_path, capsys):
     assert "there is no game at" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_resume_of_a_networked_game_acts_only_for_this_machines_seat(home, tmp_path):
     host = tmp_path / "host"
     create_game(host, ["red", "blue"], STANDARD_BOARD, seed="n", game_id="n1")
@@ -102,6 +107,7 @@ def test_resume_of_a_networked_game_acts_only_for_this_machines_seat(home, tmp_p
     assert again.networked and again.session.local_players == ("blue",)
 
 
+@pytest.mark.slow
 def test_resume_a_game_made_by_new_remote_plays_the_seat_kept_here(home, tmp_path, capsys):
     remote, host = tmp_path / "remote.git", tmp_path / "host"
     init_repo(remote, bare=True)

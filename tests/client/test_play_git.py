@@ -48,6 +48,7 @@ def _place_setup(d: Driver, player: str) -> None:
     d.edge(sorted(app.highlights().edges)[0])
 
 
+@pytest.mark.slow
 def test_hot_seat_clicks_become_commits_in_the_game_repository(tmp_path, window):
     screen, start = window
     repo = tmp_path / "game"
@@ -79,6 +80,7 @@ def test_hot_seat_clicks_become_commits_in_the_game_repository(tmp_path, window)
     assert states[-1] == session.state and len(states) == len(entries) + 1
 
 
+@pytest.mark.slow
 def test_networked_window_syncs_in_the_background_and_reports_a_lost_remote(tmp_path, window):
     screen, start = window
     host = tmp_path / "host"
@@ -114,6 +116,7 @@ def test_networked_window_syncs_in_the_background_and_reports_a_lost_remote(tmp_
         syncer.stop()
 
 
+@pytest.mark.slow
 def test_a_window_ends_a_game_the_other_player_left_after_the_agreed_wait(
     tmp_path, window, monkeypatch
 ):
@@ -170,6 +173,7 @@ def _wait(d: Driver, done, seconds: float = 120.0) -> None:  # type: ignore[no-u
         d.app.tick()
 
 
+@pytest.mark.slow
 def test_hot_seat_trade_over_git_answer_on_its_own_branch_then_confirmed(tmp_path, window):
     screen, start = window
     repo = tmp_path / "game"

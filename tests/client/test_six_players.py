@@ -107,6 +107,7 @@ def home(tmp_path, monkeypatch):
     return tmp_path / "home"
 
 
+@pytest.mark.slow
 def test_play_with_five_bots_seats_six_on_the_extension_island(home, tmp_path, drive):
     from catan_p2p.cli import build_parser
     from catan_p2p.commands import play as play_command
@@ -131,6 +132,7 @@ def test_play_with_five_bots_seats_six_on_the_extension_island(home, tmp_path, d
         game.session.close()
 
 
+@pytest.mark.slow
 def test_play_headless_with_six_bots_records_a_game_that_verifies(home, tmp_path, capsys):
     from catan_p2p.cli import main
 
@@ -142,6 +144,7 @@ def test_play_headless_with_six_bots_records_a_game_that_verifies(home, tmp_path
     assert main(["verify", "--repo", str(repo)]) == 0
 
 
+@pytest.mark.slow
 def test_new_with_six_names_and_not_seven(home, tmp_path, capsys):
     from catan_p2p.cli import main
     from catan_p2p.rules.board import EXTENSION_BOARD

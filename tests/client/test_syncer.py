@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from builders import fresh
 
 from catan_p2p.client.syncer import Syncer
@@ -63,6 +64,7 @@ def test_the_pace_quickens_on_a_move_and_backs_off_to_the_slowest_while_quiet():
     assert pace.after(True) == 0.1
 
 
+@pytest.mark.slow
 def test_only_a_path_on_this_machine_is_watched(tmp_path):
     import subprocess
 
@@ -78,6 +80,7 @@ def test_only_a_path_on_this_machine_is_watched(tmp_path):
     assert local_remote_dir(str(tmp_path / "missing.git")) is None
 
 
+@pytest.mark.slow
 def test_a_move_pushed_to_a_local_remote_shows_long_before_the_slow_poll(tmp_path):
     import subprocess
 

@@ -149,6 +149,7 @@ def test_bank_cannot_be_a_players_name(tmp_path: Path):
         create_game(tmp_path / "r", ["red", "bank"])
 
 
+@pytest.mark.slow
 def test_a_git_repository_agrees_with_git_about_object_ids(tmp_path: Path):
     git_dir = init_repo(tmp_path / "repo")
     store = GitObjectStore(git_dir)
@@ -211,6 +212,7 @@ def test_a_file_naming_an_unknown_player_is_refused():
         decode(files, "commit x")
 
 
+@pytest.mark.slow
 def test_state_schema_folder_matches_the_models():
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.run(

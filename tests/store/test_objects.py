@@ -44,6 +44,7 @@ def _one_commit(store: GitObjectStore, text: str) -> str:
     return store.write(b"commit", commit_data(tree, [], "red", "red@catan", 0, text))
 
 
+@pytest.mark.slow
 def test_a_batch_lands_as_one_pack_that_git_reads_and_leaves_no_spares_behind(tmp_path: Path):
     git_dir = init_repo(tmp_path / "repo")
     store = GitObjectStore(git_dir)
@@ -96,6 +97,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow
 def test_spares_of_a_killed_process_are_removed_and_a_live_ones_kept(tmp_path: Path):
     directory = tmp_path / "spares"
 
@@ -128,6 +130,7 @@ def test_spares_of_a_killed_process_are_removed_and_a_live_ones_kept(tmp_path: P
         live.wait()
 
 
+@pytest.mark.slow
 def test_where_files_cannot_be_linked_the_pool_stops_and_packs_are_written(tmp_path: Path):
     shm = Path("/dev/shm")
     if not shm.is_dir() or shm.stat().st_dev == tmp_path.stat().st_dev:
@@ -146,6 +149,7 @@ def test_where_files_cannot_be_linked_the_pool_stops_and_packs_are_written(tmp_p
     spare_dir.parent.rmdir()
 
 
+@pytest.mark.slow
 def test_with_no_spare_ready_the_pack_is_written_all_the_same(tmp_path: Path):
     git_dir = init_repo(tmp_path / "repo")
     blocked = tmp_path / "not-a-directory"
@@ -162,6 +166,7 @@ def test_with_no_spare_ready_the_pack_is_written_all_the_same(tmp_path: Path):
     spares.close()
 
 
+@pytest.mark.slow
 def test_a_pack_whose_index_never_came_is_ignored_as_git_ignores_it(tmp_path: Path):
     """A crash between writing a pack and its index must not hide the other packs."""
     git_dir = init_repo(tmp_path / "repo")
@@ -178,6 +183,7 @@ def test_a_pack_whose_index_never_came_is_ignored_as_git_ignores_it(tmp_path: Pa
     assert _git(git_dir, "fsck", "--strict").returncode == 0
 
 
+@pytest.mark.slow
 def test_the_store_runs_where_os_has_no_pread_pwrite_or_fcntl(tmp_path: Path, monkeypatch):
     """Windows has no os.pread/os.pwrite and no fcntl: recording must not need them."""
     from catan_p2p.bots import make_bot

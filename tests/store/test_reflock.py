@@ -23,7 +23,10 @@ from catan_p2p.sync.repo import init_repo
 
 NAME = player_ref("g", "red")
 
-pytestmark = pytest.mark.skipif(reflock.fcntl is None, reason="stale locks need flock")
+pytestmark = [
+    pytest.mark.skipif(reflock.fcntl is None, reason="stale locks need flock"),
+    pytest.mark.slow,  # real Git repositories and lock holders in other processes
+]
 
 # Takes the lock, says so, and keeps it until told (or killed).
 HOLDER = """

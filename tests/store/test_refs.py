@@ -57,6 +57,7 @@ def test_fetched_refs_are_named_and_parsed_by_the_same_helpers():
         parse_ref(player_ref("g2", "red"), "g1")
 
 
+@pytest.mark.slow
 def test_a_ref_moves_only_from_the_value_the_writer_saw(refs):
     name = player_ref("g", "red")
     refs.set(name, A, None)
@@ -74,6 +75,7 @@ def test_a_ref_moves_only_from_the_value_the_writer_saw(refs):
     assert refs.get(name) is None
 
 
+@pytest.mark.slow
 def test_a_held_lock_refuses_a_second_writer(tmp_path: Path):
     git_dir = init_repo(tmp_path / "r")
     refs = Refs(git_dir)
@@ -85,6 +87,7 @@ def test_a_held_lock_refuses_a_second_writer(tmp_path: Path):
     assert refs.get(name) == A
 
 
+@pytest.mark.slow
 def test_deleting_an_answer_ref_tidies_its_folders(tmp_path: Path):
     git_dir = init_repo(tmp_path / "r")
     refs = Refs(git_dir)
@@ -95,6 +98,7 @@ def test_deleting_an_answer_ref_tidies_its_folders(tmp_path: Path):
     assert not (git_dir / "refs/heads/catan/g/trade").exists()
 
 
+@pytest.mark.slow
 def test_a_packed_ref_is_deleted_under_gits_packed_refs_lock(tmp_path: Path):
     git_dir = init_repo(tmp_path / "r")
     refs = Refs(git_dir)
@@ -121,6 +125,7 @@ def test_a_packed_ref_is_deleted_under_gits_packed_refs_lock(tmp_path: Path):
     assert red not in out
 
 
+@pytest.mark.slow
 def test_a_ref_is_replaced_whole_and_leaves_no_lock(tmp_path: Path):
     git_dir = init_repo(tmp_path / "r")
     refs = Refs(git_dir)
@@ -133,6 +138,7 @@ def test_a_ref_is_replaced_whole_and_leaves_no_lock(tmp_path: Path):
     assert not list((git_dir / name).parent.glob("*.lock"))
 
 
+@pytest.mark.slow
 def test_refs_move_where_os_has_no_pread_or_pwrite(tmp_path: Path, monkeypatch):
     for missing in ("pread", "pwrite"):
         monkeypatch.delattr(os, missing, raising=False)

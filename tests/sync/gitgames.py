@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import Action
 from catan_p2p.session.driver import Driver
@@ -22,6 +24,16 @@ from catan_p2p.sync.signing import SeatKey
 
 FOUR = ("red", "blue", "white", "orange")
 CLI = [sys.executable, "-m", "catan_p2p.cli"]
+
+#: The repositories a protocol test runs on: ``GameRepo.in_memory()`` (the quick loop)
+#: and a real Git repository on disk, whose ``git init`` is a process: that run is slow,
+#: and ``./test.sh --quick`` skips it (see tests/conftest.py).
+REPOSITORIES = ("memory", pytest.param("disk", marks=pytest.mark.slow))
+
+
+def new_repo(kind: str, folder: Path) -> Path | MemoryGameRepo:
+    """Where a test's game goes: a new in-memory repository, or ``folder/game`` on disk."""
+    return GameRepo.in_memory() if kind == "memory" else folder / "game"
 
 
 def hotseat_game(

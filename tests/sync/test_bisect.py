@@ -17,6 +17,7 @@ def _first_by_scan(session, condition: str) -> str:
     return next(c for c in line if evaluate(condition, session.repo.state_of(c)[0]))
 
 
+@pytest.mark.slow
 def test_bisect_finds_the_first_commit_where_a_condition_holds(finished_game):
     path, session, _ = finished_game
     for condition in (
@@ -58,6 +59,7 @@ def test_git_bisect_run_agrees(finished_game, tmp_path: Path):
     assert f"{first} is the first bad commit" in run
 
 
+@pytest.mark.slow
 def test_a_bad_condition_is_one_clear_sentence(finished_game):
     path, _, _ = finished_game
     out = cli("bisect", "--when", "points(purple) > 3", "--repo", str(path))

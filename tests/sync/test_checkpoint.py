@@ -26,6 +26,8 @@ from catan_p2p.sync import checkpoint
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
 
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
+
 TWO = ("red", "blue")
 
 

@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from gitgames import play_some, sign_commit
 
 from catan_p2p.rules.actions import EndTurn
@@ -34,6 +35,7 @@ def _game(path: Path) -> GitSession:
     return session
 
 
+@pytest.mark.slow
 def test_our_own_game_passes_every_check(tmp_path, capsys):
     _game(tmp_path / "g").close()
     assert _kit().main(["--repo", str(tmp_path / "g"), "--json"]) == 0
@@ -43,6 +45,7 @@ def test_our_own_game_passes_every_check(tmp_path, capsys):
     assert {c["check"] for c in checks} >= {"refs", "header", "message", "signature", "files"}
 
 
+@pytest.mark.slow
 def test_a_respaced_message_and_a_junk_ref_fail_their_checks(tmp_path, capsys):
     session = _game(tmp_path / "g")
     state, head, repo = session.state, session.head, session.repo
@@ -61,6 +64,7 @@ def test_a_respaced_message_and_a_junk_ref_fail_their_checks(tmp_path, capsys):
     assert "not conformant" in out
 
 
+@pytest.mark.slow
 def test_a_repository_without_the_vectors_fails_the_vector_check(tmp_path, capsys):
     _game(tmp_path / "g").close()
     kit = _kit()

@@ -67,6 +67,7 @@ def test_a_device_that_was_offline_for_many_turns_catches_up_and_takes_over(tmp_
     assert len({s.head for s in sessions.values()}) == 1
 
 
+@pytest.mark.slow
 def test_a_crash_between_writing_objects_and_moving_the_ref_loses_nothing(tmp_path: Path):
     sessions = _networked(tmp_path, ("red", "blue"))
     _play(sessions, 12)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gitgames import cli, git
+from gitgames import REPOSITORIES, cli, git
 
 from catan_p2p.errors import VerificationError
 from catan_p2p.rules.state import new_game
@@ -107,8 +107,11 @@ def _rigs(repo: GameRepo) -> dict[str, str]:
     }
 
 
-@pytest.fixture()
-def repo(tmp_path: Path) -> GameRepo:
+@pytest.fixture(params=REPOSITORIES)
+def repo(request, tmp_path: Path) -> GameRepo:
+    """An empty repository in memory, and (slow) a real one on disk."""
+    if request.param == "memory":
+        return GameRepo.in_memory()
     init_repo(tmp_path / "rig")
     return GameRepo(tmp_path / "rig")
 
@@ -171,6 +174,7 @@ def _hosted(tmp_path: Path, hook: bool) -> Path:
     return remote
 
 
+@pytest.mark.slow  # a remote, join and the hook: processes
 @pytest.mark.parametrize("hook", [False, True], ids=["bare", "guarded"])
 def test_join_refuses_a_rigged_genesis_and_adopts_nothing(tmp_path, hook):
     remote = _hosted(tmp_path, hook)
@@ -192,6 +196,7 @@ def test_join_refuses_a_rigged_genesis_and_adopts_nothing(tmp_path, hook):
     assert not (tmp_path / "b").exists() or git("for-each-ref", cwd=tmp_path / "b") == ""
 
 
+@pytest.mark.slow  # a remote, join and the hook: processes
 def test_join_does_not_adopt_a_planted_copy_of_its_own_branch(tmp_path):
     """The remote's copy of Blue's branch is a fabricated state: join must verify it."""
     remote = _hosted(tmp_path, hook=False)
@@ -214,6 +219,7 @@ def test_join_does_not_adopt_a_planted_copy_of_its_own_branch(tmp_path):
     assert planted in blue.rejected
 
 
+@pytest.mark.slow  # a remote, join and the hook: processes
 def test_the_hook_answers_hostile_input_in_one_line(tmp_path):
     remote = _hosted(tmp_path, hook=True)
     work = tmp_path / "w"

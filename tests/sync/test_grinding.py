@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from gitgames import copy_game, play_some, sign_commit
+from gitgames import REPOSITORIES, copy_game, new_repo, play_some, sign_commit
 
 from catan_p2p.errors import IllegalAction, NotYetValid, VerificationError
 from catan_p2p.rules import deck as cards_deck
@@ -29,16 +29,18 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.objects import commit_data, object_id
 from catan_p2p.sync.protocol import action_message, player_email
+from catan_p2p.sync.repo import GameRepo
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.steals import steal_context
 
 VARIANTS = 10_000
 
 
-@pytest.fixture(scope="module")
-def red_rolled(tmp_path_factory) -> Path:
-    """The game each test starts from, played once: each test gets a copy of it."""
-    path = tmp_path_factory.mktemp("grind") / "game"
+@pytest.fixture(scope="module", params=REPOSITORIES)
+def red_rolled(request, tmp_path_factory) -> Path | GameRepo:
+    """The game each test starts from, played once (in memory, and slow on disk): each
+    test gets a copy of it."""
+    path = new_repo(request.param, tmp_path_factory.mktemp("grind"))
     create_game(path, ["red", "blue", "white"], seed="grind", game_id="g")
     everyone = GitSession(path, "g")
     play_some(everyone, 12)
@@ -50,7 +52,7 @@ def red_rolled(tmp_path_factory) -> Path:
 
 
 @pytest.fixture()
-def red_ends(red_rolled: Path, tmp_path: Path):
+def red_ends(red_rolled: Path | GameRepo, tmp_path: Path):
     """A 3-player game where Red, in its main phase, is about to end its turn."""
     everyone = GitSession(copy_game(red_rolled, tmp_path / "game"), "g")
     assert everyone.state.phase is Phase.MAIN and everyone.state.current == 0

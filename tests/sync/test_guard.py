@@ -26,6 +26,8 @@ from catan_p2p.sync.protocol import merge_message, parse_action
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.trust.engine import step
 
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
+
 
 def _remote(tmp_path: Path, hook: bool) -> Path:
     remote = tmp_path / "remote.git"

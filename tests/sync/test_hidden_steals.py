@@ -91,12 +91,18 @@ def _state_at(session, commit: str):
     return read_state(session.repo.store, session.repo.commit(commit).tree, commit)[0]
 
 
-def _with_pending(session):
-    """The first state of the game with a pending steal, on the robber's main phase."""
+def _with_pending(session, case=None, what: str = ""):
+    """The first state of the game with a pending steal, on the robber's main phase
+    (and, given ``case``, the first where ``case(state)`` holds).
+
+    A search, not a skip: a test whose case the game never shows fails, saying which
+    case to look for in another game (``played``'s seed).
+    """
     for _, state in _states(session):
         if state.steals and state.phase is Phase.MAIN and state.current == state.steals[0].mover:
-            return state
-    pytest.fail("no steal stayed pending into its robber's main phase")
+            if case is None or case(state):
+                return state
+    pytest.fail(f"no steal stayed pending into its robber's main phase{what}; play another seed")
 
 
 def _proof(session, state, seat: int) -> tuple[str, ...]:
@@ -176,7 +182,15 @@ def _needs_card(state, seat: int, r: int):
 
 def test_the_robber_cannot_spend_the_card_unshown_nor_show_it_with_another_key(played):
     session = played
-    state = _with_pending(session)
+
+    def four_to_one(state) -> bool:  # the robber trades the stolen kind at 4:1
+        steal = state.steals[0]
+        return (
+            state.rate(steal.mover, stolen_card(steal, steal.mover, _secret(session, steal.mover)))
+            == 4
+        )
+
+    state = _with_pending(session, four_to_one, " with a robber trading the stolen kind at 4:1")
     steal = state.steals[0]
     m = steal.mover
     r = stolen_card(steal, m, _secret(session, m))
@@ -188,8 +202,7 @@ def test_the_robber_cannot_spend_the_card_unshown_nor_show_it_with_another_key(p
             for i, h in enumerate(rigged.hands)
         )
     )
-    if rigged.hands[m].ports:
-        pytest.skip("the robber trades below 4:1 here")
+    assert rigged.rate(m, r) == 4
     trade = MaritimeTrade(FOUR[m], Resource(r), Resource(get))
     with pytest.raises(IllegalAction, match="not shown yet"):
         step(rigged, trade)
@@ -217,7 +230,13 @@ def test_the_robber_cannot_spend_the_card_unshown_nor_show_it_with_another_key(p
 
 def test_a_robbed_player_cannot_spend_what_may_be_its_lost_card(played):
     session = played
-    state = _with_pending(session)
+
+    def four_to_one(state) -> bool:  # the robbed player trades its first kind at 4:1
+        v = state.steals[0].victim
+        kinds = [r for r in range(5) if state.hands[v].resources[r] >= 1]
+        return bool(kinds) and state.rate(v, kinds[0]) == 4
+
+    state = _with_pending(session, four_to_one, " with a robbed player trading at 4:1")
     steal = state.steals[0]
     v = steal.victim
     hand = state.hands[v].resources
@@ -237,8 +256,7 @@ def test_a_robbed_player_cannot_spend_what_may_be_its_lost_card(played):
         ),
         bank=tuple(n - 1 if k == r else n for k, n in enumerate(rigged.bank)),
     )
-    if rigged.hands[v].ports:
-        pytest.skip("the robbed player trades below 4:1 here")
+    assert rigged.rate(v, r) == 4
     get = next(x for x in range(5) if x != r)
     trade = MaritimeTrade(FOUR[v], Resource(r), Resource(get))
     with pytest.raises(IllegalAction, match="not shown yet"):
@@ -254,16 +272,20 @@ def test_a_robbed_player_cannot_spend_what_may_be_its_lost_card(played):
 
 def test_a_player_robbed_again_shows_its_last_steal_first(played):
     session = played
-    state = _with_pending(session)
+
+    def robbing_again(state) -> list:
+        """The robber's moves that rob the same victim again."""
+        steal = state.steals[0]
+        return [
+            a
+            for a in legal_actions(state._replace(phase=Phase.MOVE_ROBBER), FOUR[steal.mover])
+            if isinstance(a, MoveRobber) and a.victim == FOUR[steal.victim]
+        ]
+
+    state = _with_pending(session, robbing_again, " with a tile to rob the same victim from")
     steal = state.steals[0]
     v = steal.victim
-    moves = [
-        a
-        for a in legal_actions(state._replace(phase=Phase.MOVE_ROBBER), FOUR[steal.mover])
-        if isinstance(a, MoveRobber) and a.victim == FOUR[v]
-    ]
-    if not moves:
-        pytest.skip("no tile to rob the same victim from")
+    moves = robbing_again(state)
     before = state._replace(phase=Phase.MOVE_ROBBER)
     move = session.peers[FOUR[steal.mover]].with_secrets(moves[0], before)
     waiting = step(before, move)[0]
@@ -277,20 +299,31 @@ def test_a_player_robbed_again_shows_its_last_steal_first(played):
 
 def test_a_monopoly_waits_for_every_robbed_player_and_takes_the_true_cards(played):
     session = played
-    state = _with_pending(session)
+
+    def monopoly(state):
+        """(player, r, waiting): a bystander's plain monopoly of the stolen kind."""
+        steal = state.steals[0]
+        player = next(
+            (s for s in range(4) if all(s not in (x.mover, x.victim) for x in state.steals)),
+            None,
+        )
+        if player is None:
+            return None
+        r = stolen_card(steal, steal.mover, _secret(session, steal.mover))
+        hands = list(state.hands)
+        hands[player] = hands[player]._replace(dev_cards=one(4))  # a monopoly card, plain game
+        plain = state._replace(current=player, hands=tuple(hands), dev_played=False, deck=None)
+        # Without a hidden deck the card comes from the hand; the keys stay for the steals.
+        plain = plain._replace(deck=state.deck)
+        try:
+            waiting = step(plain._replace(deck=None), PlayMonopoly(FOUR[player], Resource(r)))[0]
+        except IllegalAction:
+            return None
+        return player, r, waiting
+
+    state = _with_pending(session, monopoly, " with a plain monopoly to play")
     steal = state.steals[0]
-    player = next(s for s in range(4) if all(s not in (x.mover, x.victim) for x in state.steals))
-    r = stolen_card(steal, steal.mover, _secret(session, steal.mover))
-    hands = list(state.hands)
-    hands[player] = hands[player]._replace(dev_cards=one(4))  # a monopoly card in a plain game
-    plain = state._replace(current=player, hands=tuple(hands), dev_played=False, deck=None)
-    # Without a hidden deck the card comes from the hand; the keys stay for the steals.
-    plain = plain._replace(deck=state.deck)
-    play = PlayMonopoly(FOUR[player], Resource(r))
-    try:
-        waiting = step(plain._replace(deck=None), play)[0]
-    except IllegalAction:
-        pytest.skip("no plain monopoly to play here")
+    player, r, waiting = monopoly(state)
     assert waiting.phase is Phase.MONOPOLY and waiting.monopoly == r
     assert concurrent.owed_answers(waiting) == {FOUR[s.victim] for s in state.steals}
     with pytest.raises(IllegalAction, match="to show the cards stolen from them"):
@@ -350,7 +383,15 @@ def test_robber_and_robbed_both_showing_one_steal_in_a_trade_merge_show_it_once(
 
 def test_an_offer_needing_the_stolen_card_shows_it(played):
     session = played
-    state = _with_pending(session)
+
+    def four_to_one(state) -> bool:  # the robber trades the stolen kind at 4:1
+        steal = state.steals[0]
+        return (
+            state.rate(steal.mover, stolen_card(steal, steal.mover, _secret(session, steal.mover)))
+            == 4
+        )
+
+    state = _with_pending(session, four_to_one, " with a robber trading the stolen kind at 4:1")
     steal = state.steals[0]
     m = steal.mover
     r = stolen_card(steal, m, _secret(session, m))

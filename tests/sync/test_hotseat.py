@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from gitgames import FOUR, cli, git
 
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.protocol import MERGE, trailer
+
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 
 
 def test_the_game_ends_with_a_winner_and_every_branch_at_the_same_commit(finished_game):

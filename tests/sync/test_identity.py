@@ -25,6 +25,8 @@ from catan_p2p.sync.protocol import action_message, player_email
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.trust.engine import step
 
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
+
 
 @pytest.fixture(scope="module")
 def past_set_up(tmp_path_factory) -> Path:

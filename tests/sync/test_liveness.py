@@ -28,6 +28,8 @@ from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.trust.engine import step
 
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
+
 HOUR = 3600
 
 

@@ -71,6 +71,7 @@ def test_an_independent_audit_verifies_every_commit_in_memory(memory_game):
     assert report.state == session.state
 
 
+@pytest.mark.slow
 def test_a_game_played_in_memory_is_a_sound_git_repository_on_disk(memory_game, tmp_path: Path):
     repo, session, _ = memory_game
     git_dir = init_repo(tmp_path / "copy")

@@ -148,6 +148,7 @@ def test_four_bot_processes_play_through_git_daemon(tmp_path: Path):
         _assert_converged(clones)
 
 
+@pytest.mark.slow
 def test_an_unreachable_remote_is_one_clear_error_and_a_later_retry_works(tmp_path: Path):
     remote = tmp_path / "remote.git"
     git("init", "-q", "--bare", str(remote))
@@ -163,6 +164,7 @@ def test_an_unreachable_remote_is_one_clear_error_and_a_later_retry_works(tmp_pa
     assert again.returncode == 0, again.stdout + again.stderr
 
 
+@pytest.mark.slow
 def test_a_lock_left_on_a_tracking_ref_by_a_killed_git_does_not_stop_every_later_sync(
     tmp_path: Path,
 ):
@@ -189,6 +191,7 @@ def _plant(bare: Path, ref: str, oid: str) -> None:
     path.write_text(oid + "\n")
 
 
+@pytest.mark.slow
 def test_junk_refs_beside_a_game_on_a_plain_remote_stop_no_peer(tmp_path: Path):
     """Anyone who may push to a plain remote can put refs of no protocol shape, or refs
     naming a blob, a tree or a tag, beside a game; before, one of them stopped every
@@ -230,6 +233,7 @@ def test_junk_refs_beside_a_game_on_a_plain_remote_stop_no_peer(tmp_path: Path):
         assert git("rev-parse", "refs/remotes/origin/catan/g/red", cwd=clone).strip() == honest
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name", ["mallory", "Blue", "seat/{head}/blue/deeper", "bribe/{head}/blue", "trade/x/blue"]
 )
@@ -252,6 +256,7 @@ def test_a_guarded_remote_refuses_a_ref_of_no_seat_or_shape(tmp_path: Path, name
     assert git("for-each-ref", ref, cwd=remote) == ""
 
 
+@pytest.mark.slow
 def test_only_a_tracking_refs_lock_that_stands_still_is_cleared(tmp_path: Path, monkeypatch):
     git_dir = tmp_path / "x.git"
     git("init", "-q", "--bare", str(git_dir))
@@ -296,6 +301,7 @@ def test_only_a_tracking_refs_lock_that_stands_still_is_cleared(tmp_path: Path, 
     assert not live.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="uses POSIX paths")
 def test_joining_a_game_that_does_not_exist_says_so(tmp_path: Path):
     remote = tmp_path / "remote.git"
@@ -307,6 +313,7 @@ def test_joining_a_game_that_does_not_exist_says_so(tmp_path: Path):
     assert "has no game 'nope'" in joined.stderr
 
 
+@pytest.mark.slow
 def test_a_stale_lock_under_a_publication_points_tracking_refs_is_cleared_too(tmp_path: Path):
     """Each seat's point has tracking refs of its own (``refs/remotes/seat-<p>/``): a lock
     a killed Git left there would fail every fetch from that point; it is cleared like

@@ -14,7 +14,10 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 import remotes
+
+pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 
 
 def test_a_server_that_loses_its_port_starts_again_on_another(tmp_path: Path, monkeypatch):

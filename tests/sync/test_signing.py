@@ -24,6 +24,7 @@ def _signed(key: SeatKey, message: str = "Red: end turn\n") -> bytes:
     return commit_data(TREE, [], "red", "red@catan-p2p", 1_700_000_000, message, key.sign(plain))
 
 
+@pytest.mark.slow
 def test_git_verify_commit_accepts_our_signature_and_refuses_another_key(tmp_path):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     _git(tmp_path, "hash-object", "-t", "tree", "-w", "--stdin", data=b"")
@@ -67,6 +68,7 @@ def test_a_commit_with_extra_header_bytes_is_not_canonical():
         assert not Commit("x", odd).canonical
 
 
+@pytest.mark.slow
 def test_keys_made_by_ssh_keygen_load_and_others_are_refused(tmp_path):
     path = tmp_path / "id_ed25519"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)

@@ -27,34 +27,40 @@ from catan_p2p.trust.engine import step
 
 
 @pytest.fixture(scope="module")
-def past_set_up(tmp_path_factory) -> dict[str, Path | GameRepo]:
-    """The game each test starts from, played once on each kind of repository.
+def past_set_up(tmp_path_factory):
+    """The game each test starts from, played once on each kind of repository (when a
+    test first asks for that kind): ``past_set_up(kind)``.
 
     Each test changes a copy of it (``copy_game``).
     """
     played: dict[str, Path | GameRepo] = {}
-    for kind in ("memory", "disk"):
-        if kind == "memory":
-            path: Path | GameRepo = GameRepo.in_memory()
-        else:
-            path = tmp_path_factory.mktemp("tamper") / "game"
-        create_game(path, ["red", "blue", "white"], seed="t", game_id="g")
-        everyone = GitSession(path, "g")
-        play_some(everyone, 12)  # the whole set-up: 3 players x 2 x (settlement + road)
-        assert everyone.state.phase.name == "ROLL" and everyone.state.current == 0
-        everyone.close()
-        played[kind] = path
-    return played
+
+    def past(kind: str) -> Path | GameRepo:
+        if kind not in played:
+            if kind == "memory":
+                path: Path | GameRepo = GameRepo.in_memory()
+            else:
+                path = tmp_path_factory.mktemp("tamper") / "game"
+            create_game(path, ["red", "blue", "white"], seed="t", game_id="g")
+            everyone = GitSession(path, "g")
+            play_some(everyone, 12)  # the whole set-up: 3 players x 2 x (settlement + road)
+            assert everyone.state.phase.name == "ROLL" and everyone.state.current == 0
+            everyone.close()
+            played[kind] = path
+        return played[kind]
+
+    return past
 
 
-@pytest.fixture(params=["memory", "disk"])
+# A real Git repository starts `git init`: those runs are slow (`./test.sh --quick` skips them).
+@pytest.fixture(params=["memory", pytest.param("disk", marks=pytest.mark.slow)])
 def game(request, past_set_up, tmp_path: Path):
     """A 3-player game in one repo, past set-up, red to roll: (path, red's session, blue's).
 
     Each test runs on the in-memory repository (``path`` is then the shared
     ``MemoryGameRepo``) and on a real Git repository on disk.
     """
-    path = copy_game(past_set_up[request.param], tmp_path / "game")
+    path = copy_game(past_set_up(request.param), tmp_path / "game")
     # From here on each seat has its own session (one writer per branch).
     red = GitSession(path, "g", ("red",))
     blue = GitSession(path, "g", ("blue",))

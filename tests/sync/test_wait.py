@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from test_liveness import _two_players
 
 from catan_p2p.cli import main
@@ -19,6 +20,8 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.seen import FOLDER, SeenLog
 from catan_p2p.sync.verify import Verifier
+
+pytestmark = pytest.mark.slow  # repositories on disk and a remote: processes (tests/conftest.py)
 
 
 def _red_moves_at(red, when: float, monkeypatch) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import catan_p2p
 from catan_p2p.store import gitcmd
 
@@ -46,6 +48,7 @@ def test_the_client_never_reaches_into_a_sessions_repository():
                 assert node.value != "repo", f"{path.name}:{node.lineno}"
 
 
+@pytest.mark.slow  # starts git
 def test_git_runs_with_no_terminal_prompt_and_says_its_version():
     assert gitcmd.environment()["GIT_TERMINAL_PROMPT"] == "0"
     assert gitcmd.argv("/x", "log") == ["git", "--git-dir", "/x", "log"]

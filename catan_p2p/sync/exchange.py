@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -76,7 +75,6 @@ class Exchange:
         local: Sequence[str],
         fetch: Callable[..., frozenset[str]] | None = None,
         push: Callable[..., frozenset[str]] | None = None,
-        guard: AbstractContextManager | None = None,
     ) -> None:
         self.repo = repo
         self.game = game
@@ -94,10 +92,6 @@ class Exchange:
         self._due = False
         self._extra: set[str] = set()
         self.deletes: list[str] = []  # finished answer branches the remotes should lose
-        self._net = threading.Lock()  # one transfer at a time
-        self._guard = (
-            guard or nullcontext()
-        )  # held while the bookkeeping and the repository are touched
 
     @property
     def networked(self) -> bool:
@@ -155,8 +149,7 @@ class Exchange:
     def fetch(self, local: Local, sources: Sequence[Source]) -> dict[str, str]:
         """Fetch every source at once (one thread each) and note what each holds; the
         error of each source that failed (source name -> sentence)."""
-        with self._guard:
-            plans = [(src, *local.wanted(src)) for src in sources]
+        plans = [(src, *local.wanted(src)) for src in sources]
         errors: dict[str, str] = {}
         missing: dict[str, frozenset[str]] = {}
 
@@ -166,20 +159,18 @@ class Exchange:
             except RemoteError as exc:
                 errors[src.name] = str(exc)
 
-        with self._net:
-            threads = [threading.Thread(target=one, args=p, daemon=True) for p in plans[1:]]
-            for t in threads:
-                t.start()
-            if plans:
-                one(*plans[0])
-            for t in threads:
-                t.join()
-        with self._guard:
-            own = local.own_refs()
-            for src, logs, steps in plans:
-                if src.name not in errors:
-                    held = [r for r in logs if r not in missing[src.name]]
-                    self.note_fetched(src, held, steps, own)
+        threads = [threading.Thread(target=one, args=p, daemon=True) for p in plans[1:]]
+        for t in threads:
+            t.start()
+        if plans:
+            one(*plans[0])
+        for t in threads:
+            t.join()
+        own = local.own_refs()
+        for src, logs, steps in plans:
+            if src.name not in errors:
+                held = [r for r in logs if r not in missing[src.name]]
+                self.note_fetched(src, held, steps, own)
         return errors
 
     @staticmethod
@@ -222,16 +213,13 @@ class Exchange:
             if not stale:
                 return sent
             for src in stale:
-                with self._guard:
-                    logs, steps = local.wanted(src)
+                logs, steps = local.wanted(src)
                 try:
-                    with self._net:
-                        gone = self._fetch_from(src, logs, steps)
+                    gone = self._fetch_from(src, logs, steps)
                 except RemoteError as exc:
                     return Sent(str(exc))
-                with self._guard:
-                    held = [r for r in logs if r not in gone]
-                    self.note_fetched(src, held, steps, local.own_refs())
+                held = [r for r in logs if r not in gone]
+                self.note_fetched(src, held, steps, local.own_refs())
             readopt()
             self._due = True
         return sent
@@ -255,11 +243,10 @@ class Exchange:
     def _send_once(
         self, local: Local, sources: Callable[[], Sequence[Source]]
     ) -> tuple[Sent, list[Source]]:
-        with self._guard:
-            if not self._due:
-                return Sent(), []
-            self._due = False
-            own, deletes, plans = self._plans(local, sources())
+        if not self._due:
+            return Sent(), []
+        self._due = False
+        own, deletes, plans = self._plans(local, sources())
         stale: list[Source] = []
         errors = [_forked(ref) for _, plan in plans for ref in plan.forked]
         for src, plan in plans:
@@ -267,23 +254,20 @@ class Exchange:
                 continue
             target = REMOTE if src.name == REMOTE else src.url
             try:
-                with self._net:
-                    moved = (self._push or transport.push)(
-                        self.repo.git_dir, plan.updates, deletes, plan.leases, target
-                    )
+                moved = (self._push or transport.push)(
+                    self.repo.git_dir, plan.updates, deletes, plan.leases, target
+                )
             except RemoteError as exc:
                 errors.append(str(exc))
                 continue
-            with self._guard:
-                seen = self.seen.setdefault(src.name, {})
-                seen.update({ref: own[ref] for ref in plan.updates if ref not in moved})
-                for ref in deletes:
-                    seen.pop(ref, None)
+            seen = self.seen.setdefault(src.name, {})
+            seen.update({ref: own[ref] for ref in plan.updates if ref not in moved})
+            for ref in deletes:
+                seen.pop(ref, None)
             if moved:
                 stale.append(src)
-        with self._guard:
-            if errors:
-                self._due = True  # tried again at the next sync
-                return Sent(errors[0]), []
-            self.deletes = [d for d in self.deletes if d not in deletes]
+        if errors:
+            self._due = True  # tried again at the next sync
+            return Sent(errors[0]), []
+        self.deletes = [d for d in self.deletes if d not in deletes]
         return Sent(None, clean=not stale), stale

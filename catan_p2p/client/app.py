@@ -20,16 +20,13 @@ import pygame  # noqa: E402
 from catan_p2p.client import controls, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
 from catan_p2p.client.dialogs import (  # noqa: E402
-    BankTradeDialog,
     Dialog,
     DiscardDialog,
     GameOverDialog,
     HelpDialog,
     MessageDialog,
     MonopolyDialog,
-    OfferDialog,
     PassDialog,
-    TradeDialog,
     VictimDialog,
     YearOfPlentyDialog,
 )
@@ -43,6 +40,7 @@ from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
+from catan_p2p.client.trade_dialogs import BankTradeDialog, OfferDialog, TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
@@ -56,10 +54,10 @@ from catan_p2p.rules.actions import (  # noqa: E402
     RollDice,
 )
 from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
-from catan_p2p.rules.engine import expecting  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
+from catan_p2p.rules.waiting import expecting  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402

@@ -12,15 +12,13 @@ import pygame  # noqa: E402
 
 from catan_p2p.client import animate, controls, panels, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
-from catan_p2p.client.dialogs import (  # noqa: E402
-    TradeDialog,
-    backdrop,
-)
+from catan_p2p.client.dialogs import backdrop  # noqa: E402
 from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import Highlights  # noqa: E402
+from catan_p2p.client.trade_dialogs import TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
-from catan_p2p.rules.views import pending_cards  # noqa: E402
+from catan_p2p.trust.views import pending_cards  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
 ROLL_SECONDS = 0.9  # the dice tumble, then the producing tiles glow

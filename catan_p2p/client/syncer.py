@@ -32,7 +32,7 @@ from typing import Any
 from catan_p2p.bots.base import Bot
 from catan_p2p.errors import CatanError
 from catan_p2p.rules.actions import Action
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, Session, SyncStatus
 from catan_p2p.session.chat import ChatLog, ChatMessage

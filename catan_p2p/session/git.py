@@ -17,7 +17,7 @@ from pathlib import Path
 
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Action
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.history import History

@@ -1,6 +1,7 @@
 """The moves nobody chooses: what a local seat owes the game after any commit.
 
-A robbed seat gives a card (``GiveCard``) and shows it for a monopoly (``ShowSteal``),
+The seat before the roller gives the dice (``RevealDice``), a robbed seat gives a card
+(``GiveCard``) and shows it for a monopoly (``ShowSteal``),
 a player whose hidden victory point cards make ten claims the win, and once the game is
 over every seat reveals its deck secret in turn. The session records them as soon as
 they are owed, for its own seats only; nobody else can sign them.
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from catan_p2p.rules.actions import Action, GiveCard, ShowSteal
-from catan_p2p.rules.engine import owed_reveal
+from catan_p2p.rules.actions import Action, GiveCard, RevealDice, ShowSteal
 from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.sync import concurrent
 from catan_p2p.sync.concurrent import Answer
 from catan_p2p.sync.peer import Peer
@@ -33,6 +34,9 @@ def owed_move(
     if state.phase is Phase.STEAL:  # a robbed local seat answers (it has no choice)
         victim = state.players[state.victim]
         return GiveCard(victim) if victim in peers else None
+    if state.phase is Phase.DICE:  # a local seat before the roller gives the dice
+        giver = state.players[state.current]
+        return RevealDice(giver) if giver in peers else None
     if state.phase is Phase.MONOPOLY:  # so do robbed local seats for a monopoly
         owed_by = concurrent.owed_answers(state) - {a.player for a in answers()}
         owing = [p for p in state.players if p in owed_by and p in peers]

@@ -30,7 +30,7 @@ from gitdb.pack import PackEntity
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import new_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.codec import GameInfo, StateWriter

@@ -27,7 +27,7 @@ from pathlib import Path
 from catan_p2p.bots import make_bot
 from catan_p2p.client.syncer import Syncer
 from catan_p2p.rules.board import STANDARD_BOARD
-from catan_p2p.rules.engine import actors
+from catan_p2p.rules.waiting import actors
 from catan_p2p.session.start import create_game, join_game
 
 

@@ -70,6 +70,7 @@ ROWS = (
 )
 
 
+# Long on purpose (about 160 lines): the report's text, top to bottom, as it reads.
 def write_report(r: dict, path: Path, plots: list[str]) -> None:
     m = r["machine"]
     out = [
@@ -233,6 +234,8 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
     path.write_text("\n".join(out))
 
 
+# Long on purpose (about 95 lines): one figure after another, each a few lines of
+# matplotlib in the order the report shows them.
 def write_plots(r: dict, raw: dict, out: Path) -> list[str]:
     """PNG plots in the spirit of the thesis's figures 5.2-5.5; [] without matplotlib."""
     try:

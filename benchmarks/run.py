@@ -266,6 +266,8 @@ def networked(runs: list[gitgames.GameRun]) -> dict:
     }
 
 
+# Long on purpose (about 145 lines): every measurement in the order the report lists
+# it, each a call and the figures it adds to one result.
 def run(
     games: int,
     out: Path,

@@ -196,6 +196,8 @@ def _analyse(watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int)
     }
 
 
+# Long on purpose (about 95 lines): the remotes, the link, the bot processes and their
+# clean-up share one ExitStack, which a split would have to hand around.
 def measure(kind: str, layout: str, actions: int, rtt_ms: float, work: Path) -> dict:
     """Four bots play ``actions`` actions through ``kind`` behind the link; the figures."""
     work.mkdir(parents=True)

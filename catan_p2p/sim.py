@@ -14,9 +14,10 @@ from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import actors, legal_actions
 from catan_p2p.rules.invariants import check_invariants as _check_invariants
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, GameState, Phase, new_game
+from catan_p2p.rules.waiting import actors
 from catan_p2p.session.base import Session
 from catan_p2p.session.driver import Driver
 from catan_p2p.trust.engine import step

@@ -22,9 +22,9 @@ from catan_p2p.rules.actions import Action, BuildRoad, BuildSettlement, RollDice
 from catan_p2p.rules.board import NO_PORT, STANDARD_BOARD, Board
 from catan_p2p.rules.cards import Counts, DevCard, Resource, add, covers, one, sub
 from catan_p2p.rules.chance import Chance, derive_chance
-from catan_p2p.rules.engine import legal_actions
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId, corners, edge_id
 from catan_p2p.rules.invariants import check_invariants
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.roads import longest_road
 from catan_p2p.rules.state import NOBODY, GameState, Phase, new_game
 from catan_p2p.trust.engine import is_legal, step

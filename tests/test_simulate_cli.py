@@ -110,4 +110,5 @@ def test_simulate_git_records_every_action_as_a_commit(tmp_path) -> None:  # typ
     assert shown.count("reveal the deck secret") == players
     extra = 1 + players + players + shown.count("victory point card")
     extra += shown.count("give the robber")  # a robbed player's answer picks the card
+    extra += shown.count("reveal the dice")  # the dice of a roll after a decision
     assert int(log.stdout) == report["mean_actions"] + extra

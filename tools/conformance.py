@@ -40,7 +40,7 @@ if str(ROOT) not in sys.path:  # `python tools/conformance.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
 from catan_p2p.errors import CatanError  # noqa: E402
-from catan_p2p.store import codec  # noqa: E402
+from catan_p2p.store import codec, reading  # noqa: E402
 from catan_p2p.store.objects import Commit, HashingStore, parse_tree  # noqa: E402
 from catan_p2p.store.refs import check_name, well_formed  # noqa: E402
 from catan_p2p.sync import protocol as proto  # noqa: E402
@@ -165,7 +165,7 @@ def check_signed(repo: GameRepo, c: Commit, chat_keys: dict[str, str]) -> str | 
 
 def check_files(repo: GameRepo, c: Commit) -> str | None:
     """§4: the tree is the canonical serialisation of the state it holds."""
-    state, info = codec.read_state(repo.store, c.tree, c.oid[:10])
+    state, info = reading.read_state(repo.store, c.tree, c.oid[:10])
     again = codec.StateWriter(HashingStore(), info).write(state)
     if again != c.tree:
         return f"its files re-encode to tree {again[:10]}, not {c.tree[:10]}"

@@ -34,8 +34,8 @@ from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
 from catan_p2p.rules.actions import OfferTrade  # noqa: E402
 from catan_p2p.rules.board import EXTENSION_BOARD, STANDARD_BOARD, Board  # noqa: E402
-from catan_p2p.rules.engine import actors  # noqa: E402
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase  # noqa: E402
+from catan_p2p.rules.waiting import actors  # noqa: E402
 from catan_p2p.session.chat import ChatLog  # noqa: E402
 from catan_p2p.session.driver import play_round_robin  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
@@ -177,6 +177,8 @@ def save_lobby(work: Path, path: Path) -> None:
     print(f"wrote {path}")
 
 
+# Long on purpose (about 100 lines): one screenshot after another, each a few lines,
+# in the order of docs/screens.
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tools/screens.py", description=__doc__)
     parser.add_argument("--out", default="docs/screens", help="where the PNG files go")

@@ -45,7 +45,6 @@ if str(ROOT) not in sys.path:  # `python tools/vectors.py` from anywhere
 
 from catan_p2p.bots import make_bot  # noqa: E402
 from catan_p2p.rules import chance as chance_mod  # noqa: E402
-from catan_p2p.rules import deck as cards_deck  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
     Abandon,
     Action,
@@ -67,25 +66,29 @@ from catan_p2p.rules.actions import (  # noqa: E402
     PlayRoadBuilding,
     PlayYearOfPlenty,
     RevealDeck,
+    RevealDice,
     RollDice,
     ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.board import Board  # noqa: E402
-from catan_p2p.rules.engine import legal_actions  # noqa: E402
+from catan_p2p.rules.engine import dice_step_due  # noqa: E402
+from catan_p2p.rules.menu import legal_actions  # noqa: E402
 from catan_p2p.rules.state import Phase  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
 from catan_p2p.session.start import create_game  # noqa: E402
-from catan_p2p.store import codec  # noqa: E402
+from catan_p2p.store import codec, reading  # noqa: E402
 from catan_p2p.store.objects import Commit, MemoryObjectStore, commit_data, parse_tree, tree_data  # noqa: E402
 from catan_p2p.sync import liveness  # noqa: E402
 from catan_p2p.sync import protocol as proto  # noqa: E402
 from catan_p2p.sync import repo as repo_mod  # noqa: E402
+from catan_p2p.sync import seen as seen_mod  # noqa: E402
 from catan_p2p.sync import verify as verify_mod  # noqa: E402
 from catan_p2p.sync.concurrent import as_merged  # noqa: E402
 from catan_p2p.sync.genesis import initial_state  # noqa: E402
 from catan_p2p.sync.repo import GameRepo, init_repo  # noqa: E402
 from catan_p2p.sync.signing import SeatKey  # noqa: E402
+from catan_p2p.trust import poker as cards_deck  # noqa: E402
 from catan_p2p.trust.engine import step  # noqa: E402
 from catan_p2p.trust.steals import steal_context  # noqa: E402
 
@@ -93,7 +96,7 @@ OUT = ROOT / "state_schema" / "vectors" / "vectors.json"
 WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z: the genesis of the first game
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 PLAY = ("red", "blue", "white")
-PLAY_SEED = "vectors-1"  # a seed whose game holds a commit of every kind (found by search)
+PLAY_SEED = "vectors-2"  # a seed whose game holds a commit of every kind (found by search)
 PLAY_POINTS = 8
 ABANDON = ("red", "blue")
 TIMEOUT = 3600
@@ -131,12 +134,15 @@ def fixed_clock(clock: Clock):
         sleep=_time.sleep,
         perf_counter=_time.perf_counter,
     )
-    saved = (repo_mod.time, verify_mod.time)
-    repo_mod.time = verify_mod.time = fake  # type: ignore[assignment]
+    modules = (repo_mod, verify_mod, seen_mod, liveness)
+    saved = [m.time for m in modules]
+    for m in modules:
+        m.time = fake  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        repo_mod.time, verify_mod.time = saved
+        for m, real in zip(modules, saved, strict=True):
+            m.time = real  # type: ignore[attr-defined]
 
 
 # --- what kind of commit a commit is --------------------------------------------------------
@@ -158,8 +164,11 @@ def kind_of(repo: GameRepo, oid: str) -> str:
         kind += ":accept" if action.accept else ":decline"
     if isinstance(action, MoveRobber):
         kind += ":rob" if action.victim else ":nobody"
-    if isinstance(action, RollDice):
+    if isinstance(action, RollDice) and action.dice is None:
+        kind += ":decided"  # its dice come in the next commit's reveal_dice
+    elif isinstance(action, (RollDice, RevealDice)):
         kind += ":seven" if sum(action.dice or (0, 0)) == 7 else ":number"
+    if isinstance(action, RollDice):
         kind += ":shares" if action.shares else ""
     if isinstance(action, BuildSettlement) and action.deck:
         kind += ":shuffle"
@@ -209,6 +218,8 @@ REQUIRED = (
     "action:roll_dice:number",
     "action:roll_dice:number:shares",
     "action:roll_dice:seven",
+    "action:roll_dice:decided",
+    "action:reveal_dice:number",
     "answer:discard",
     "merge:discard",
     "action:move_robber:rob",
@@ -452,7 +463,7 @@ def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: di
         if o in first.values():
             entry["vector"] = True
         if o in chosen and kinds[o] != "chat":
-            files = codec.read_files(repo.store, c.tree, o[:10])
+            files = reading.read_files(repo.store, c.tree, o[:10])
             for data in files.values():
                 blobs[hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()] = data.decode()
             trees[c.tree] = {
@@ -461,7 +472,7 @@ def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: di
             }
         entries.append(entry)
     board = json.loads(
-        codec.read_files(repo.store, repo.commit(genesis).tree, "genesis")["board/board.json"]
+        reading.read_files(repo.store, repo.commit(genesis).tree, "genesis")["board/board.json"]
     )
     return {
         "game": info.game,
@@ -544,13 +555,13 @@ class Rebuild:
 
     def state(self, oid: str):
         """§4: a state is its tree's files, decoded."""
-        return codec.decode(self.files(self.commit(oid).tree), oid[:10])[0]
+        return reading.decode(self.files(self.commit(oid).tree), oid[:10])[0]
 
     def written(self, state) -> tuple[str, dict[str, bytes]]:
         """§4: the files of ``state``, serialised, and their tree id."""
         store = MemoryObjectStore()
         tree = codec.StateWriter(store, self.info).write(state)
-        return tree, codec.read_files(store, tree, "rebuilt")
+        return tree, reading.read_files(store, tree, "rebuilt")
 
     def check_tree(self, state, oid: str) -> None:
         tree, files = self.written(state)
@@ -596,13 +607,18 @@ class Rebuild:
                 cards_deck.public_key(deck_secret),
                 cards_deck.key_proof(deck_secret, key),
             )
-        if isinstance(action, (RollDice, EndTurn)):  # §3 Dice: the next element back
+        if isinstance(action, (RollDice, RevealDice, EndTurn)):  # §3 Dice: the next element
             chain = chance_mod.chain(bytes.fromhex(me["dice_secret"]))
             reveal = chain[chain.index(state.reveals[seat]) - 1]
             action = replace(action, reveal=reveal)
+        if isinstance(action, RevealDice):  # §3 Dice: the roller's element, then this one
+            roller = state.reveals[(seat + 1) % len(state.players)]
+            action = replace(action, dice=chance_mod.roll_of(state.turn, roller, action.reveal))
         if isinstance(action, RollDice):
             beacon = state.reveals[(seat - 1) % len(state.players)]
             dice = chance_mod.roll_of(state.turn, action.reveal, beacon)
+            if dice_step_due(state, seat):  # §3 Dice: a roll after a decision
+                dice = None
             owed = deck.owed_shares(seat)  # §3 Drawing: a share of every card owed
             shares = tuple(
                 f"{p}:{cards_deck.share(deck_secret, deck.opened[p], deck.keys[seat])}"

@@ -1,8 +1,8 @@
 """Bots: players that choose actions from ``rules.legal_actions``.
 
 random, uniform and greedy are instant; strong searches for up to ``think`` seconds a
-decision; ``catanatron:weighted|value|alphabeta`` are catanatron's players (optional
-package) through ``catan_p2p.bridges``.
+decision. catanatron's players are bots too, but through ``catan_p2p.bridges``, which
+builds on this package: ``bridges.strategies`` names every strategy a command can ask for.
 """
 
 from __future__ import annotations
@@ -20,15 +20,10 @@ STRATEGIES: dict[str, type] = {
 }
 
 
-#: Strategies that take time (or an optional package), so they are named apart from
-#: ``STRATEGIES``; ``make_bot`` knows them all.
+#: Strategies that take time, so they are named apart from ``STRATEGIES``; ``make_bot``
+#: knows them all.
 SEARCH_STRATEGIES: tuple[str, ...] = ("strong",)
-CATANATRON_STRATEGIES: tuple[str, ...] = (
-    "catanatron:weighted",
-    "catanatron:value",
-    "catanatron:alphabeta",
-)
-ALL_STRATEGIES: tuple[str, ...] = (*STRATEGIES, *SEARCH_STRATEGIES, *CATANATRON_STRATEGIES)
+ALL_STRATEGIES: tuple[str, ...] = (*STRATEGIES, *SEARCH_STRATEGIES)
 
 
 def make_bot(strategy: str, seed: object = 0, think: float | None = None) -> Bot:
@@ -41,23 +36,11 @@ def make_bot(strategy: str, seed: object = 0, think: float | None = None) -> Bot
 
     Raises:
         ValueError: the strategy is unknown (the message lists the known ones).
-        UsageError: a catanatron strategy without catanatron installed.
     """
     if strategy == "strong":
         from catan_p2p.bots.strong import DEFAULT_THINK, StrongBot
 
         return StrongBot(seed, DEFAULT_THINK if think is None else think)
-    if strategy in CATANATRON_STRATEGIES:
-        try:
-            from catan_p2p.bridges.catanatron_players import CatanatronBot
-        except ImportError:
-            from catan_p2p.errors import UsageError
-
-            raise UsageError(
-                f"{strategy} needs catanatron, which is not installed: "
-                "pip install 'catan_p2p[bench]' (or pip install catanatron==3.2.1)"
-            ) from None
-        return CatanatronBot(strategy.split(":", 1)[1], seed)
     try:
         cls = STRATEGIES[strategy]
     except KeyError:

@@ -68,8 +68,9 @@ from catan_p2p.rules.cards import (
     sub,
 )
 from catan_p2p.rules.chance import Chance
-from catan_p2p.rules.engine import actors, legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, GameState, Phase
+from catan_p2p.rules.waiting import actors
 from catan_p2p.trust.engine import step
 
 DEFAULT_THINK = 1.0  # seconds per decision

@@ -1,4 +1,5 @@
-"""Bridges to other Catan implementations (optional extras; nothing else imports them).
+"""Bridges to other Catan implementations (optional extras; only the commands, tools and
+benchmarks import them, and ``strategies`` imports catanatron only when asked for it).
 
 ``catanatron``: our positions and actions in catanatron's terms and back, its players
 as seats of our games, and its engine as an outside referee of our rules. It needs

@@ -202,6 +202,9 @@ def colors_of(state: GameState) -> tuple[Color, ...]:
     return tuple(chosen)
 
 
+# Long on purpose (about 140 lines): catanatron's Game is built field by field (its
+# constructor would reseed the global ``random``), in the sections marked inside; they
+# share the colours, geometry and board of one scope, read beside catanatron's State.
 def to_catanatron(
     state: GameState, actor: str | None = None, hidden_dev_cards: dict[int, tuple] | None = None
 ) -> Game:

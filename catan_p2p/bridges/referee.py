@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from catan_p2p.bots import make_bot
 from catan_p2p.bridges.catanatron import (
     CAT_DEV_CARDS,
     CAT_RESOURCES,
@@ -39,6 +38,7 @@ from catan_p2p.bridges.catanatron import (
     geometry,
     to_catanatron,
 )
+from catan_p2p.bridges.strategies import make_bot
 from catan_p2p.errors import IllegalAction
 from catan_p2p.rules.actions import (
     Action,
@@ -62,8 +62,9 @@ from catan_p2p.rules.cards import (
     covers,
 )
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import actors, legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, GameState, Phase, new_game
+from catan_p2p.rules.waiting import actors
 from catan_p2p.sim import next_actor
 from catan_p2p.trust.engine import step
 

@@ -20,16 +20,13 @@ import pygame  # noqa: E402
 from catan_p2p.client import animate, controls, panels, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
 from catan_p2p.client.dialogs import (  # noqa: E402
-    BankTradeDialog,
     Dialog,
     DiscardDialog,
     GameOverDialog,
     HelpDialog,
     MessageDialog,
     MonopolyDialog,
-    OfferDialog,
     PassDialog,
-    TradeDialog,
     VictimDialog,
     YearOfPlentyDialog,
     backdrop,
@@ -40,6 +37,7 @@ from catan_p2p.client.render import BoardView, Highlights  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.syncer import Syncer  # noqa: E402
+from catan_p2p.client.trade_dialogs import BankTradeDialog, OfferDialog, TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
 from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
@@ -53,15 +51,15 @@ from catan_p2p.rules.actions import (  # noqa: E402
     RollDice,
 )
 from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
-from catan_p2p.rules.engine import expecting  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
-from catan_p2p.rules.views import pending_cards  # noqa: E402
+from catan_p2p.rules.waiting import expecting  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
 from catan_p2p.session.wording import spoken  # noqa: E402
+from catan_p2p.trust.views import pending_cards  # noqa: E402
 
 MESSAGE_SECONDS = 8.0
 ROLL_SECONDS = 0.9  # the dice tumble, then the producing tiles glow

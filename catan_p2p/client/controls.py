@@ -39,9 +39,9 @@ from catan_p2p.rules.cards import (
     covers,
     format_counts,
 )
-from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId
 from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.waiting import expecting
 from catan_p2p.trust import engine as trust_engine
 
 

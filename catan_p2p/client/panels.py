@@ -23,12 +23,12 @@ from catan_p2p.rules.cards import (
     SETTLEMENT_COST,
     DevCard,
 )
-from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.places import in_words
 from catan_p2p.rules.state import GameState, Phase
-from catan_p2p.rules.views import hidden_count
+from catan_p2p.rules.waiting import expecting
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.chat import ChatMessage
+from catan_p2p.trust.views import hidden_count
 
 PIP_SPOTS = {
     1: [(0, 0)],

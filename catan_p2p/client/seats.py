@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from catan_p2p.bots.base import Bot
-from catan_p2p.rules.engine import actors, waits_for
 from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.waiting import actors, waits_for
 from catan_p2p.session.driver import waiting_bots
 
 #: Opponent levels offered for bot seats, and the bot strategy each plays. Any other

@@ -15,7 +15,7 @@ from catan_p2p.commands._common import open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.actions import Abandon
-from catan_p2p.rules.engine import waits_for
+from catan_p2p.rules.waiting import waits_for
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,11 +13,11 @@ import argparse
 import sys
 import time
 
-from catan_p2p.bots import ALL_STRATEGIES, make_bot
+from catan_p2p.bridges.strategies import ALL_STRATEGIES, make_bot
 from catan_p2p.commands._common import local_seats, open_repo, open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo, add_think
 from catan_p2p.errors import IllegalAction, UsageError
-from catan_p2p.rules.engine import actors, owed_reveal
+from catan_p2p.rules.waiting import actors, owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import player_ref, tracking_ref
 

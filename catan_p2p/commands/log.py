@@ -8,12 +8,12 @@ from catan_p2p.commands._common import open_session, print_json, viewer_session
 from catan_p2p.commands._options import add_json, add_repo, add_viewer
 from catan_p2p.rules.cards import DevCard, Resource
 from catan_p2p.rules.places import in_words
-from catan_p2p.rules.views import own_cards, stolen_card
 from catan_p2p.session.base import LogEntry
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.wording import spoken
-from catan_p2p.store.codec import read_state
+from catan_p2p.store.reading import read_state
 from catan_p2p.sync.concurrent import is_answer
+from catan_p2p.trust.views import own_cards, stolen_card
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +50,7 @@ def drawn_by(session: GitSession, viewer: str, entries: list[LogEntry]) -> dict[
 def stolen_for(session: GitSession, viewer: str, entries: list[LogEntry]) -> dict[str, str]:
     """Commit -> the card taken, for the steals ``viewer`` made or suffered.
 
-    Only robber and robbed can read a steal's card (``rules.views.stolen_card``); the
+    Only robber and robbed can read a steal's card (``trust.views.stolen_card``); the
     card is read from the pending steal in the robbed player's ``give_card`` answer.
     """
     store = session.repo.store

@@ -107,13 +107,39 @@ def parse_duration(text: str) -> int:
     return seconds
 
 
-def run(args: argparse.Namespace) -> int:
+def _players(args: argparse.Namespace) -> list[str]:
+    """The seats' colours of ``--players``, two to ``MAX_PLAYERS`` of them."""
     players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise UsageError(
             f"--players needs 2 to {MAX_PLAYERS} comma-separated colours (5-6 play the "
             f"extension), got {len(players)}"
         )
+    return players
+
+
+def _tell(
+    args: argparse.Namespace, game: str, players: list[str], path: Path, me: str, pick: str
+) -> None:
+    """What was made, and how the players go on."""
+    print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
+    if args.publish and not args.remote:
+        print(f"Published at {args.publish}; you hold {me}'s seat. The others claim with:")
+        print(f"  catan-p2p join {args.publish} --game {game} --as <colour> --publish <URL>")
+        print("where <URL> is a repository of their own; tell this game where with")
+        print(f"  catan-p2p sync --repo {path} --peer <colour>=<URL>")
+        print(f"You play with: catan-p2p play --resume {path}{pick}")
+    elif args.remote:
+        print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
+        print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
+        print("Set-up starts once every seat is claimed (your next sync merges the claims).")
+        print(f"You play with: catan-p2p play --resume {path}{pick}")
+    else:
+        print(f"Play it hot-seat with: catan-p2p play --resume {path}{pick}")
+
+
+def run(args: argparse.Namespace) -> int:
+    players = _players(args)
     board = board_for(args.board, args.seed, args.radius, args.balance, len(players))
     if not 3 <= args.victory_points <= 30:
         raise UsageError(f"--victory-points must be 3..30, got {args.victory_points}")
@@ -175,20 +201,7 @@ def run(args: argparse.Namespace) -> int:
                 }
             )
             return 0
-        print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
-        if args.publish and not args.remote:
-            print(f"Published at {args.publish}; you hold {me}'s seat. The others claim with:")
-            print(f"  catan-p2p join {args.publish} --game {game} --as <colour> --publish <URL>")
-            print("where <URL> is a repository of their own; tell this game where with")
-            print(f"  catan-p2p sync --repo {path} --peer <colour>=<URL>")
-            print(f"You play with: catan-p2p play --resume {path}{pick}")
-        elif args.remote:
-            print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
-            print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
-            print("Set-up starts once every seat is claimed (your next sync merges the claims).")
-            print(f"You play with: catan-p2p play --resume {path}{pick}")
-        else:
-            print(f"Play it hot-seat with: catan-p2p play --resume {path}{pick}")
+        _tell(args, game, players, path, me, pick)
     return 0
 
 

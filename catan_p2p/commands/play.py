@@ -20,7 +20,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from catan_p2p.bots import ALL_STRATEGIES, STRATEGIES, Bot, make_bot  # noqa: E402
+from catan_p2p.bots import STRATEGIES, Bot  # noqa: E402
+from catan_p2p.bridges.strategies import ALL_STRATEGIES, make_bot  # noqa: E402
 from catan_p2p.client import theme  # noqa: E402
 from catan_p2p.client.seats import Seats, strategy_for  # noqa: E402
 from catan_p2p.commands._common import (  # noqa: E402

@@ -9,12 +9,12 @@ from catan_p2p.commands._common import open_repo, print_json, seen_by
 from catan_p2p.commands._options import add_json, add_repo, add_viewer
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, format_counts
-from catan_p2p.rules.engine import expecting
 from catan_p2p.rules.places import tile_name
 from catan_p2p.rules.state import NOBODY, GameState
-from catan_p2p.rules.views import hidden_count, pending_cards
+from catan_p2p.rules.waiting import expecting
 from catan_p2p.store.codec import player_data, turn_data
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.trust.views import hidden_count, pending_cards
 
 
 def resolve(repo: GameRepo, rev: str) -> str:

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from catan_p2p.bots import ALL_STRATEGIES, make_bot
+from catan_p2p.bridges.strategies import ALL_STRATEGIES, make_bot
 from catan_p2p.commands._options import BOARD_KINDS, add_json, add_think
 from catan_p2p.commands._progress import ProgressBar
 from catan_p2p.errors import UsageError

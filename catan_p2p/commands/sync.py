@@ -8,7 +8,7 @@ import sys
 from catan_p2p.commands._common import open_session, print_json, without_retry_advice
 from catan_p2p.commands._options import add_json, add_publish, add_repo, parse_peers
 from catan_p2p.errors import CatanError
-from catan_p2p.rules.engine import expecting
+from catan_p2p.rules.waiting import expecting
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -100,7 +100,7 @@ class ShowsSteals(Action):
 
     With seat keys a stolen card stays hidden (``rules.state.Steal``) until a move of the
     robber's or the robbed player's needs its type; such a move carries ``steals``: one
-    proof each, oldest first (``rules.deck.exchange``), filled in by the player's peer.
+    proof each, oldest first (``trust.poker.exchange``), filled in by the player's peer.
     The field is keyword-only, so it stays last in every move's constructor.
     """
 
@@ -185,7 +185,7 @@ class BuildSettlement(ShowsSteals):
 
     In a game with seat keys a seat's first set-up settlement also carries its shuffle
     of the development cards (``deck``) and the proof that it is one (``proof``, see
-    ``rules.deck``), both filled in by its peer.
+    ``trust.poker``), both filled in by its peer.
     """
 
     kind: ClassVar[str] = "build_settlement"
@@ -232,7 +232,7 @@ class RollDice(Action):
     In a game with seat keys ``reveal`` is the roller's next dice-chain element (hex),
     which the roll's outcome is derived from (``rules.chance.roll_of``), and ``shares``
     the roller's decryption shares of the development cards other seats drew since its
-    last roll (``"position:proof"``, see ``rules.deck``).
+    last roll (``"position:proof"``, see ``trust.poker``).
     """
 
     kind: ClassVar[str] = "roll_dice"
@@ -247,6 +247,29 @@ class RollDice(Action):
 
     def unresolved(self) -> Action:
         return RollDice(self.player, None, self.reveal, self.shares)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class RevealDice(Action):
+    """Give the dice of a roll that followed a decision (phase ``DICE``, with seat keys).
+
+    The seat before the roller reveals ``reveal``, its next dice-chain element, after the
+    roller's ``roll_dice``: so the roller committed to everything it did before rolling
+    without knowing the roll. ``dice`` is the outcome, filled in like ``roll_dice``'s.
+    """
+
+    kind: ClassVar[str] = "reveal_dice"
+    reveal: str | None = None
+    dice: tuple[int, int] | None = None
+
+    def describe(self) -> str:
+        if self.dice is None:
+            return "reveal the dice"
+        return f"reveal the dice: {self.dice[0]}+{self.dice[1]}={sum(self.dice)}"
+
+    def unresolved(self) -> Action:
+        return RevealDice(self.player, self.reveal, None)
 
 
 @_register
@@ -267,7 +290,7 @@ class MoveRobber(Action):
     """Move the robber to ``tile`` and steal from ``victim`` (None: nobody to rob).
 
     In a game with seat keys a move that robs carries the robber's ``token`` for the
-    steal (``rules.deck.token``), filled in by its peer; the victim's answer picks the card.
+    steal (``trust.poker.token``), filled in by its peer; the victim's answer picks the card.
     """
 
     kind: ClassVar[str] = "move_robber"
@@ -294,7 +317,7 @@ class GiveCard(ShowsSteals):
     """The robbed player's answer: its value for this steal, which picks the card.
 
     Only in a game with seat keys, on the concurrent step the robber opens. ``answer``
-    is ``V = x·P`` for the steal's point ``P`` with its proof (``rules.deck.token``);
+    is ``V = x·P`` for the steal's point ``P`` with its proof (``trust.poker.token``);
     with the robber's token it gives a value only those two seats can compute, which
     picks the card (``rules.chance.stolen_index``), so nobody else learns it. ``steals``
     shows the robbed player's own pending steals first: the card is picked from a hand
@@ -315,7 +338,7 @@ class ShowSteal(Action):
 
     The monopoly takes every card of a resource, so the card of every pending steal
     must be known first: each robbed player shows the steal it was robbed in (the
-    shared value with its proof, ``rules.deck.exchange``), on the concurrent step the
+    shared value with its proof, ``trust.poker.exchange``), on the concurrent step the
     monopoly opens. Only the robbed answer, so no two answers show the same steal.
     """
 
@@ -511,7 +534,7 @@ class CancelTrade(Action):
 @dataclass(frozen=True, slots=True)
 class ClaimSeat(Action):
     """Take a seat by publishing the key that signs its moves, its dice-chain anchor and
-    its deck key with the proof that it knows the key's secret (``rules.deck``)."""
+    its deck key with the proof that it knows the key's secret (``trust.poker``)."""
 
     kind: ClassVar[str] = "claim_seat"
     key: str

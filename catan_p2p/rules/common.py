@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from catan_p2p.errors import IllegalAction
+from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.cards import Counts, add, covers, format_counts, sub
+from catan_p2p.rules.chance import Chance
 from catan_p2p.rules.state import Answer as _AnswerEnum
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.state import Phase as _PhaseEnum
@@ -69,3 +70,24 @@ def unshown(state: GameState, seat: int) -> str:
         f", with {n} steal(s) not shown yet (a move that needs those cards shows them "
         "in its `steals`)"
     )
+
+
+def deck_left(state: GameState) -> int:
+    """Development cards left to buy, with a hidden deck or without."""
+    return state.deck.left if state.deck is not None else sum(state.dev_deck)
+
+
+def pick_card(counts: Counts, index: int) -> int:
+    """The card at ``index`` when ``counts`` is laid out in canonical order."""
+    for kind, n in enumerate(counts):
+        if index < n:
+            return kind
+        index -= n
+    raise ValueError("index beyond the cards held")
+
+
+def need_chance(chance: Chance | None, what: str) -> Chance:
+    """``chance``, which a move whose outcome is left to chance needs."""
+    if chance is None:
+        raise UsageError(f"{what} needs a chance source (pass chance= to apply)")
+    return chance

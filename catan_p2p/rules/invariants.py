@@ -23,10 +23,19 @@ from catan_p2p.rules.state import LARGEST_ARMY_MIN, LONGEST_ROAD_MIN, NOBODY, Ga
 
 def check_invariants(state: GameState) -> None:
     """Raise ``InvariantViolation`` for the first broken invariant of ``state``."""
-    graph = state.board.graph
-    hands = state.hands
+    _check_resources(state)
+    _check_steals(state)
+    _check_dev_cards(state)
+    _check_pieces(state)
+    _check_distance_rule(state)
+    _check_road_networks(state)
+    _check_awards(state)
+    _check_points_and_victory(state)
 
-    # Conservation of resource cards: hands + bank = 19 of each (24 for 5-6 players).
+
+def _check_resources(state: GameState) -> None:
+    """Conservation of resource cards: hands + bank = 19 of each (24 for 5-6 players)."""
+    hands = state.hands
     supply = resource_supply(len(state.players))
     total = state.bank
     for h in hands:
@@ -41,8 +50,11 @@ def check_invariants(state: GameState) -> None:
             f"conservation of resource cards: {', '.join(bad)} instead of {supply[0]}"
         )
 
-    # Pending steals: the hands' hidden counts are theirs, a seat is robbed in at most
-    # one (it shows the last before it is robbed again), and its card is still there.
+
+def _check_steals(state: GameState) -> None:
+    """Pending steals: the hands' hidden counts are theirs, a seat is robbed in at most one (it
+    shows the last before it is robbed again), and its card is still there."""
+    hands = state.hands
     hidden = [0] * len(hands)
     for s in state.steals:
         hidden[s.mover] += 1
@@ -61,7 +73,10 @@ def check_invariants(state: GameState) -> None:
     ):
         raise InvariantViolation("steals: a monopoly waits for shown steals in phase monopoly only")
 
-    # Conservation of development cards: deck + hands + played = 25 by kind (34 for 5-6).
+
+def _check_dev_cards(state: GameState) -> None:
+    """Conservation of development cards: deck + hands + played = 25 by kind (34 for 5-6)."""
+    hands = state.hands
     box = dev_deck(len(state.players))
     dev = state.dev_deck
     for h in hands:
@@ -73,7 +88,11 @@ def check_invariants(state: GameState) -> None:
     if state.deck is not None:
         _check_deck(state)
 
-    # Pieces: placed + left = 15 / 5 / 4, and the board agrees with the hands.
+
+def _check_pieces(state: GameState) -> None:
+    """Pieces: placed + left = 15 / 5 / 4, and the board agrees with the hands."""
+    graph = state.board.graph
+    hands = state.hands
     vertex_owner = [NOBODY] * len(graph.vertices)
     edge_owner = [NOBODY] * len(graph.edges)
     for s, h in enumerate(hands):
@@ -98,15 +117,23 @@ def check_invariants(state: GameState) -> None:
     if tuple(vertex_owner) != state.vertex_owner or tuple(edge_owner) != state.edge_owner:
         raise InvariantViolation("pieces: the board's owners disagree with the players' pieces")
 
-    # Distance rule.
+
+def _check_distance_rule(state: GameState) -> None:
+    """Distance rule: no building stands next to another (the board agrees with the hands)."""
+    vertex_owner = state.vertex_owner
+    graph = state.board.graph
     for v, o in enumerate(vertex_owner):
         if o != NOBODY and any(vertex_owner[n] != NOBODY for n in graph.vertex_neighbours[v]):
             raise InvariantViolation(
                 f"distance rule: vertex {graph.vertices[v]} has a neighbour building"
             )
 
-    # Road connectivity: every road reaches its owner's building through its own roads
-    # (a later opponent settlement may split a network but never orphans a road).
+
+def _check_road_networks(state: GameState) -> None:
+    """Road connectivity: every road reaches its owner's building through its own roads (a
+    later opponent settlement may split a network but never orphans a road)."""
+    graph = state.board.graph
+    hands = state.hands
     for s, h in enumerate(hands):
         reached: set[int] = set()
         stack = [v for v in h.settlements | h.cities]
@@ -125,7 +152,11 @@ def check_invariants(state: GameState) -> None:
                 f"road connectivity: {state.players[s]} has a road not joined to its network"
             )
 
-    # Cached road lengths and awards.
+
+def _check_awards(state: GameState) -> None:
+    """Cached road lengths and the awards: each holder holds it by the rule."""
+    graph = state.board.graph
+    hands = state.hands
     for s, h in enumerate(hands):
         if h.road_length != longest_road(graph, h.roads, state.vertex_owner, s):
             raise InvariantViolation(f"longest road: {state.players[s]}'s cached length is stale")
@@ -140,7 +171,11 @@ def check_invariants(state: GameState) -> None:
         if k < LARGEST_ARMY_MIN or any(h.knights > k for h in hands):
             raise InvariantViolation("largest army: the holder does not have the largest army")
 
-    # Points are consistent with the board; nobody but the winner reached the goal on their turn.
+
+def _check_points_and_victory(state: GameState) -> None:
+    """Points are consistent with the board; nobody but the winner reached the goal on their
+    turn."""
+    hands = state.hands
     for s in range(len(hands)):
         pts = state.points(s)
         if pts != len(hands[s].settlements) + 2 * len(hands[s].cities) + hands[s].victory_cards + (

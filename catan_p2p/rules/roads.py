@@ -7,9 +7,12 @@ vertex holding another player's settlement or city: such a building breaks the r
 from __future__ import annotations
 
 from catan_p2p.rules.board import BoardGraph
-from catan_p2p.rules.state import NOBODY
+from catan_p2p.rules.state import NOBODY, GameState
 
 
+# Long on purpose (about 90 lines): the hot path of every road built and of the bots'
+# searches; its walk closes over the tables built at the top, which a split would pass
+# on every step.
 def longest_road(
     graph: BoardGraph, roads: frozenset[int], vertex_owner: tuple[int, ...], seat: int
 ) -> int:
@@ -118,3 +121,35 @@ def _longest_ring(
                         stack.append(f)
         best = max(best, size)
     return best
+
+
+def road_edges(state: GameState, seat: int) -> list[int]:
+    """Edges where the seat may build a road now (ignoring cost)."""
+    graph = state.board.graph
+    owner_v = state.vertex_owner
+    owner_e = state.edge_owner
+    hand = state.hands[seat]
+    frontier: set[int] = set()
+    for v in hand.settlements:
+        frontier.add(v)
+    for v in hand.cities:
+        frontier.add(v)
+    for e in hand.roads:
+        for v in graph.edge_vertices[e]:
+            if owner_v[v] == NOBODY or owner_v[v] == seat:
+                frontier.add(v)
+    found = set()
+    for v in frontier:
+        for e in graph.vertex_edges[v]:
+            if owner_e[e] == NOBODY:
+                found.add(e)
+    return sorted(found)
+
+
+def setup_settlement_without_road(state: GameState, seat: int) -> int:
+    """The set-up settlement of ``seat`` that its set-up road must touch (NOBODY when none)."""
+    graph = state.board.graph
+    for v in state.hands[seat].settlements:
+        if not any(state.edge_owner[e] == seat for e in graph.vertex_edges[v]):
+            return v
+    return NOBODY

@@ -13,10 +13,10 @@ themselves, so it commits nothing; a seat that can builds and ends with
 ends after the last seat before the turn's player; then the next turn begins.
 
 A player who reaches the winning points here does not win yet: a player wins only on
-its own turn, so it wins when its turn begins (``engine._check_victory`` at the turn's
+its own turn, so it wins when its turn begins (``turns.check_victory`` at the turn's
 start), unless someone whose turn comes first wins before.
 
-Pure functions of the state; ``engine`` calls them from ``end_turn``, the builds and
+Pure functions of the state; ``engine`` and ``turns`` call them from ``end_turn``, the builds and
 ``end_special_build``.
 """
 

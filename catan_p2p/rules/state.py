@@ -50,6 +50,10 @@ class Phase(IntEnum):
     # 5-6 players: after a turn each other seat in turn builds or buys (``current``; the
     # turn's player is ``(turn - 1) % players``); rules/special_build.py
     SPECIAL_BUILD = 11
+    # With seat keys: the roller took a decision before rolling (it played or held a
+    # development card, or built in the special building phase), so the seat before it
+    # (``current``) reveals the dice-chain element its roll takes ("Dice", PROTOCOL.md).
+    DICE = 12
 
     @property
     def label(self) -> str:
@@ -160,7 +164,7 @@ class GameState(NamedTuple):
     winner: int = NOBODY
     victory_points: int = VICTORY_POINTS
     victim: int = NOBODY  # the seat the robber steals from while its answer is owed
-    token: str = ""  # the robber's token for that steal (``rules.deck.token``)
+    token: str = ""  # the robber's token for that steal (``trust.poker.token``)
     # Steals whose card only the robber and the robbed know, oldest first (``Steal``).
     steals: tuple[Steal, ...] = ()
     # The resource of a monopoly played while steals were pending, until every robbed
@@ -178,6 +182,9 @@ class GameState(NamedTuple):
     # in a simulation, where ``dev_deck`` is the deck. With a deck, ``dev_deck`` counts
     # the cards whose type the state does not show (in the deck or face down in hands).
     deck: Deck | None = None
+    # 5-6 players: the seat rolling next took a step in the special building phase after
+    # the element its roll would take was revealed, so that roll takes a fresh one (DICE).
+    fresh_beacon: bool = False
 
     # --- derived views ---------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.trust.engine import refusal, step
 

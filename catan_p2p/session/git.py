@@ -31,9 +31,10 @@ from catan_p2p.errors import (
     UsageError,
     VerificationError,
 )
-from catan_p2p.rules.actions import Action, ClaimSeat, GiveCard, ShowSteal
-from catan_p2p.rules.engine import actors, legal_actions, owed_reveal
+from catan_p2p.rules.actions import Action, ClaimSeat, GiveCard, RevealDice, ShowSteal
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.waiting import actors, owed_reveal
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.keys import existing_key, seat_key
 from catan_p2p.store.refs import (
@@ -152,6 +153,7 @@ class GitSession:
         self._answer_cache: dict[tuple[str, str], Answer | None] = {}
         self._version = 0  # bumped whenever refs may have changed (own writes, sync)
         self._answers_memo: tuple[tuple, list[Answer]] | None = None
+        self._filled: tuple[tuple[str, Action], Action] | None = None  # see _with_secrets
         self._pending_deletes: list[str] = []
         # Own temporary answer branches (ref -> opening), to delete once their step is over.
         self._own_answers: dict[str, str] = {}
@@ -291,10 +293,24 @@ class GitSession:
         peer = self.peers.get(action.player)
         if peer is not None:
             try:
-                action = peer.with_secrets(action, state)
+                if self._answers():  # the state with answers: not what _submit fills on
+                    action = peer.with_secrets(action, state)
+                else:
+                    action = self._with_secrets(peer, action, state, self.head)
             except IllegalAction as exc:
                 return str(exc)
         return refusal(state, action)
+
+    def _with_secrets(self, peer: Peer, action: Action, state: GameState, head: str) -> Action:
+        """``peer.with_secrets(action, state)`` for ``state``, the one at ``head``; the last
+        one is kept, so the window's check and the submit after it fill them in once (a
+        first settlement's shuffle takes a tenth of a second or more). The key is the head
+        and the action: the secrets are a function of the two and of the seat's key."""
+        if self._filled is not None and self._filled[0] == (head, action):
+            return self._filled[1]
+        filled = peer.with_secrets(action, state)
+        self._filled = ((head, action), filled)
+        return filled
 
     @_guarded
     def view(self, player: str) -> GameState:
@@ -413,7 +429,7 @@ class GitSession:
         opening = peer.head or self.genesis
         # What only this seat can add (dice-chain element, shuffle, shares, card proofs)
         # is filled in before the plan judges the action; none of it changes with a merge.
-        action = peer.with_secrets(action, peer.state)  # once: record reuses it on this head
+        action = self._with_secrets(peer, action, peer.state, opening)  # record reuses it
         plan = concurrent.plan_action(self.game_id, opening, peer.state, action, self._answers)
         if isinstance(plan, AnswerOnBranch):
             peer.record_answer(plan.ref, action)
@@ -451,6 +467,12 @@ class GitSession:
                 if victim not in self.peers:
                     break
                 self._submit(GiveCard(victim))
+                continue
+            if state.phase is Phase.DICE:  # a local seat before the roller gives the dice
+                giver = state.players[state.current]
+                if giver not in self.peers:
+                    break
+                self._submit(RevealDice(giver))
                 continue
             if state.phase is Phase.MONOPOLY:  # so do robbed local seats for a monopoly
                 given = {a.player for a in self._answers()}

@@ -433,7 +433,7 @@ def waiting_in_files(
     claimed: set[str] = frozenset(),  # type: ignore[assignment]
     answered: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> tuple[str, ...]:
-    """Whom a game waits on, read from its files: ``rules.engine.waits_for`` on the few
+    """Whom a game waits on, read from its files: ``rules.waiting.waits_for`` on the few
     fields a lobby fetches (tests hold the two equal on every commit of real games).
 
     ``claimed`` seats and ``answered`` players (an answer to the step the commit opened
@@ -495,7 +495,7 @@ def list_local(
 
 
 def _local(repo: GameRepo, folder: Path, game: str, bots: set[str]) -> GameSummary:
-    from catan_p2p.rules.engine import waits_for
+    from catan_p2p.rules.waiting import waits_for
     from catan_p2p.session.watch import is_spectator_repo
 
     heads = {}

@@ -6,41 +6,33 @@ JSON with one entry per line, so ``git diff`` between two commits reads naturall
 The board sits in its own subtree that is never rewritten.
 
 Writing (``StateWriter``) is the hot path: plain dicts and ``json.dumps``, with
-caches so unchanged files and subtrees are not even re-serialised. Reading
-(``read_state``) validates every file with the pydantic models of schema.py and
-names the file, commit and field of the first problem.
+caches so unchanged files and subtrees are not even re-serialised. Reading is
+``store.reading`` (``read_state``), which validates every file with the pydantic models
+of schema.py and names the file, commit and field of the first problem.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from operator import attrgetter
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-from catan_p2p.errors import BoardError, StateFileError
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, Counts
-from catan_p2p.rules.deck import Deck, deck_size
-from catan_p2p.rules.hexgrid import format_place, format_tile, parse_place
-from catan_p2p.rules.roads import longest_road
+from catan_p2p.rules.deck import Deck
+from catan_p2p.rules.hexgrid import format_place, format_tile
 from catan_p2p.rules.state import (
     NOBODY,
     Answer,
     GameState,
-    Phase,
     PlayerState,
-    Steal,
-    TradeOffer,
-    setup_order,
 )
 from catan_p2p.store import schema
-from catan_p2p.store.objects import ObjectStore, parse_tree, tree_data
+from catan_p2p.store.objects import ObjectStore, tree_data
 
+# The files' words, which ``store.reading`` reads back.
 _RES = tuple(r.label for r in RESOURCES)
 _DEV = tuple(d.name.lower() for d in DEV_CARDS)
 _ANSWER = {Answer.PENDING: "pending", Answer.ACCEPT: "accept", Answer.DECLINE: "decline"}
@@ -72,6 +64,7 @@ STATE_FIELDS_BY_FILE: dict[str, tuple[str, ...]] = {
         "setup_step",
         "dice",
         "dev_played",
+        "fresh_beacon",
         "free_roads",
         "robber",
         "discards",
@@ -110,12 +103,21 @@ _compact = json.JSONEncoder(sort_keys=True, separators=(", ", ": "), ensure_asci
 
 
 def _render(value: Any, pad: str) -> str:
+    # Strings and integers, most of every file, skip the encoder's own dispatch: the C
+    # string encoder and int's repr are what it calls for them (bool is no int here).
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
     if isinstance(value, dict):
         if not value:
             return "{}"
         inner = pad + " "
         items = ",\n".join(
-            f"{inner}{_compact(k)}: {_render(value[k], inner)}" for k in sorted(value)
+            f"{inner}{encode_basestring(k) if type(k) is str else _compact(k)}: "
+            f"{_render(value[k], inner)}"
+            for k in sorted(value)
         )
         return f"{{\n{items}\n{pad}}}"
     if isinstance(value, list) and value and isinstance(value[0], dict):
@@ -174,6 +176,8 @@ def turn_data(state: GameState) -> dict:
         data["dice"] = list(state.dice)
     if state.dev_played:
         data["dev_played"] = True
+    if state.fresh_beacon:
+        data["fresh_beacon"] = True
     if state.free_roads:
         data["free_roads"] = state.free_roads
     if any(state.discards):
@@ -336,6 +340,9 @@ class StateWriter:
             self._board_tree[id(board)] = oid
         return oid
 
+    # Long on purpose (about 100 lines): one pass on the hot path, run for every commit;
+    # each file's cache look-up sits inline, where a call per file costs more than a
+    # split would read better.
     def write(self, state: GameState) -> str:
         """Write ``state`` and return its tree id."""
         graph = state.board.graph
@@ -473,373 +480,3 @@ class StateWriter:
         oid = self._blob(dumps(make(state.vertex_owner)))
         self._by_identity[key] = ((state.vertex_owner, city_sets), oid)
         return oid
-
-
-# --- reading ---------------------------------------------------------------------------
-
-
-def _validate(model: type[BaseModel], path: str, data: bytes, where: str) -> Any:
-    try:
-        return model.model_validate_json(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(x) for x in err["loc"]) or "(whole file)"
-        raise StateFileError(
-            f"{path} in {where} is malformed at field {field!r}: {err['msg']}; "
-            "the commit cannot be trusted, fetch it again from its owner or run `catan-p2p verify`"
-        ) from None
-
-
-def _counts(model: BaseModel, names: tuple[str, ...]) -> Counts:
-    return tuple(getattr(model, n) for n in names)  # type: ignore[return-value]
-
-
-def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
-    """Rebuild a state from its files (``path -> bytes``); ``where`` names the commit."""
-
-    def need(path: str) -> bytes:
-        if path not in files:
-            raise StateFileError(f"{path} is missing from {where}; the state tree is incomplete")
-        return files[path]
-
-    game = _validate(schema.GameFile, "game.json", need("game.json"), where)
-    if game.schema_version > schema.SCHEMA_VERSION:
-        raise StateFileError(
-            f"game.json in {where} uses schema version {game.schema_version}; this catan_p2p "
-            f"reads up to {schema.SCHEMA_VERSION}, please upgrade"
-        )
-    if game.schema_version < schema.SCHEMA_VERSION:
-        raise StateFileError(
-            f"game.json in {where} uses schema version {game.schema_version}, an older layout "
-            f"this catan_p2p (version {schema.SCHEMA_VERSION}) no longer reads; finish or "
-            "replay that game with the catan_p2p release that started it"
-        )
-    board_file = _validate(schema.BoardFile, "board/board.json", need("board/board.json"), where)
-    try:
-        board = Board.from_data(board_file.model_dump())
-    except BoardError as exc:
-        raise StateFileError(f"board/board.json in {where}: {exc}") from None
-    graph = board.graph
-    players = tuple(game.players)
-    seat = {name: i for i, name in enumerate(players)}
-
-    def player_of(path: str, name: str | None) -> int:
-        if name is None:
-            return NOBODY
-        if name not in seat:
-            raise StateFileError(
-                f"{path} in {where} names {name!r}, who is not a player of this game"
-            )
-        return seat[name]
-
-    turn = _validate(schema.TurnFile, "turn.json", need("turn.json"), where)
-    deck = _validate(schema.DeckFile, "deck.json", need("deck.json"), where)
-    table = turn.resources
-    if BANK in seat:
-        raise StateFileError(f"game.json in {where}: {BANK!r} cannot be a player's name")
-    holders = {BANK, *players}
-    for name in _RES:
-        found = set(getattr(table, name))
-        if found != holders:
-            odd = sorted(found ^ holders)
-            raise StateFileError(
-                f"turn.json in {where}: resources.{name} must list the bank and every player "
-                f"exactly once, not {', '.join(odd)}"
-            )
-
-    def held(holder: str) -> Counts:
-        return tuple(getattr(table, name)[holder] for name in _RES)  # type: ignore[return-value]
-
-    awards = _validate(schema.AwardsFile, "awards.json", need("awards.json"), where)
-
-    def places(path: str, kind: str) -> dict[int, int]:
-        mapping = _validate(schema.PlacesFile, path, need(path), where).root
-        out = {}
-        index = graph.vertex_index if kind == "vertex" else graph.edge_index
-        for text, owner in mapping.items():
-            try:
-                place = index[parse_place(text)]  # type: ignore[index]
-            except (KeyError, ValueError):
-                raise StateFileError(
-                    f"{path} in {where}: {text!r} is not a {kind} of this board"
-                ) from None
-            out[place] = player_of(path, owner)
-        return out
-
-    settlements = places("map/settlements.json", "vertex")
-    cities = places("map/cities.json", "vertex")
-    roads = places("map/roads.json", "edge")
-    both = set(settlements) & set(cities)
-    if both:
-        raise StateFileError(f"map/ in {where} puts a settlement and a city on one vertex")
-
-    vertex_owner = [NOBODY] * len(graph.vertices)
-    for v, o in {**settlements, **cities}.items():
-        vertex_owner[v] = o
-    edge_owner = [NOBODY] * len(graph.edges)
-    for e, o in roads.items():
-        edge_owner[e] = o
-    vo, eo = tuple(vertex_owner), tuple(edge_owner)
-
-    hands = []
-    drawn: dict[int, tuple] = {}
-    for s, name in enumerate(players):
-        path = f"players/{name}.json"
-        pf = _validate(schema.PlayerFile, path, need(path), where)
-        for card in pf.cards:
-            if card.position in drawn:
-                raise StateFileError(f"{path} in {where}: card {card.position} is drawn twice")
-            mask = 1 << s
-            for other in card.shared:
-                if player_of(path, other) == s:
-                    raise StateFileError(f"{path} in {where}: {name} shares its own card")
-                mask |= 1 << player_of(path, other)
-            shown = -1 if card.shown is None else _DEV.index(card.shown)
-            drawn[card.position] = (s, card.bought, card.opened, mask, shown)
-        own_s = frozenset(v for v, o in settlements.items() if o == s)
-        own_c = frozenset(v for v, o in cities.items() if o == s)
-        own_r = frozenset(e for e, o in roads.items() if o == s)
-        ports = frozenset(graph.vertex_port[v] for v in own_s | own_c if graph.vertex_port[v] >= 0)
-        hands.append(
-            PlayerState(
-                resources=held(name),
-                dev_cards=_counts(pf.dev_cards, _DEV),
-                new_dev_cards=_counts(pf.new_dev_cards, _DEV),
-                played=_counts(pf.played, _DEV),
-                settlements=own_s,
-                cities=own_c,
-                roads=own_r,
-                road_length=longest_road(graph, own_r, vo, s),
-                ports=ports,
-            )
-        )
-
-    try:
-        robber = graph.tile_index[parse_place(turn.robber)[0]]
-    except (KeyError, ValueError, IndexError):
-        raise StateFileError(
-            f"turn.json in {where}: robber {turn.robber!r} is not a land tile"
-        ) from None
-    phase = Phase[turn.phase.upper()]
-    if (turn.setup_step is None) == (phase <= Phase.SETUP_ROAD):
-        raise StateFileError(
-            f"turn.json in {where}: setup_step belongs in the file during set-up and only then "
-            f"(phase {turn.phase})"
-        )
-    trade = None
-    if turn.trade is not None:
-        answers = [Answer.PENDING] * len(players)
-        for name, ans in turn.trade.answers.items():
-            answers[player_of("turn.json", name)] = _ANSWER_BACK[ans]
-        trade = TradeOffer(
-            _counts(turn.trade.give, _RES), _counts(turn.trade.get, _RES), tuple(answers)
-        )
-    steals = _read_steals(turn.steals, player_of, where)
-    for st in steals:  # the hands' hidden counts are derived from the steals
-        hands[st.mover] = hands[st.mover]._replace(hidden=hands[st.mover].hidden + 1)
-        hands[st.victim] = hands[st.victim]._replace(hidden=hands[st.victim].hidden - 1)
-    discards = [0] * len(players)
-    for name, n in turn.discards.items():
-        discards[player_of("turn.json", name)] = n
-    state = GameState(
-        board=board,
-        players=players,
-        phase=phase,
-        current=player_of("turn.json", turn.current),
-        setup_step=len(setup_order(len(players))) if turn.setup_step is None else turn.setup_step,
-        turn=turn.turn,
-        dice=tuple(turn.dice) if turn.dice is not None else None,  # type: ignore[arg-type]
-        bank=held(BANK),
-        dev_deck=_counts(deck, _DEV),
-        hands=tuple(hands),
-        vertex_owner=vo,
-        edge_owner=eo,
-        robber=robber,
-        longest_road=player_of("awards.json", awards.longest_road),
-        largest_army=player_of("awards.json", awards.largest_army),
-        dev_played=turn.dev_played,
-        discards=tuple(discards),
-        trade=trade,
-        free_roads=turn.free_roads,
-        winner=player_of("turn.json", turn.winner),
-        victim=player_of("turn.json", turn.victim),
-        token=turn.token or "",
-        steals=steals,
-        monopoly=NOBODY if turn.monopoly is None else _RES.index(turn.monopoly),
-        abandoned=player_of("turn.json", turn.abandoned),
-        victory_points=game.victory_points,
-        seats=(seats := _per_player(files, "seats.json", schema.SeatsFile, players, where)),
-        reveals=_chain(files, players, where) if seats else (),
-        deck=_read_deck(files, players, drawn, where, turn.turn, phase) if seats else None,
-    )
-    return state, GameInfo(game.game, game.seed, game.timeout or 0)
-
-
-def _read_steals(entries: list, player_of: Callable, where: str) -> tuple[Steal, ...]:
-    """The pending steals of ``turn.json``, checked for what the file can say alone."""
-    out = []
-    for e in entries:
-        mover, victim = player_of("turn.json", e.mover), player_of("turn.json", e.victim)
-        if mover == victim:
-            raise StateFileError(f"turn.json in {where}: a pending steal robs its robber")
-        if not (cards_deck.is_point(e.token) and cards_deck.is_point(e.answer)):
-            raise StateFileError(
-                f"turn.json in {where}: a pending steal's values are not points of the group"
-            )
-        hand = _counts(e.hand, _RES)
-        if not any(hand):
-            raise StateFileError(f"turn.json in {where}: a pending steal robbed an empty hand")
-        out.append(Steal(mover, victim, e.turn, e.token, e.answer, hand))
-    return tuple(out)
-
-
-def _read_deck(
-    files: dict[str, bytes],
-    players: tuple[str, ...],
-    drawn: dict[int, tuple],
-    where: str,
-    turn: int,
-    phase: Phase,
-) -> Deck:
-    """The hidden deck from ``deck/<player>.json`` and the players' drawn cards.
-
-    Only what the files can say alone is checked here (a tree may come from anyone);
-    whether the cards are honest is for the verifier, which replays the moves.
-    """
-    keys, passes, secrets = [], [], []
-    for name in players:
-        path = f"deck/{name}.json"
-        if path not in files:
-            keys.append("")
-            secrets.append("")
-            continue
-        f = _validate(schema.SeatDeckFile, path, files[path], where)
-        if f.secret and phase is not Phase.GAME_OVER:
-            raise StateFileError(
-                f"{path} in {where}: a deck secret is revealed only after the game"
-            )
-        keys.append(f.key)
-        secrets.append(f.secret or "")
-        if f.shuffle:
-            if len(passes) != len(keys) - 1 or len(f.shuffle) != deck_size(len(players)):
-                raise StateFileError(
-                    f"{path} in {where}: the seats shuffle in seat order, each all {deck_size(len(players))} cards"
-                )
-            passes.append(tuple(f.shuffle))
-    if sorted(drawn) != list(range(len(drawn))):
-        raise StateFileError(f"players/ in {where}: the drawn cards' positions have gaps")
-    if drawn and len(passes) != len(players):
-        raise StateFileError(f"players/ in {where}: cards were drawn before every seat shuffled")
-    cards = [drawn[p] for p in range(len(drawn))]
-    for p, card in enumerate(cards):
-        if card[1] > turn:
-            raise StateFileError(f"players/ in {where}: card {p} was bought after this turn")
-        if not cards_deck.is_point(card[2]):
-            raise StateFileError(
-                f"players/ in {where}: card {p} is not a point of the deck's group"
-            )
-    return Deck(
-        keys=tuple(keys),
-        passes=tuple(passes),
-        holders=tuple(c[0] for c in cards),
-        bought=tuple(c[1] for c in cards),
-        opened=tuple(c[2] for c in cards),
-        shared=tuple(c[3] for c in cards),
-        shown=tuple(c[4] for c in cards),
-        secrets=tuple(secrets),
-    )
-
-
-def _chain(files: dict[str, bytes], players: tuple[str, ...], where: str) -> tuple[str, ...]:
-    """Each player's last revealed dice-chain element, from ``chain/<player>.json``."""
-    out = []
-    for name in players:
-        path = f"chain/{name}.json"
-        out.append(
-            _validate(schema.ChainFile, path, files[path], where).root if path in files else ""
-        )
-    return tuple(out)
-
-
-def _per_player(
-    files: dict[str, bytes], path: str, model: Any, players: tuple[str, ...], where: str
-) -> tuple[str, ...]:
-    """A ``player -> text`` file (``seats.json``) in seat order, "" if unset."""
-    if path not in files:
-        return ()
-    found = _validate(model, path, files[path], where).root
-    odd = set(found) - set(players)
-    if odd:
-        raise StateFileError(f"{path} in {where} names {sorted(odd)}, who are not players")
-    return tuple(found.get(p, "") for p in players)
-
-
-#: Names a state tree may hold, per folder ("*.json": any player's file).
-TREE_NAMES: dict[str, frozenset[str]] = {
-    "": frozenset(
-        {
-            "awards.json",
-            "board",
-            "chain",
-            "deck",
-            "deck.json",
-            "game.json",
-            "map",
-            "players",
-            "seats.json",
-            "turn.json",
-        }
-    ),
-    "board/": frozenset({"board.json"}),
-    "deck/": frozenset({"*.json"}),
-    "chain/": frozenset({"*.json"}),
-    "map/": frozenset({"cities.json", "roads.json", "settlements.json"}),
-    "players/": frozenset({"*.json"}),
-}
-#: Largest state file read (the board of a radius-5 island is about 20 KB).
-MAX_FILE = 256 * 1024
-
-
-def read_files(store: ObjectStore, tree: str, where: str) -> dict[str, bytes]:
-    """Every file of a state tree as ``path -> bytes``.
-
-    The tree may come from anyone, so only the layout of section 4 of PROTOCOL.md is
-    read: known names, two levels, bounded files. Anything else is one clear error.
-    """
-    out: dict[str, bytes] = {}
-
-    def walk(oid: str, prefix: str) -> None:
-        kind, data = store.read(oid)
-        if kind != b"tree":
-            raise StateFileError(
-                f"{prefix or 'the root'} in {where} is a {kind.decode()}, not a tree"
-            )
-        try:
-            entries = parse_tree(data)
-        except (UnicodeDecodeError, ValueError):
-            raise StateFileError(
-                f"{prefix or 'the root'} in {where} is not a well-formed tree"
-            ) from None
-        allowed = TREE_NAMES[prefix]
-        for name, (is_tree, child) in entries.items():
-            path = f"{prefix}{name}"
-            wildcard = "*.json" in allowed and name.endswith(".json") and "/" not in name
-            if name not in allowed and not wildcard:
-                raise StateFileError(f"{where} holds {path!r}, which no state tree has")
-            if is_tree != (path + "/" in TREE_NAMES):
-                raise StateFileError(f"{path} in {where} has the wrong type")
-            if is_tree:
-                walk(child, path + "/")
-                continue
-            kind, blob = store.read(child)
-            if kind != b"blob" or len(blob) > MAX_FILE:
-                raise StateFileError(f"{path} in {where} is not a file of at most {MAX_FILE} B")
-            out[path] = blob
-
-    walk(tree, "")
-    return out
-
-
-def read_state(store: ObjectStore, tree: str, where: str) -> tuple[GameState, GameInfo]:
-    """Decode the state stored in ``tree`` (``where`` names the commit for errors)."""
-    return decode(read_files(store, tree, where), where)

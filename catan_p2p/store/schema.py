@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 NonNeg = Field(ge=0)
 
@@ -106,6 +106,7 @@ PHASES = Literal[
     "steal",
     "monopoly",
     "special_build",
+    "dice",
 ]
 
 
@@ -157,6 +158,7 @@ class TurnFile(_File):
     setup_step: int | None = Field(default=None, ge=0)  # only during set-up
     dice: tuple[int, int] | None = None  # after this turn's roll
     dev_played: bool = False
+    fresh_beacon: bool = False  # 5-6 players: the next roll takes a fresh element (phase dice)
     free_roads: int = Field(default=0, ge=0, le=2)
     discards: dict[str, int] = {}  # cards each player still owes after a seven
     trade: TradeEntry | None = None

@@ -13,8 +13,9 @@ from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.rules.state import GameState, new_game
 from catan_p2p.store import schema
-from catan_p2p.store.codec import BANK, MAX_FILE, GameInfo, StateWriter
+from catan_p2p.store.codec import BANK, GameInfo, StateWriter
 from catan_p2p.store.objects import Commit, HashingStore, ObjectStore, parse_tree
+from catan_p2p.store.reading import MAX_FILE
 from catan_p2p.store.refs import check_name
 from catan_p2p.sync.protocol import PROTOCOL_VERSION, GenesisInfo, parse_genesis, player_email
 

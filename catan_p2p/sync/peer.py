@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from catan_p2p.errors import ForkError, IllegalAction
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
     Abandon,
     Action,
@@ -27,14 +26,15 @@ from catan_p2p.rules.actions import (
     PlayRoadBuilding,
     PlayYearOfPlenty,
     RevealDeck,
+    RevealDice,
     RollDice,
     ShowsSteals,
     ShowSteal,
 )
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.chance import chain, derive_chance
+from catan_p2p.rules.deck import Deck
 from catan_p2p.rules.state import GameState
-from catan_p2p.rules.views import own_cards, private_view
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync import liveness
@@ -44,8 +44,10 @@ from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import refusal, step
 from catan_p2p.trust.steals import steal_context
+from catan_p2p.trust.views import own_cards, private_view
 
 __all__ = ["Answer", "Peer"]  # Answer lives in sync.concurrent; re-exported for callers
 
@@ -103,7 +105,7 @@ class Peer:
 
     @property
     def deck_secret(self) -> bytes:
-        """This player's deck secret in this game, from its key (``rules.deck``)."""
+        """This player's deck secret in this game, from its key (``trust.poker``)."""
         if self._deck_secret is None:
             self._deck_secret = self.key.secret(b"catan-p2p deck", bytes.fromhex(self.genesis))
         return self._deck_secret
@@ -208,7 +210,7 @@ class Peer:
         proofs = tuple(cards_deck.exchange(self.deck_secret, s.other_value(seat)) for s in mine)
         return replace(action, steals=proofs)
 
-    def _shuffle(self, deck: cards_deck.Deck, seat: int) -> dict:
+    def _shuffle(self, deck: Deck, seat: int) -> dict:
         """This seat's pass over the deck and the proof that it is a shuffle."""
         before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.size)
         context = cards_deck.shuffle_context(deck.keys, seat)
@@ -219,7 +221,7 @@ class Peer:
         """``action`` with the next dice-chain element filled in when it must reveal one."""
         if not state.reveals or state.lobby_open:
             return action
-        if not isinstance(action, (RollDice, EndTurn)):
+        if not isinstance(action, (RollDice, RevealDice, EndTurn)):
             return action
         if action.reveal is not None:
             return action

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.state import GameState
-from catan_p2p.store.codec import GameInfo, StateWriter, read_state
+from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import (
     Commit,
     GitObjectStore,
@@ -22,6 +22,7 @@ from catan_p2p.store.objects import (
     ObjectStore,
     commit_data,
 )
+from catan_p2p.store.reading import read_state
 from catan_p2p.store.refs import (
     PREFIX,
     MemoryRefs,

@@ -3,7 +3,7 @@
 Every seat shuffles the deck under its own key (its first set-up settlement), a drawn
 card is opened to its holder by the other seats' shares (their rolls), a played card
 shows its type with a proof, and after the game every secret is revealed and every
-card read (``rules.deck`` holds the mental poker these check).
+card read (``trust.poker`` holds the mental poker these check).
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 
 from catan_p2p.errors import IllegalAction
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import BuildSettlement, BuyDevCard, RevealDeck
 from catan_p2p.rules.cards import DEV_CARD_COST, DevCard, add, one, sub
 from catan_p2p.rules.common import pay, replaced, seat_name
-from catan_p2p.rules.engine import owed_reveal, settle
 from catan_p2p.rules.state import GameState
+from catan_p2p.rules.steals import settle
+from catan_p2p.rules.waiting import owed_reveal
+from catan_p2p.trust import poker as cards_deck
 
 _POSITION = re.compile(r"(0|[1-9][0-9]?)")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 from catan_p2p.errors import IllegalAction
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.rules.chance import follows
 from catan_p2p.rules.common import replaced, seat_name
 from catan_p2p.rules.state import GameState
+from catan_p2p.trust import poker as cards_deck
 
 #: A seat key as the rules see it: ``ssh-ed25519`` and the base64 of its 51-byte wire form.
 SEAT_KEY = re.compile(r"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43}")

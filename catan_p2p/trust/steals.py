@@ -4,9 +4,9 @@ shared value only those two can compute, which picks the card (``rules.state.Ste
 from __future__ import annotations
 
 from catan_p2p.errors import IllegalAction
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.common import seat_name
 from catan_p2p.rules.state import GameState, Steal
+from catan_p2p.trust import poker as cards_deck
 
 
 def steal_context(turn: int, tile: int, victim: int) -> bytes:
@@ -45,7 +45,7 @@ def steal_answer(state: GameState, seat: int, answer: str) -> str:
 
 def shared_value(state: GameState, seat: int, steal: Steal, proof: str, point: str) -> str:
     """The value that picks ``steal``'s card: ``seat``'s deck key applied to the other
-    party's ``point``, with the proof that it was (``rules.deck.exchange``)."""
+    party's ``point``, with the proof that it was (``trust.poker.exchange``)."""
     assert state.deck is not None
     try:
         return cards_deck.check_exchange(proof, state.deck.keys[seat], point)

@@ -7,7 +7,7 @@ from builders import at_turn, cards, fresh, give, play, quick_setup, set_hand
 
 from catan_p2p.bots import STRATEGIES, GreedyBot, make_bot
 from catan_p2p.rules.actions import Action, AnswerTrade, Discard, MoveRobber, OfferTrade
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.sim import play_game
 from catan_p2p.trust.engine import is_legal

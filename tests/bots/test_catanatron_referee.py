@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("catanatron")
 
 import inspect  # noqa: E402
+import sys  # noqa: E402
 import textwrap  # noqa: E402
 
 from builders import (  # noqa: E402
@@ -45,7 +46,7 @@ from catan_p2p.bridges.referee import (  # noqa: E402
     compare_position,
     referee_game,
 )
-from catan_p2p.rules import engine  # noqa: E402
+from catan_p2p.rules import engine, menu, trade  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
     AnswerTrade,
     BuildRoad,
@@ -55,7 +56,7 @@ from catan_p2p.rules.actions import (  # noqa: E402
 )
 from catan_p2p.rules.board import STANDARD_BOARD  # noqa: E402
 from catan_p2p.rules.cards import ROAD_COST  # noqa: E402
-from catan_p2p.rules.engine import legal_actions  # noqa: E402
+from catan_p2p.rules.menu import legal_actions  # noqa: E402
 from catan_p2p.rules.state import (
     NOBODY,  # noqa: E402
     Phase,  # noqa: E402
@@ -158,10 +159,10 @@ def test_catanatron_agrees_with_our_rules_but_for_its_known_deviations(
 
 def _mutant(func, old: str, new: str):  # type: ignore[no-untyped-def]
     """A copy of the rule function ``func`` with ``old`` in its source replaced by ``new``
-    (compiled among the engine's own names)."""
+    (compiled among the names of its own module)."""
     source = textwrap.dedent(inspect.getsource(func))
     assert old in source, f"{old!r} is not in {func.__name__}"
-    names = dict(vars(engine))
+    names = dict(vars(sys.modules[func.__module__]))
     exec(compile(source.replace(old, new), f"<mutant of {func.__name__}>", "exec"), names)
     return names[func.__name__]
 
@@ -169,12 +170,12 @@ def _mutant(func, old: str, new: str):  # type: ignore[no-untyped-def]
 #: The three mutants of issue 21: name -> (rule function, text, its replacement).
 MUTANTS = {
     "discard at 7 cards": (
-        engine._roll_dice,
+        engine._rolled,
         "h.card_count > DISCARD_LIMIT",
         "h.card_count >= DISCARD_LIMIT",
     ),
     "discard rounded up": (
-        engine._roll_dice,
+        engine._rolled,
         "h.card_count // 2 if",
         "(h.card_count + 1) // 2 if",
     ),
@@ -188,11 +189,7 @@ MUTANTS = {
 
 def _apply_mutant(monkeypatch, name: str) -> None:  # type: ignore[no-untyped-def]
     func, old, new = MUTANTS[name]
-    mutant = _mutant(func, old, new)
-    if func is engine._roll_dice:
-        monkeypatch.setitem(engine.HANDLERS, RollDice, mutant)
-    else:
-        monkeypatch.setattr(engine, func.__name__, mutant)
+    monkeypatch.setattr(engine, func.__name__, _mutant(func, old, new))
 
 
 def _seven_with(cards: int):  # type: ignore[no-untyped-def]
@@ -264,9 +261,9 @@ def test_the_referee_catches_a_discard_rounded_up(monkeypatch) -> None:
 
 def test_the_referee_catches_a_road_through_a_building_taken_by_apply_only(monkeypatch) -> None:
     state, road = _road_past_a_building()
-    assert road not in engine.legal_actions(state, "red")
+    assert road not in menu.legal_actions(state, "red")
     _apply_mutant(monkeypatch, "road through a building in apply only")
-    assert road not in engine.legal_actions(state, "red")  # the lists still agree
+    assert road not in menu.legal_actions(state, "red")  # the lists still agree
     found = [d for d in compare_position(state) if classify(d) is None]
     assert [d.side for d in found] == ["apply"]
     assert found[0].action == road and "step takes" in found[0].detail
@@ -292,7 +289,7 @@ def _replayed_trade() -> list[Difference]:
 def test_the_referee_compares_a_player_trade_though_catanatron_has_none(monkeypatch) -> None:
     assert _replayed_trade() == []
     mutant = _mutant(
-        engine._confirm_trade,
+        trade.confirm_trade,
         "theirs._replace(resources=add(sub(theirs.resources, offer.get), offer.give))",
         "theirs._replace(resources=sub(theirs.resources, offer.get))",
     )

@@ -12,8 +12,9 @@ import pytest
 
 pytest.importorskip("catanatron")
 
-from catan_p2p.bots import GreedyBot, make_bot  # noqa: E402
+from catan_p2p.bots import GreedyBot  # noqa: E402
 from catan_p2p.bridges.catanatron_players import CatanatronBot, implementation  # noqa: E402
+from catan_p2p.bridges.strategies import make_bot  # noqa: E402
 from catan_p2p.rules.actions import Action  # noqa: E402
 from catan_p2p.sim import play_game  # noqa: E402
 

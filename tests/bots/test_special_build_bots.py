@@ -9,7 +9,7 @@ from builders import at_turn, give, play, quick_setup
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import BuildCity, EndSpecialBuild, EndTurn
 from catan_p2p.rules.cards import CITY_COST
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase, new_game
 from catan_p2p.sim import play_game
 from catan_p2p.trust.engine import step

@@ -11,7 +11,7 @@ from catan_p2p.bots import ALL_STRATEGIES, GreedyBot, make_bot
 from catan_p2p.bots.strong import StrongBot, determinise, unseen_cards
 from catan_p2p.rules.actions import Action, AnswerTrade, EndTurn, OfferTrade
 from catan_p2p.rules.cards import DEV_DECK, DevCard
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 from catan_p2p.sim import play_game
 from catan_p2p.trust.engine import apply, is_legal

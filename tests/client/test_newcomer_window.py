@@ -15,9 +15,10 @@ from test_play import scenario
 from catan_p2p.bots import make_bot
 from catan_p2p.client import dialogs, theme
 from catan_p2p.client.app import App
-from catan_p2p.client.dialogs import HelpDialog, TradeDialog
+from catan_p2p.client.dialogs import HelpDialog
 from catan_p2p.client.layout import Layout
 from catan_p2p.client.seats import Seats
+from catan_p2p.client.trade_dialogs import TradeDialog
 from catan_p2p.client.widgets import fit_text
 from catan_p2p.rules.actions import BuyDevCard, OfferTrade
 from catan_p2p.rules.state import Phase

@@ -30,15 +30,9 @@ from driving import Driver, screens_dir
 from catan_p2p.bots import make_bot
 from catan_p2p.client import theme
 from catan_p2p.client.app import App
-from catan_p2p.client.dialogs import (
-    BankTradeDialog,
-    DiscardDialog,
-    GameOverDialog,
-    HelpDialog,
-    TradeDialog,
-    VictimDialog,
-)
+from catan_p2p.client.dialogs import DiscardDialog, GameOverDialog, HelpDialog, VictimDialog
 from catan_p2p.client.seats import Seats
+from catan_p2p.client.trade_dialogs import BankTradeDialog, TradeDialog
 from catan_p2p.rules.actions import OfferTrade, RollDice
 from catan_p2p.rules.cards import DevCard, Resource
 from catan_p2p.rules.hexgrid import edge_ends

@@ -16,7 +16,8 @@ from driving import Driver, screens_dir
 from test_play import make_app, scenario
 
 from catan_p2p.client import theme
-from catan_p2p.client.dialogs import PassDialog, TradeDialog
+from catan_p2p.client.dialogs import PassDialog
+from catan_p2p.client.trade_dialogs import TradeDialog
 from catan_p2p.rules.cards import Resource
 from catan_p2p.rules.state import Phase
 

@@ -22,8 +22,8 @@ from catan_p2p.client.render import (  # noqa: E402
     save_png,
 )
 from catan_p2p.rules.board import STANDARD_BOARD  # noqa: E402
-from catan_p2p.rules.engine import legal_actions  # noqa: E402
 from catan_p2p.rules.hexgrid import distance, edge_ends  # noqa: E402
+from catan_p2p.rules.menu import legal_actions  # noqa: E402
 
 SIZE = (900, 800)
 

@@ -15,7 +15,7 @@ from catan_p2p.client.app import App
 from catan_p2p.client.seats import Seats
 from catan_p2p.rules.actions import BuildRoad
 from catan_p2p.rules.cards import CITY_COST, ROAD_COST
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase, new_game
 from catan_p2p.session.base import MemorySession
 

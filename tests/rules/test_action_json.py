@@ -32,6 +32,7 @@ from catan_p2p.rules.actions import (
     PlayRoadBuilding,
     PlayYearOfPlenty,
     RevealDeck,
+    RevealDice,
     RollDice,
     ShowSteal,
 )
@@ -75,6 +76,8 @@ EXAMPLES: list[Action] = [
     ClaimVictory("red", ("3:" + "4" * 192,)),
     RevealDeck("red", "5" * 64),
     RollDice("red", None, "6" * 64, ("0:" + "7" * 192,)),
+    RevealDice("blue", "5" * 64),
+    RevealDice("blue", "5" * 64, (6, 1)),
     PlayKnight("red", "1:" + "8" * 192),
     GiveCard("blue", "9" * 192),
     ShowSteal("blue", "9" * 192),

@@ -19,7 +19,7 @@ from builders import (
 
 from catan_p2p.rules.actions import BuildCity, BuildRoad, BuildSettlement
 from catan_p2p.rules.cards import CITY_COST, ROAD_COST, SETTLEMENT_COST, add
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 
 RICH = cards(lumber=5, brick=5, wool=5, grain=5, ore=5)

@@ -32,7 +32,7 @@ from catan_p2p.rules.actions import (
     RollDice,
 )
 from catan_p2p.rules.cards import DEV_CARD_COST, DevCard, Resource, add, one
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 
 KNIGHT, VP, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY = DevCard

@@ -10,7 +10,6 @@ from builders import at_turn, award, give, give_dev, play, played_knights, quick
 
 from catan_p2p.boards import make_board
 from catan_p2p.errors import BoardError
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
     BuildCity,
     BuildRoad,
@@ -41,9 +40,11 @@ from catan_p2p.rules.cards import (
     Terrain,
     one,
 )
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.deck import new_deck
 from catan_p2p.rules.hexgrid import neighbours
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, SEAT_COLOURS, Phase, new_game
+from catan_p2p.trust import poker as cards_deck
 
 SIX = SEAT_COLOURS
 RED, BLUE, WHITE, ORANGE, GREEN, BROWN = SIX
@@ -143,7 +144,7 @@ def test_thirty_tiles_in_another_shape_are_no_board():
 
 
 def test_the_hidden_deck_of_six_seats_is_34_cards_and_a_base_deck_is_unchanged():
-    deck = cards_deck.new_deck(6)
+    deck = new_deck(6)
     assert deck.size == deck.left == 34
     types = Counter(cards_deck.card_type(c) for c in cards_deck.first_cards(34))
     assert types == {
@@ -153,7 +154,7 @@ def test_the_hidden_deck_of_six_seats_is_34_cards_and_a_base_deck_is_unchanged()
         DevCard.YEAR_OF_PLENTY: 3,
         DevCard.MONOPOLY: 3,
     }
-    assert cards_deck.new_deck(4).size == 25
+    assert new_deck(4).size == 25
     assert cards_deck.first_cards(34)[:25] == cards_deck.first_cards(25)
     base = Counter(cards_deck.card_type(c) for c in cards_deck.first_cards(25))
     assert base == {

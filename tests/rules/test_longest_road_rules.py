@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from catan_p2p.rules.actions import BuildRoad, BuildSettlement
 from catan_p2p.rules.cards import ROAD_COST, SETTLEMENT_COST
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.roads import longest_road
 from catan_p2p.rules.state import NOBODY
 

@@ -10,8 +10,9 @@ from catan_p2p.rules.actions import (
     EndTurn,
     OfferTrade,
 )
-from catan_p2p.rules.engine import actors, legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Answer, Phase
+from catan_p2p.rules.waiting import actors
 
 ONE_LUMBER = cards(lumber=1)
 ONE_ORE = cards(ore=1)

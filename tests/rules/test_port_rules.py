@@ -16,8 +16,8 @@ from builders import (
 
 from catan_p2p.rules.actions import BuildCity, BuildSettlement, MaritimeTrade
 from catan_p2p.rules.cards import SETTLEMENT_COST, Resource, add
-from catan_p2p.rules.engine import legal_actions
 from catan_p2p.rules.hexgrid import edge_ends
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 
 LUMBER, BRICK, WOOL, GRAIN, ORE = Resource

@@ -17,10 +17,11 @@ from catan_p2p.rules.actions import Action
 from catan_p2p.rules.board import PIPS, STANDARD_BOARD, Board, HexTile, Port, land_tiles
 from catan_p2p.rules.cards import Resource, Terrain
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import actors, legal_actions
 from catan_p2p.rules.hexgrid import distance, edge_ends, edge_id, neighbours, ring
 from catan_p2p.rules.invariants import check_invariants
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Phase
+from catan_p2p.rules.waiting import actors
 from catan_p2p.trust.engine import step
 
 MAX_ACTIONS = 6000  # the longest of hundreds of sampled games took about 2000

@@ -31,7 +31,7 @@ from catan_p2p.rules.actions import (
 )
 from catan_p2p.rules.cards import Resource
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 from catan_p2p.trust.engine import apply, is_legal, step
 

@@ -19,8 +19,9 @@ from builders import (
 
 from catan_p2p.rules.actions import Discard, EndTurn, MoveRobber
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import actors, legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
+from catan_p2p.rules.waiting import actors
 from catan_p2p.trust.engine import step
 
 HILLS_6 = (0, -1)

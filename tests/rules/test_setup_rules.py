@@ -16,7 +16,7 @@ from builders import (
 
 from catan_p2p.rules.actions import BuildRoad, BuildSettlement, RollDice
 from catan_p2p.rules.cards import RESOURCE_SUPPLY
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 
 # Desert corner: forest 11, hills 6 and the desert.

@@ -20,7 +20,7 @@ import pytest
 from catan_p2p.bots import make_bot
 from catan_p2p.cli import main
 from catan_p2p.errors import RemoteError
-from catan_p2p.rules.engine import waits_for
+from catan_p2p.rules.waiting import waits_for
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.lobby import _Reader, list_local, list_remote, summarise

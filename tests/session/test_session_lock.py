@@ -45,8 +45,9 @@ def test_the_window_reads_while_the_sync_thread_records_without_errors():
     assert not errors, errors
     history = session.history()
     # + the seat claims and what the session records by itself (no one chooses them): a
-    # robbed seat's answer, a win shown from hidden cards, the deck secrets at the end.
-    own = {"claim_seat", "give_card", "claim_victory", "reveal_deck"}
+    # robbed seat's answer, the dice the seat before a roller gives after a decision, a
+    # win shown from hidden cards, the deck secrets at the end.
+    own = {"claim_seat", "give_card", "reveal_dice", "claim_victory", "reveal_deck"}
     assert len([e for e in history if e.action.kind not in own]) == driver.actions
 
 

@@ -12,7 +12,7 @@ import pytest
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase, PlayerState, new_game
 from catan_p2p.session.start import create_game
 from catan_p2p.sim import next_actor
@@ -22,13 +22,11 @@ from catan_p2p.store.codec import (
     STATE_FIELDS_BY_FILE,
     GameInfo,
     StateWriter,
-    decode,
     dumps,
-    read_files,
-    read_state,
     turn_data,
 )
 from catan_p2p.store.objects import GitObjectStore, HashingStore, MemoryObjectStore, parse_tree
+from catan_p2p.store.reading import decode, read_files, read_state
 from catan_p2p.sync.repo import init_repo
 from catan_p2p.trust.engine import step
 

@@ -19,7 +19,7 @@ from gitgames import play_some, sign_commit
 from catan_p2p.errors import VerificationError
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.rules.cards import Resource
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.sync import checkpoint

@@ -16,7 +16,7 @@ from gitgames import CLI, cli, git, sign_commit
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import BuildSettlement, ClaimSeat
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor

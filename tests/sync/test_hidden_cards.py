@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from gitgames import CLI, hotseat_game
 
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.cards import DEV_DECK, DevCard
 from catan_p2p.store.refs import player_ref
+from catan_p2p.trust import poker as cards_deck
 
 pytestmark = pytest.mark.slow
 

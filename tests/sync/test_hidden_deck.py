@@ -18,7 +18,6 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, StateFileError, VerificationError
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
     BuildSettlement,
     BuyDevCard,
@@ -30,15 +29,18 @@ from catan_p2p.rules.actions import (
     RollDice,
 )
 from catan_p2p.rules.cards import DevCard, Resource
-from catan_p2p.rules.engine import legal_actions, owed_reveal
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase, new_game
-from catan_p2p.rules.views import own_cards, private_view
+from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.codec import decode, dumps, read_files
+from catan_p2p.store.codec import dumps
+from catan_p2p.store.reading import decode, read_files
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
+from catan_p2p.trust.views import own_cards, private_view
 
 THREE = ("red", "blue", "white")
 

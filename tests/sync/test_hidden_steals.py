@@ -18,7 +18,6 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, StateFileError
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
     AnswerTrade,
     EndTurn,
@@ -30,19 +29,21 @@ from catan_p2p.rules.actions import (
     ShowSteal,
 )
 from catan_p2p.rules.cards import Resource, one
-from catan_p2p.rules.engine import legal_actions, settle, stolen_resource
 from catan_p2p.rules.invariants import check_invariants
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Phase, TradeOffer
 from catan_p2p.rules.state import Answer as Reply
-from catan_p2p.rules.views import private_view, stolen_card
+from catan_p2p.rules.steals import settle, stolen_resource
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.codec import decode, read_files, read_state
+from catan_p2p.store.reading import decode, read_files, read_state
 from catan_p2p.sync import concurrent
 from catan_p2p.sync.concurrent import Answer
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
+from catan_p2p.trust.views import private_view, stolen_card
 
 FOUR = ("red", "blue", "white", "orange")
 

@@ -45,15 +45,16 @@ from catan_p2p.rules.actions import (
     RollDice,
 )
 from catan_p2p.rules.cards import DevCard, Resource
-from catan_p2p.rules.engine import legal_actions, owed_reveal
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase
-from catan_p2p.rules.views import own_cards
+from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
 from catan_p2p.trust.engine import step
+from catan_p2p.trust.views import own_cards
 
 THREE = ("red", "blue", "white")
 IDENTITY = "01" + "00" * 31  # the neutral element: a point, but not of the prime-order group
@@ -610,7 +611,7 @@ def _message(data: dict[str, Any]) -> str:
     """A commit message as a peer writes it, whatever the payload holds."""
     return (
         f"{data['player'].capitalize()}: a hostile move\n\n"
-        f"Catan-Action: {_wire(data)}\nCatan-Game: g\nCatan-Protocol: 5\n"
+        f"Catan-Action: {_wire(data)}\nCatan-Game: g\nCatan-Protocol: 6\n"
     )
 
 

@@ -19,8 +19,9 @@ from gitgames import git, new_repo
 from catan_p2p.cli import main
 from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.rules.actions import Abandon, EndTurn
-from catan_p2p.rules.engine import legal_actions, owed_reveal
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Phase
+from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.sync.protocol import action_message

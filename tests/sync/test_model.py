@@ -55,9 +55,10 @@ from catan_p2p.bots import make_bot
 from catan_p2p.errors import ForkError, IllegalAction, NotYetValid, VerificationError
 from catan_p2p.rules.actions import Abandon, EndTurn
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.engine import legal_actions, waits_for
 from catan_p2p.rules.invariants import check_invariants
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
+from catan_p2p.rules.waiting import waits_for
 from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import answer_ref, parse_ref, player_ref, tracking_prefix, well_formed
 from catan_p2p.sync import concurrent, liveness

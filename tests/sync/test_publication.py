@@ -17,7 +17,7 @@ from remotes import KINDS, ServerUnavailable, serve
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import EndTurn
-from catan_p2p.rules.engine import actors
+from catan_p2p.rules.waiting import actors
 from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game

@@ -21,7 +21,6 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, VerificationError
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import (
     Abandon,
     Action,
@@ -44,6 +43,7 @@ from catan_p2p.sync.protocol import action_message, merge_message
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.sync.verify import Verifier
+from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.steals import steal_context
 
@@ -376,7 +376,7 @@ def test_a_steal_merge_that_reads_the_card_into_the_tree_is_refused(game):
     state = game.state(game.merged)
     steal = state.steals[-1]
     shared = cards_deck.shared_value(game.secret(game.mover), steal.answer)
-    from catan_p2p.rules.engine import settle
+    from catan_p2p.rules.steals import settle
 
     read = settle(state, steal, shared)._replace(steals=state.steals[:-1])
     robber = THREE[game.mover]

@@ -59,3 +59,30 @@ def test_an_action_said_to_be_filled_on_the_head_but_lacking_its_secrets_is_refu
     with pytest.raises(IllegalAction):
         peer.record(RollDice(peer.player), filled_on=head)
     assert peer.head == head and session.repo.refs.get(peer.ref) == head
+
+
+def test_the_windows_check_and_the_submit_after_it_fill_the_secrets_in_once(at_a_roll, monkeypatch):
+    session, peer = at_a_roll
+    calls = []
+    real = Peer.with_secrets
+    monkeypatch.setattr(
+        Peer, "with_secrets", lambda self, a, s: calls.append(a) or real(self, a, s)
+    )
+    assert session.refusal(RollDice(peer.player)) is None
+    session.submit(RollDice(peer.player))
+    assert len(calls) == 1
+    assert ": roll " in session.repo.commit(peer.head).summary
+
+
+def test_secrets_filled_on_an_older_head_are_filled_again(at_a_roll, monkeypatch):
+    session, peer = at_a_roll
+    assert session.refusal(RollDice(peer.player)) is None  # filled on this head
+    session.submit(RollDice(peer.player))
+    calls = []
+    real = Peer.with_secrets
+    monkeypatch.setattr(
+        Peer, "with_secrets", lambda self, a, s: calls.append(a) or real(self, a, s)
+    )
+    with pytest.raises(IllegalAction):  # the same roll again, on the new head: refused
+        session.submit(RollDice(peer.player))
+    assert len(calls) == 1  # judged with secrets filled on the new head, not reused

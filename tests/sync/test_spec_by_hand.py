@@ -138,6 +138,40 @@ def test_a_roll_is_the_chance_of_the_turn_the_reveal_and_the_beacon():
     assert list(Chance("", context).roll()) == action["dice"], "PROTOCOL.md section 3, Dice"
 
 
+def test_a_roll_after_a_decision_takes_the_element_the_seat_before_reveals_after_it():
+    """PROTOCOL.md section 3, "A roll after a decision", by hand: the roller held a card
+    face down (or played one), so its roll_dice has no dice and hands the turn's dice
+    to the seat before it, whose reveal_dice gives them."""
+    reveal = next(c for c in COMMITS if c["kind"].startswith("action:reveal_dice"))
+    roll = BY_ID[parents(reveal["raw"])[0]]
+    assert roll["kind"].startswith("action:roll_dice:decided")
+    action = action_of(roll)
+    assert "dice" not in action
+    players = GAME["players"]
+    roller = action["player"]
+    before = players[(players.index(roller) - 1) % len(players)]
+    parent = files_of(parents(roll["raw"])[0])
+    cards = json.loads(parent[f"players/{roller}.json"]).get("cards", [])
+    parent_turn = json.loads(parent["turn.json"])
+    decided = parent_turn.get("dev_played") or parent_turn.get("fresh_beacon")
+    assert decided or any("shown" not in c for c in cards)
+    after = json.loads(files_of(roll["commit"])["turn.json"])
+    assert (after["phase"], after["current"], "dice" in after) == ("dice", before, False)
+    given = action_of(reveal)
+    assert given["player"] == before
+    chain = json.loads(files_of(roll["commit"])[f"chain/{before}.json"])
+    assert hashlib.sha256(bytes.fromhex(given["reveal"])).hexdigest() == chain
+    context = (
+        b"dice/v2\0%d\0" % after["turn"]
+        + action["reveal"].encode()
+        + b"\0"
+        + given["reveal"].encode()
+    )
+    assert list(Chance("", context).roll()) == given["dice"], "PROTOCOL.md section 3, Dice"
+    done = json.loads(files_of(reveal["commit"])["turn.json"])
+    assert (done["current"], done["dice"]) == (roller, given["dice"])
+
+
 def test_the_first_shuffle_is_the_cards_permuted_and_multiplied_by_the_deck_key():
     settle = first("action:build_settlement:shuffle")
     action = action_of(settle)
@@ -200,7 +234,10 @@ def _summary(action: dict) -> str:
         "build_settlement": lambda a: f"build settlement {a['vertex']}",
         "build_road": lambda a: f"build road {a['edge']}",
         "build_city": lambda a: f"build city {a['vertex']}",
-        "roll_dice": lambda a: f"roll {a['dice'][0]}+{a['dice'][1]}={sum(a['dice'])}",
+        "roll_dice": lambda a: (
+            f"roll {a['dice'][0]}+{a['dice'][1]}={sum(a['dice'])}" if "dice" in a else "roll dice"
+        ),
+        "reveal_dice": lambda a: f"reveal the dice: {a['dice'][0]}+{a['dice'][1]}={sum(a['dice'])}",
         "discard": lambda a: f"discard {_counts(a['cards'])}",
         "move_robber": lambda a: (
             f"move robber to {a['tile']}" + (f", rob {cap(a['victim'])}" if "victim" in a else "")
@@ -248,7 +285,7 @@ def _message(entry: dict, game: dict) -> str:
         return f"Genesis: game {game['game']} for {', '.join(game['players'])}\n\nCatan-Genesis: {payload}\n"
     if kind == "chat":
         return raw.split("\n\n", 1)[1]
-    stamp = f"Catan-Game: {game['game']}\nCatan-Protocol: 5\n"
+    stamp = f"Catan-Game: {game['game']}\nCatan-Protocol: 6\n"
     if kind.startswith("merge:"):
         merge = json.loads(trailer(raw, "Catan-Merge"))
         names = ", ".join(p.capitalize() for p in merge["answers"])

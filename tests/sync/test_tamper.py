@@ -18,8 +18,9 @@ from catan_p2p.rules.actions import BuildSettlement, EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.codec import StateWriter, dumps, read_files
+from catan_p2p.store.codec import StateWriter, dumps
 from catan_p2p.store.objects import parse_tree, tree_data
+from catan_p2p.store.reading import read_files
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.repo import GameRepo
@@ -118,8 +119,8 @@ def test_a_commit_authored_by_another_player_is_rejected(game):
 @pytest.mark.parametrize(
     ("stamp", "words"),
     [
-        ("Catan-Game: other\nCatan-Protocol: 5\n", ("belongs to game 'other'",)),
-        ("Catan-Game: g\nCatan-Protocol: 6\n", ("protocol 6", "upgrade")),
+        ("Catan-Game: other\nCatan-Protocol: 6\n", ("belongs to game 'other'",)),
+        ("Catan-Game: g\nCatan-Protocol: 7\n", ("protocol 7", "upgrade")),
         ("Catan-Game: g\nCatan-Protocol: 2\n", ("protocol '2'", "older")),
         ("", ("no Catan-Game and Catan-Protocol trailers",)),
     ],

@@ -29,10 +29,10 @@ import pytest
 from gitgames import CLI, cli, git, sign_commit
 from remotes import KINDS, Served, ServerUnavailable, serve
 
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules.actions import BuildSettlement, EndTurn
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
+from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]

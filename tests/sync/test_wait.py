@@ -15,7 +15,7 @@ import pytest
 from test_liveness import _two_players
 
 from catan_p2p.cli import main
-from catan_p2p.rules.engine import legal_actions
+from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.seen import FOLDER, SeenLog

@@ -14,12 +14,12 @@ import pytest
 
 import catan_p2p.rules
 from catan_p2p.errors import IllegalAction, UsageError
-from catan_p2p.rules import deck as cards_deck
 from catan_p2p.rules import engine as rules_engine
 from catan_p2p.rules.actions import ClaimSeat, EndTurn, RevealDeck
 from catan_p2p.rules.seat_keys import SeatKeys
 from catan_p2p.rules.state import new_game
 from catan_p2p.trust import engine
+from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import SEAT_KEYS
 
 
@@ -60,7 +60,9 @@ def test_the_plain_game_never_reaches_the_keys():
     assert rules_engine.refusal(state, EndTurn("red")) == engine.refusal(state, EndTurn("red"))
 
 
-def test_the_rules_import_nothing_of_the_layers_above_them():
+def test_the_rules_import_nothing_of_the_layers_above_them_nor_any_cryptography():
+    """The rules know cards and players: keys, proofs and the deck's mental poker are
+    ``catan_p2p.trust``'s (``trust.poker``), so the rules import no cryptography."""
     root = Path(catan_p2p.rules.__file__).parent
     for path in sorted(root.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -70,5 +72,6 @@ def test_the_rules_import_nothing_of_the_layers_above_them():
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
             for name in names:
+                assert name.split(".")[0] not in ("nacl", "cryptography"), f"{path.name}: {name}"
                 if name.startswith("catan_p2p."):
                     assert name.split(".")[1] in ("rules", "errors"), f"{path.name}: {name}"

@@ -11,9 +11,9 @@ seat keys and dice chains are dropped, so a bot's search plays chance the simple
 from __future__ import annotations
 
 from catan_p2p.rules.cards import DevCard, add, one, sub
-from catan_p2p.rules.deck import peek, shared_value
-from catan_p2p.rules.engine import settle, stolen_resource
 from catan_p2p.rules.state import GameState, Steal
+from catan_p2p.rules.steals import settle, stolen_resource
+from catan_p2p.trust.poker import peek, shared_value
 
 
 def own_cards(state: GameState, seat: int, secret: bytes) -> list[tuple[int, DevCard]]:

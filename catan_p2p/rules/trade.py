@@ -1,0 +1,123 @@
+"""Trading: with the bank at the seat's rate, and the active player's offers to the others."""
+
+from __future__ import annotations
+
+from catan_p2p.errors import IllegalAction
+from catan_p2p.rules.actions import (
+    Action,
+    AnswerTrade,
+    CancelTrade,
+    ConfirmTrade,
+    MaritimeTrade,
+    OfferTrade,
+)
+from catan_p2p.rules.cards import Resource, add, covers, format_counts, one, sub
+from catan_p2p.rules.chance import Chance
+from catan_p2p.rules.common import Answer, Phase, replaced, seat_name, spendable, unshown
+from catan_p2p.rules.seat_keys import SeatKeys
+from catan_p2p.rules.state import GameState, TradeOffer
+from catan_p2p.rules.waiting import need_phase, need_turn
+
+
+def maritime_trade(
+    state: GameState, seat: int, a: MaritimeTrade, chance: Chance | None, keys: SeatKeys
+) -> tuple[GameState, Action]:
+    need_phase(state, "trade with the bank", Phase.MAIN)
+    need_turn(state, seat, "trade with the bank")
+    give, get = int(a.give), int(a.get)
+    if give == get:
+        raise IllegalAction("maritime trade: giving and getting the same resource makes no trade")
+    rate = state.rate(seat, give)
+    hand = state.hands[seat]
+    if spendable(state, seat)[give] < rate:
+        raise IllegalAction(
+            f"maritime trade: {seat_name(state, seat)} trades {Resource(give).label} at {rate}:1 "
+            f"and holds only {hand.resources[give]}{unshown(state, seat)}"
+        )
+    if state.bank[get] <= 0:
+        raise IllegalAction(f"maritime trade: the bank has no {Resource(get).label} left")
+    paid = one(give, rate)
+    hand = hand._replace(resources=add(sub(hand.resources, paid), one(get)))
+    state = state._replace(
+        hands=replaced(state.hands, seat, hand), bank=sub(add(state.bank, paid), one(get))
+    )
+    return state, a
+
+
+def offer_trade(
+    state: GameState, seat: int, a: OfferTrade, chance: Chance | None, keys: SeatKeys
+) -> tuple[GameState, Action]:
+    need_phase(state, "offer a trade", Phase.MAIN)
+    need_turn(state, seat, "offer a trade")
+    give, get = tuple(a.give), tuple(a.get)
+    if len(give) != 5 or len(get) != 5 or min(give) < 0 or min(get) < 0:
+        raise IllegalAction(
+            "player trade: an offer lists non-negative counts of the five resources"
+        )
+    if not any(give) or not any(get):
+        raise IllegalAction("player trade: no gifts, both sides of a trade must give something")
+    if any(g and w for g, w in zip(give, get, strict=True)):
+        raise IllegalAction("player trade: no like-for-like, a resource cannot be on both sides")
+    if not covers(spendable(state, seat), give):  # type: ignore[arg-type]
+        raise IllegalAction(
+            f"player trade: {seat_name(state, seat)} cannot offer {format_counts(give)} "  # type: ignore[arg-type]
+            f"holding {format_counts(state.hands[seat].resources)}{unshown(state, seat)}"
+        )
+    answers = tuple(Answer.PENDING for _ in state.players)
+    offer = TradeOffer(give, get, answers)  # type: ignore[arg-type]
+    return state._replace(phase=Phase.TRADE, trade=offer), a
+
+
+def answer_trade(
+    state: GameState, seat: int, a: AnswerTrade, chance: Chance | None, keys: SeatKeys
+) -> tuple[GameState, Action]:
+    need_phase(state, "answer a trade offer", Phase.TRADE)
+    offer = state.trade
+    assert offer is not None
+    if seat == state.current:
+        raise IllegalAction("player trade: the player who made the offer does not answer it")
+    if offer.answers[seat] is not Answer.PENDING:
+        raise IllegalAction(f"player trade: {seat_name(state, seat)} has already answered")
+    if a.accept and not covers(spendable(state, seat), offer.get):
+        raise IllegalAction(
+            f"player trade: {seat_name(state, seat)} cannot accept, it asks for "
+            f"{format_counts(offer.get)} and they hold {format_counts(state.hands[seat].resources)}"
+            f"{unshown(state, seat)}"
+        )
+    answer = Answer.ACCEPT if a.accept else Answer.DECLINE
+    offer = offer._replace(answers=replaced(offer.answers, seat, answer))
+    return state._replace(trade=offer), a
+
+
+def confirm_trade(
+    state: GameState, seat: int, a: ConfirmTrade, chance: Chance | None, keys: SeatKeys
+) -> tuple[GameState, Action]:
+    need_phase(state, "close a trade", Phase.TRADE)
+    need_turn(state, seat, "close a trade")
+    offer = state.trade
+    assert offer is not None
+    if a.partner not in state.players:
+        raise IllegalAction(f"player trade: there is no player {a.partner!r}")
+    partner = state.seat(a.partner)
+    if partner == seat or offer.answers[partner] is not Answer.ACCEPT:
+        raise IllegalAction(f"player trade: {seat_name(state, partner)} has not accepted the offer")
+    mine, theirs = state.hands[seat], state.hands[partner]
+    if not covers(spendable(state, seat), offer.give) or not covers(
+        spendable(state, partner), offer.get
+    ):
+        raise IllegalAction("player trade: one side no longer holds the cards of the offer")
+    hands = replaced(
+        state.hands, seat, mine._replace(resources=add(sub(mine.resources, offer.give), offer.get))
+    )
+    hands = replaced(
+        hands, partner, theirs._replace(resources=add(sub(theirs.resources, offer.get), offer.give))
+    )
+    return state._replace(hands=hands, trade=None, phase=Phase.MAIN), a
+
+
+def cancel_trade(
+    state: GameState, seat: int, a: CancelTrade, chance: Chance | None, keys: SeatKeys
+) -> tuple[GameState, Action]:
+    need_phase(state, "withdraw a trade offer", Phase.TRADE)
+    need_turn(state, seat, "withdraw a trade offer")
+    return state._replace(trade=None, phase=Phase.MAIN), a

@@ -184,3 +184,25 @@ def pytest_runtest_call(item):
     if _started and not _may_start:
         pytest.fail(_unmarked_start(_started), pytrace=False)
     return result
+
+
+# --- hypothesis ----------------------------------------------------------------------------
+#
+# On a shared machine a property test's time says nothing about the code: no deadlines.
+# The examples are derived from each test's name (the same ones on every run: a red CI
+# run is a real counterexample, not a roll of the dice, and it prints how to replay it);
+# HYPOTHESIS_PROFILE=explore draws new ones, for a session spent looking for bugs.
+
+
+def _hypothesis_profiles() -> None:
+    import os
+
+    from hypothesis import HealthCheck, settings
+
+    common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+    settings.register_profile("ci", derandomize=True, database=None, **common)
+    settings.register_profile("explore", **common)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+_hypothesis_profiles()

@@ -8,6 +8,7 @@ or inside a function alike, since a late import is a dependency all the same.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +58,7 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
+@cache  # parsed once for the three tests
 def _graph() -> dict[str, set[str]]:
     files = [
         p

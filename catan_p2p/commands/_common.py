@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,6 +15,7 @@ from catan_p2p.errors import CatanError, RemoteError, UsageError
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import existing_key
+from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import game_prefix, parse_ref, well_formed
 from catan_p2p.sync.repo import GameRepo
 
@@ -84,11 +84,7 @@ def print_json(data: Any) -> None:
 
 def git_toplevel(path: Path) -> Path | None:
     """The work tree of the Git repository ``path`` lies in (None if it lies in none)."""
-    proc = subprocess.run(
-        ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
-        capture_output=True,
-        text=True,
-    )
+    proc = gitcmd.run(None, "-C", str(path), "rev-parse", "--show-toplevel")
     if proc.returncode != 0 or not proc.stdout.strip():
         return None
     return Path(proc.stdout.strip())

@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         for oid, reason in session.take_rejected().items():
             print(f"{player}: rejected {oid[:10]}: {reason}", file=sys.stderr, flush=True)
         mine = tracking_ref(player_ref(session.game_id, player))
-        if any(fork.startswith(mine + ":") for fork in status.forks):
+        if any(fork.ref == mine for fork in status.forks):
             session.close()
             raise UsageError(
                 f"{player.capitalize()}'s branch on the remote holds moves this bot did not "

@@ -10,7 +10,6 @@ from catan_p2p.rules.cards import DevCard, Resource
 from catan_p2p.rules.places import in_words
 from catan_p2p.session.base import LogEntry
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.wording import spoken
 from catan_p2p.store.reading import read_state
 from catan_p2p.sync.concurrent import is_answer
 from catan_p2p.trust.views import own_cards, stolen_card
@@ -76,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     session = open_session(args.repo, args.game, read_only=True)
     entries = session.history()
     board = session.state.board
-    said = spoken(session, entries)
+    said = session.said(entries)
     cards: dict[str, str] = {}
     stolen: dict[str, str] = {}
     if args.viewer:

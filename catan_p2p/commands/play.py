@@ -358,7 +358,7 @@ def play_in_window(game: Game, args: argparse.Namespace, screen: pygame.Surface)
         if app.replay_requested:
             from catan_p2p.client.replay import ReplayViewer, replay_states
 
-            ReplayViewer(*replay_states(game.session), screen=app.screen).run()
+            ReplayViewer(*replay_states(app.session), screen=app.screen).run()
     finally:
         if syncer is not None:
             syncer.stop()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import subprocess
 
 from catan_p2p.commands._common import open_repo, print_json, seen_by
 from catan_p2p.commands._options import add_json, add_repo, add_viewer
@@ -12,6 +11,7 @@ from catan_p2p.rules.cards import DEV_CARDS, RESOURCES, format_counts
 from catan_p2p.rules.places import tile_name
 from catan_p2p.rules.state import NOBODY, GameState
 from catan_p2p.rules.waiting import expecting
+from catan_p2p.store import gitcmd
 from catan_p2p.store.codec import player_data, turn_data
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.trust.views import hidden_count, pending_cards
@@ -19,19 +19,7 @@ from catan_p2p.trust.views import hidden_count, pending_cards
 
 def resolve(repo: GameRepo, rev: str) -> str:
     """A commit id from anything ``git rev-parse`` understands."""
-    proc = subprocess.run(
-        [
-            "git",
-            "--git-dir",
-            str(repo.git_dir),
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            rev + "^{commit}",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    proc = gitcmd.run(repo.git_dir, "rev-parse", "--verify", "--quiet", rev + "^{commit}")
     if proc.returncode != 0:
         raise UsageError(f"{rev!r} is not a commit of {repo.path}; see `catan-p2p log` for ids")
     return proc.stdout.strip()

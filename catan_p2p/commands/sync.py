@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
                 "turn": state.turn,
                 "expecting": expecting(state),
                 "error": error,
-                "forks": list(status.forks),
+                "forks": [str(f) for f in status.forks],
                 "rejected": session.rejected,
             }
         )

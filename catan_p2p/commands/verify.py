@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -13,6 +12,7 @@ from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.rules.actions import BuyDevCard
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.waiting import expecting, owed_reveal, waits_for
+from catan_p2p.store import gitcmd
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.protocol import ACTION, parse_action, trailer
 from catan_p2p.sync.repo import GameRepo
@@ -29,11 +29,7 @@ def count_merges(git_dir: Path, heads: list[str]) -> int:
     """Merge commits reachable from ``heads`` (they close discards and trade offers)."""
     if not heads:
         return 0
-    proc = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "rev-list", "--count", "--merges", *heads],
-        capture_output=True,
-        text=True,
-    )
+    proc = gitcmd.run(git_dir, "rev-list", "--count", "--merges", *heads)
     return int(proc.stdout.strip() or 0) if proc.returncode == 0 else 0
 
 

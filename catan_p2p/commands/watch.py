@@ -98,7 +98,7 @@ def watch(spectator, screen, muted: bool = False, app_options: dict | None = Non
             if not app.replay_requested:
                 return
             app.replay_requested = False
-            ReplayViewer(*replay_states(spectator), screen=app.screen).run()
+            ReplayViewer(*replay_states(app.session), screen=app.screen).run()
             app.running = True
             app._dirty = True
     finally:

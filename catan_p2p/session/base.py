@@ -8,6 +8,7 @@ keeps everything in memory for quick experiments and the engine's own tests.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -15,6 +16,7 @@ from catan_p2p.rules.actions import Action
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
+from catan_p2p.sync.adopt import Fork
 from catan_p2p.trust.engine import refusal, step
 
 
@@ -28,16 +30,17 @@ class LogEntry:
     summary: str  # the commit summary line, e.g. "Red: build road (0,-1|0,0)"
 
 
-@dataclass
+@dataclass(frozen=True)
 class SyncStatus:
-    """What the sync indicator shows."""
+    """What the sync indicator shows: one round's result, never changed once made (the
+    sync thread publishes a new one, the window reads whichever is the latest)."""
 
     peers: tuple[str, ...] = ()
     ahead: int = 0  # own commits not yet pushed
     behind: int = 0  # peer commits seen but not yet applied
     last_fetch: float | None = None  # time.time() of the last successful fetch
     error: str | None = None  # the last sync error, one sentence
-    forks: tuple[str, ...] = field(default_factory=tuple)  # fork reports
+    forks: tuple[Fork, ...] = field(default_factory=tuple)  # diverging heads found
 
 
 class Session(Protocol):
@@ -68,6 +71,11 @@ class Session(Protocol):
         ...
 
     def history(self) -> list[LogEntry]: ...
+
+    def said(self, entries: Iterable[LogEntry]) -> dict[str, str]:
+        """``commit -> words`` where the log says more than a commit's subject (a bank
+        trade's rate: ``session.wording``)."""
+        ...
 
     def sync(self) -> SyncStatus:
         """Exchange with peers (a no-op when every seat is local)."""
@@ -105,6 +113,9 @@ class MemorySession:
 
     def history(self) -> list[LogEntry]:
         return list(self._log)
+
+    def said(self, entries: Iterable[LogEntry]) -> dict[str, str]:
+        return {}  # no repository: the subjects say it all
 
     def sync(self) -> SyncStatus:
         return SyncStatus(peers=self._state.players)

@@ -15,7 +15,6 @@ player's next message from reaching the remote).
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.session.keys import seat_key
+from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import check_name
 from catan_p2p.sync import transport
 from catan_p2p.sync.audit import seat_keys
@@ -77,13 +77,7 @@ class ChatLog:
         return f"{self.prefix}/{check_name('player', player)}"
 
     def _git(self, *args: str, stdin: str | None = None, env: dict | None = None) -> str:  # type: ignore[type-arg]
-        proc = subprocess.run(
-            ["git", "--git-dir", str(self.repo.git_dir), *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            env=env,
-        )
+        proc = gitcmd.run(self.repo.git_dir, *args, input=stdin, env=env)
         if proc.returncode != 0:
             raise CatanError(f"chat: git {args[0]} failed: {proc.stderr.strip() or 'no details'}")
         return proc.stdout.strip()
@@ -162,10 +156,7 @@ class ChatLog:
         }
 
     def _is_ancestor(self, old: str, new: str) -> bool:
-        proc = subprocess.run(
-            ["git", "--git-dir", str(self.repo.git_dir), "merge-base", "--is-ancestor", old, new],
-            capture_output=True,
-        )
+        proc = gitcmd.run(self.repo.git_dir, "merge-base", "--is-ancestor", old, new)
         return proc.returncode == 0
 
     def seat_keys(self) -> dict[str, str]:

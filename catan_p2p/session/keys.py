@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from catan_p2p.errors import UsageError
+from catan_p2p.rules.state import GameState
 from catan_p2p.session.home import catan_home
 from catan_p2p.sync.signing import SeatKey
 
@@ -89,3 +91,41 @@ def seat_key(player: str, key_path: Path | None = None, git_dir: Path | None = N
             f"cannot create a signing key in {path.parent} ({exc.strerror}); "
             "set CATAN_P2P_HOME to a writable folder or pass --key"
         ) from None
+
+
+def check_claimed(state: GameState, keys: Mapping[str, SeatKey], game: str) -> None:
+    """Refuse to play a seat whose claimed key is not the one this machine holds.
+
+    Raises:
+        UsageError: a seat of ``keys`` was claimed with another key.
+    """
+    for p, key in keys.items():
+        claimed = state.seats[state.players.index(p)] if state.seats else ""
+        if claimed and claimed != key.public:
+            raise UsageError(
+                f"{p.capitalize()}'s seat in game {game} was claimed with another key than "
+                f"this machine's ({key.public[:30]}...); pass --key with the key that claimed it"
+            )
+
+
+def seat_keys(
+    players: Sequence[str],
+    given: Mapping[str, SeatKey] | None,
+    git_dir: Path | None,
+    read_only: bool,
+) -> tuple[dict[str, SeatKey], frozenset[str]]:
+    """The signing key of each of ``players``: ``given``, else this machine's. Reading
+    needs no signature: a seat this machine holds no key for then gets a throw-away one
+    (its view shows no hidden card); those seats are returned second."""
+    keys, throwaway = {}, set()
+    for p in players:
+        key = (given or {}).get(p)
+        if key is None and not read_only:
+            key = seat_key(p, git_dir=git_dir)
+        elif key is None:
+            key = existing_key(p, git_dir=git_dir)
+            if key is None:
+                throwaway.add(p)
+                key = SeatKey.generate()
+        keys[p] = key
+    return keys, frozenset(throwaway)

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from catan_p2p.errors import RemoteError, StateFileError, UsageError
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.home import catan_home
+from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import (
     PREFIX,
     check_name,
@@ -158,7 +159,7 @@ def list_remote(url: str, home: Path | None = None, deadline: float = DEADLINE) 
         git_dir = cache_dir(url, home)
         if not (git_dir / "objects").is_dir():
             git_dir.mkdir(parents=True, exist_ok=True)
-            _run(["git", "init", "-q", "--bare", "--template=", str(git_dir)], None, end)
+            _run(None, ["init", "-q", "--bare", "--template=", str(git_dir)], None, end)
         with _Reader(git_dir) as reader:
             have = reader.read_all(list(tips), limit=0)
         missing = [ref for oid, ref in tips.items() if have.get(oid, ("",))[0] != "commit"]
@@ -189,8 +190,7 @@ def ls_remote(url: str, end: float) -> dict[str, str]:
     """``ref -> oid`` of every ref under ``refs/heads/catan/`` of ``url``."""
     if url.startswith("-"):
         raise UsageError(f"{url!r} is not a Git URL; give a path, ssh or https URL")
-    cmd = ["git", "ls-remote", "--refs", url, f"{PREFIX}/*"]
-    out, err, code = _run(cmd, None, end, limit=MAX_LISTING)
+    out, err, code = _run(None, ["ls-remote", "--refs", url, f"{PREFIX}/*"], None, end, MAX_LISTING)
     if code != 0:
         reason = next((ln for ln in err.splitlines() if ln.strip()), "no details")
         raise RemoteError(
@@ -244,9 +244,6 @@ def fetch_shallow(git_dir: Path, url: str, refs: list[str], end: float) -> None:
     if not refs or time.monotonic() >= end:
         return
     cmd = [
-        "git",
-        "--git-dir",
-        str(git_dir),
         "fetch",
         "--quiet",
         "--depth",
@@ -258,23 +255,25 @@ def fetch_shallow(git_dir: Path, url: str, refs: list[str], end: float) -> None:
         "--stdin",
         url,
     ]
-    _out, _err, code = _run(cmd, "".join(r + "\n" for r in refs), end)
+    _out, _err, code = _run(git_dir, cmd, "".join(r + "\n" for r in refs), end)
     if code != 0 and len(refs) > 1:
         half = len(refs) // 2
         fetch_shallow(git_dir, url, refs[:half], end)
         fetch_shallow(git_dir, url, refs[half:], end)
 
 
-def _run(cmd: list[str], stdin: str | None, end: float, limit: int | None = None):  # type: ignore[no-untyped-def]
-    """Run ``cmd`` until ``end`` (a ``time.monotonic()``); ``(stdout, stderr, code)``,
+def _run(  # type: ignore[no-untyped-def]
+    git_dir: Path | None, args: list[str], stdin: str | None, end: float, limit: int | None = None
+):
+    """Run ``git ARGS`` until ``end`` (a ``time.monotonic()``); ``(stdout, stderr, code)``,
     code -1 when it was stopped (too late, or more than ``limit`` bytes of output)."""
     timeout = max(0.1, end - time.monotonic())
-    with subprocess.Popen(
-        cmd,
+    with gitcmd.start(
+        git_dir,
+        *args,
         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=_quiet_env(),
     ) as proc:
         try:
             out, err = proc.communicate(stdin.encode() if stdin is not None else None, timeout)
@@ -287,14 +286,6 @@ def _run(cmd: list[str], stdin: str | None, end: float, limit: int | None = None
     return out.decode(errors="replace"), err.decode(errors="replace"), proc.returncode
 
 
-def _quiet_env() -> dict[str, str]:
-    import os
-
-    env = dict(os.environ)
-    env.setdefault("GIT_TERMINAL_PROMPT", "0")  # never wait for a password on a terminal
-    return env
-
-
 class _Reader:
     """One ``git cat-file --batch`` over the cache: commits and the few files a summary needs."""
 
@@ -304,8 +295,9 @@ class _Reader:
         self._memo: dict[str, tuple[str, bytes]] = {}
 
     def __enter__(self) -> _Reader:
-        self.proc = subprocess.Popen(
-            ["git", "--git-dir", str(self.git_dir), "cat-file", "--batch"],
+        self.proc = gitcmd.start(
+            self.git_dir,
+            *("cat-file", "--batch"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

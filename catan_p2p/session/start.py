@@ -210,7 +210,7 @@ def _point_owner(
     """The seat whose claim names ``url`` as its publication point, if one does."""
     session = GitSession(repo, game, read_only=True)
     try:
-        for player, where in session._points().items():
+        for player, where in session.points().items():
             if where == url:
                 return player
     finally:

@@ -11,6 +11,7 @@ may know; its history is the public log.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from pathlib import Path
 
 from catan_p2p.errors import UsageError
@@ -140,6 +141,12 @@ class Spectator:
 
     def history(self) -> list[LogEntry]:
         return self._session.history()
+
+    def said(self, entries: Iterable[LogEntry]) -> dict[str, str]:
+        return self._session.said(entries)
+
+    def peer_heads(self) -> dict[str, tuple[str, int]]:
+        return self._session.peer_heads()
 
     def sync(self) -> SyncStatus:
         """Fetch, verify and fast-forward the copies; nothing is pushed."""

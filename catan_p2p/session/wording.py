@@ -14,14 +14,12 @@ from collections.abc import Iterable
 from catan_p2p.errors import StateFileError
 from catan_p2p.rules.actions import MaritimeTrade
 from catan_p2p.session.base import LogEntry
+from catan_p2p.sync.repo import GameRepo
 
 
-def spoken(session: object, entries: Iterable[LogEntry]) -> dict[str, str]:
+def spoken(repo: GameRepo, entries: Iterable[LogEntry]) -> dict[str, str]:
     """``commit -> words`` for the entries whose words differ from their subject (bank
-    trades, read at their rate). Sessions without a repository give none."""
-    repo = getattr(session, "repo", None)
-    if repo is None:
-        return {}
+    trades, read at their rate in ``repo``)."""
     out = {}
     for e in entries:
         if not isinstance(e.action, MaritimeTrade):

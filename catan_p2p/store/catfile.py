@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 from catan_p2p.errors import StateFileError
+from catan_p2p.store import gitcmd
 
 
 class CatFileStore:
@@ -18,8 +19,9 @@ class CatFileStore:
 
     def __init__(self, git_dir: Path) -> None:
         self.git_dir = Path(git_dir)
-        self._proc = subprocess.Popen(
-            ["git", "--git-dir", str(self.git_dir), "cat-file", "--batch"],
+        self._proc = gitcmd.start(
+            self.git_dir,
+            *("cat-file", "--batch"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )

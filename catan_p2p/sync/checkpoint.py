@@ -19,9 +19,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import time
 from pathlib import Path
 
+from catan_p2p.errors import StateFileError
+from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
+from catan_p2p.sync.verify import Verifier
 
 FOLDER = "catan-p2p-verified"
 
@@ -57,3 +61,52 @@ def save(git_dir: Path, game: str, genesis: str, player: str, key: SeatKey, oid:
         tmp.replace(path)
     except OSError:
         tmp.unlink(missing_ok=True)  # a read-only disk costs the next command time, no more
+
+
+#: Seconds between two saves of the verified head while syncing (and always at close).
+EVERY = 5.0
+
+
+class Keeper:
+    """The checkpoint of one session: ``seat``'s key vouches for the head it verified.
+
+    Built with ``seat`` None (no git directory, or no key held here) it keeps nothing.
+    """
+
+    def __init__(
+        self, git_dir: Path | None, game: str, genesis: str, seat: str | None, key: SeatKey | None
+    ) -> None:
+        self.git_dir, self.game, self.genesis = git_dir, game, genesis
+        self.seat = seat if git_dir is not None and key is not None else None
+        self.key = key
+        self.head: str | None = None
+        self._at = 0.0  # time.monotonic() of the last save
+
+    def resume(self, repo: GameRepo, verifier: Verifier) -> str | None:
+        """Trust the head an earlier process here verified, if its file checks and the
+        commit is still here with the tree the verifier derives from its state."""
+        if self.seat is None:
+            return None
+        oid = load(self.git_dir, self.game, self.genesis, self.seat, self.key)  # type: ignore[arg-type]
+        if oid is None:
+            return None
+        try:
+            state = repo.state_of(oid)[0]
+        except (StateFileError, ValueError, KeyError):
+            return None  # gone (a pruned or copied repository): verify from the genesis
+        if verifier.tree_of(state) != repo.commit(oid).tree:
+            return None
+        verifier.trust(oid, state, pin=True)
+        self.head = oid
+        return oid
+
+    def note(self, head: str | None, now: bool = False) -> None:
+        """Save ``head`` when it moved: ``now``, or at most every ``EVERY`` seconds (a save
+        costs about 0.8 ms)."""
+        if self.seat is None or head is None or head == self.head:
+            return
+        if not now and time.monotonic() - self._at < EVERY:
+            return
+        self._at = time.monotonic()
+        save(self.git_dir, self.game, self.genesis, self.seat, self.key, head)  # type: ignore[arg-type]
+        self.head = head

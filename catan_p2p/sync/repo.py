@@ -14,6 +14,7 @@ from pathlib import Path
 
 from catan_p2p.errors import StateFileError, UsageError
 from catan_p2p.rules.state import GameState
+from catan_p2p.store import gitcmd
 from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import (
     Commit,
@@ -91,13 +92,13 @@ def init_repo(path: Path, bare: bool = False) -> Path:
     """Create an empty repository (no hook samples) and return its git directory."""
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
-    args = ["git", "init", "-q", "--template="]
+    args = ["init", "-q", "--template="]
     if bare:
         args.append("--bare")
-    subprocess.run([*args, str(path)], check=True)
+    gitcmd.run(None, *args, str(path), check=True)
     git_dir = path if bare else path / ".git"
     # The game lives in refs/heads/catan/...; keep Git from auto-packing behind our back.
-    subprocess.run(["git", "--git-dir", str(git_dir), "config", "gc.auto", "0"], check=True)
+    gitcmd.run(git_dir, "config", "gc.auto", "0", check=True)
     return git_dir
 
 
@@ -290,8 +291,9 @@ class GameRepo:
         if self._repack is not None and self._repack.poll() is None:
             return
         self._loose_written = 0
-        self._repack = subprocess.Popen(
-            ["git", "--git-dir", str(self.git_dir), "repack", "--geometric=2", "-d", "-q"],
+        self._repack = gitcmd.start(
+            self.git_dir,
+            *("repack", "--geometric=2", "-d", "-q"),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -319,16 +321,11 @@ class GameRepo:
         if self._repack is not None:
             self._repack.wait()
         how = ["-a"] if whole or aggressive else ["--geometric=2"]
-        args = ["git", "--git-dir", str(self.git_dir), "repack", *how, "-d", "-q"]
+        args = ["repack", *how, "-d", "-q"]
         if aggressive:
             args += ["-f", "--depth=250", "--window=250"]
-        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        subprocess.run(
-            ["git", "--git-dir", str(self.git_dir), "prune-packed", "-q"],
-            check=False,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        gitcmd.run(self.git_dir, *args, check=True)
+        gitcmd.run(self.git_dir, "prune-packed", "-q")
         self.store.db.update_cache(force=True)
         self._loose_written = 0
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from catan_p2p.errors import RemoteError
+from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import REMOTE, game_prefix, tracking_prefix, tracking_ref, well_formed
 from catan_p2p.sync import disk
 
@@ -65,8 +66,10 @@ def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:
     group) and on SIGTERM, so it gets the time to.
     """
     # A URL from a seat claim (protocol 6) never runs a command through ext::.
-    cmd = ["git", "--git-dir", str(git_dir), "-c", "protocol.ext.allow=never", *args]
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+    cmd = ["-c", "protocol.ext.allow=never", *args]
+    with gitcmd.start(
+        git_dir, *cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as proc:
         try:
             out, err = proc.communicate(timeout=TIMEOUT)
         except subprocess.TimeoutExpired:

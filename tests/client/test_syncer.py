@@ -115,9 +115,10 @@ def test_a_move_pushed_to_a_local_remote_shows_long_before_the_slow_poll(tmp_pat
         for _ in range(3):  # let the pace slow down: nothing happens
             time.sleep(0.2)
         before = time.time()
+        known = len(syncer.view.history())  # the seat claims (blue is the sync thread's)
         red.submit(red.legal_actions("red")[0])  # recorded and pushed
         pushed = time.monotonic()
-        while len(blue.history()) < 1:
+        while len(syncer.view.history()) <= known:  # (it waited for 1: claims made it pass)
             assert time.monotonic() - pushed < 60.0, "the watch on the remote's refs missed it"
             time.sleep(0.01)
         # the sync line says Red was heard now (the move), not when it took its seat
@@ -129,3 +130,88 @@ def test_a_move_pushed_to_a_local_remote_shows_long_before_the_slow_poll(tmp_pat
         syncer.stop()
         red.close()
         blue.close()
+
+
+# --- one owner: the sync thread -------------------------------------------------------
+
+
+def _networked_in_memory(pushes: list[str]):  # type: ignore[no-untyped-def]
+    """A two-seat game in memory whose session exchanges with a stand-in remote, noting
+    the thread of every push."""
+    import threading
+
+    from catan_p2p.session.git import GitSession
+    from catan_p2p.session.start import create_game
+    from catan_p2p.sync.repo import GameRepo
+
+    repo = GameRepo.in_memory()
+    create_game(repo, ["red", "blue"], seed="owner", game_id="o")
+    session = GitSession(repo, "o")
+
+    def push(git_dir, updates, deletes, leases, target):  # type: ignore[no-untyped-def]
+        pushes.append(threading.current_thread().name)
+        return frozenset()
+
+    session.exchange._fetch = lambda *args: frozenset()
+    session.exchange._push = push
+    session.exchange.remote = "mem://remote"
+    assert session.networked
+    return session
+
+
+def test_a_windows_bot_seats_play_and_push_on_the_sync_thread_not_the_windows():
+    """A resumed networked game with bot seats: the window draws, the sync thread plays
+    the bots and pushes their moves; the window's thread never pushes."""
+    import driving  # noqa: F401  (sets SDL_VIDEODRIVER=dummy before pygame opens a display)
+    import pygame
+
+    from catan_p2p.bots import make_bot
+    from catan_p2p.client.app import App
+    from catan_p2p.client.seats import Seats
+
+    pushes: list[str] = []
+    session = _networked_in_memory(pushes)
+    screen = pygame.display.set_mode((1280, 800))
+    syncer = Syncer(session, interval=0.05, watch=False).start()
+    try:
+        bots = {p: make_bot("random", p) for p in ("red", "blue")}
+        app = App(session, Seats((), bots), screen=screen, bot_delay=0, syncer=syncer)
+        deadline = time.monotonic() + 120
+        while len(app._log) < 12:
+            assert time.monotonic() < deadline, "the bots did not play on the sync thread"
+            app.tick()
+            time.sleep(0.01)
+    finally:
+        syncer.stop()
+        pygame.display.quit()
+    assert pushes and set(pushes) <= {"catan-sync"}, set(pushes)
+
+
+def test_the_window_reads_a_frozen_snapshot_and_its_status_is_frozen():
+    import dataclasses
+
+    import pytest
+
+    pushes: list[str] = []
+    session = _networked_in_memory(pushes)
+    syncer = Syncer(session, interval=0.05, watch=False).start()
+    try:
+        deadline = time.monotonic() + 30
+        while syncer.status is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        snap, status = syncer.snapshot, syncer.status
+        before = list(snap.history)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            status.error = "changed under the window"  # type: ignore[misc]
+        with pytest.raises(TypeError):
+            snap.views["red"] = snap.state  # type: ignore[index]
+        action = syncer.view.legal_actions("red")[0]
+        assert syncer.view.refusal(action) is None  # asked of the owner thread
+        syncer.view.submit(action)
+        assert syncer.wait_sent(30)
+        assert syncer.snapshot is not snap
+        assert len(syncer.view.history()) == len(before) + 1
+        assert list(snap.history) == before  # the old snapshot did not change under its reader
+    finally:
+        syncer.stop()

@@ -1,10 +1,13 @@
-"""One owner of a session's state: a reader thread and a writer thread share a GitSession."""
+"""One owner of a session's state: the sync thread owns a GitSession (it records, its
+bots play), and the window reads the frozen snapshots it publishes."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 from catan_p2p.bots import make_bot
+from catan_p2p.client.syncer import Syncer
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
@@ -21,28 +24,37 @@ def _session(seed: str = "l") -> GitSession:
 
 def test_the_window_reads_while_the_sync_thread_records_without_errors():
     session = _session()
-    driver = Driver(session, {p: make_bot("random", p) for p in PLAYERS})
+    syncer = Syncer(session, interval=0.01, watch=False)
+    syncer.drive({p: make_bot("random", p) for p in PLAYERS})
+    view = syncer.view
     errors: list[BaseException] = []
     done = threading.Event()
 
     def window() -> None:  # what App.tick reads, as fast as it can
         try:
             while not done.is_set():
-                state = session.state
-                session.legal_actions(state.players[state.current])
-                session.history()
-                session.sync()
+                state = view.state
+                view.legal_actions(state.players[state.current])
+                view.history()
+                view.sync()
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
     reader = threading.Thread(target=window)
     reader.start()
+    syncer.start()
+    driver = syncer._driver
+    assert driver is not None
     try:
-        driver.play(400)
+        deadline = time.monotonic() + 600
+        while driver.actions < 400 and not view.state.is_over and time.monotonic() < deadline:
+            time.sleep(0.01)
     finally:
+        syncer.stop()
         done.set()
         reader.join()
     assert not errors, errors
+    assert driver.actions >= 400 or session.state.is_over
     history = session.history()
     # + the seat claims and what the session records by itself (no one chooses them): a
     # robbed seat's answer, the dice the seat before a roller gives after a decision, a
@@ -60,5 +72,3 @@ def test_history_grows_incrementally_and_equals_a_fresh_walk():
         assert session.history() == fresh.history()
         if session.state.is_over:
             break
-    assert session.lock.acquire(blocking=False)  # nothing left holding it
-    session.lock.release()

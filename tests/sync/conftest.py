@@ -1,9 +1,10 @@
-"""A finished 4-player hot-seat game, played once and shared by the read-only tests."""
+"""A finished 4-player hot-seat game, played once and shared by the read-only tests; the
+kinds of repository a protocol test runs on."""
 
 from __future__ import annotations
 
 import pytest
-from gitgames import hotseat_game
+from gitgames import REPOSITORIES, hotseat_game
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +20,9 @@ def finished_game(tmp_path_factory):
         if discards and trades:
             return path, session, result
     pytest.fail("six bot games never produced both a multi-player discard merge and a trade merge")
+
+
+@pytest.fixture(params=REPOSITORIES)
+def repo_kind(request) -> str:
+    """``memory`` (the quick loop) or ``disk`` (a real Git repository: slow)."""
+    return request.param

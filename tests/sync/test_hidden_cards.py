@@ -58,11 +58,11 @@ def _log(path: Path, session) -> list[tuple[str, str, str]]:
 
 
 @contextmanager
-def _cat_file(repo: Path) -> Iterator[Callable[[str], str]]:
-    """Blob text by object id, all through one ``git cat-file --batch``.
+def _cat_file(repo: Path) -> Iterator[Callable[[str], tuple[bytes, bytes]]]:
+    """(type, bytes) of an object by id, all through one ``git cat-file --batch``.
 
-    A ``git cat-file blob`` per file of every tree was thousands of processes, most of
-    this file's run time.
+    A ``git cat-file blob`` per file of every tree, then a ``git ls-tree`` per commit,
+    were hundreds to thousands of processes, most of this file's run time.
     """
     proc = subprocess.Popen(
         ["git", "-C", str(repo), "cat-file", "--batch"],
@@ -72,27 +72,38 @@ def _cat_file(repo: Path) -> Iterator[Callable[[str], str]]:
     assert proc.stdin is not None and proc.stdout is not None
     stdin, stdout = proc.stdin, proc.stdout
 
-    def blob(oid: str) -> str:
+    def read(oid: str) -> tuple[bytes, bytes]:
         stdin.write(oid.encode() + b"\n")
         stdin.flush()
         header = stdout.readline().split()
-        assert len(header) == 3 and header[1] == b"blob", header
+        assert len(header) == 3 and header[1] in (b"blob", b"tree"), header
         data = stdout.read(int(header[2]))
         stdout.read(1)  # the newline after each object
-        return data.decode()
+        return header[1], data
 
     try:
-        yield blob
+        yield read
     finally:
         stdin.close()
         proc.wait()
 
 
-def _blobs(path: Path, tree: str, blob: Callable[[str], str]) -> dict[str, str]:
+def _blobs(path: Path, tree: str, read: Callable[[str], tuple[bytes, bytes]]) -> dict[str, str]:
+    """Every file of ``tree`` by path (what ``git ls-tree -r`` lists), read as Git stores it."""
     files = {}
-    for line in _git(path, "ls-tree", "-r", tree).splitlines():
-        meta, name = line.split("\t")
-        files[name] = blob(meta.split()[2])
+    kind, data = read(tree)
+    assert kind == b"tree", kind
+    while data:  # entries: "<mode> <name>\0" and 20 bytes of object id
+        head, _, data = data.partition(b"\0")
+        mode, _, name = head.partition(b" ")
+        oid, data = data[:20].hex(), data[20:]
+        if mode == b"40000":
+            inner = _blobs(path, oid, read)
+            files.update({f"{name.decode()}/{k}": v for k, v in inner.items()})
+        else:
+            kind, blob = read(oid)
+            assert kind == b"blob", (name, kind)
+            files[name.decode()] = blob.decode()
     return files
 
 

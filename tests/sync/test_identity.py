@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitgames import cli, copy_game, git, play_some, sign_commit
+from gitgames import REPOSITORIES, cli, copy_game, git, new_repo, play_some, sign_commit
 
 from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
@@ -22,16 +22,16 @@ from catan_p2p.store.codec import StateWriter
 from catan_p2p.store.objects import commit_data
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync.protocol import action_message, player_email
+from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.trust.engine import step
 
-pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 
-
-@pytest.fixture(scope="module")
-def past_set_up(tmp_path_factory) -> Path:
-    """The game each test starts from, played once: each test gets a copy of it."""
-    path = tmp_path_factory.mktemp("identity") / "game"
+@pytest.fixture(scope="module", params=REPOSITORIES)
+def past_set_up(request, tmp_path_factory) -> Path | GameRepo:
+    """The game each test starts from, played once (in memory, and slow on disk): each
+    test gets a copy of it."""
+    path = new_repo(request.param, tmp_path_factory.mktemp("identity"))
     create_game(path, ["red", "blue", "white"], seed="t", game_id="g")
     everyone = GitSession(path, "g")
     play_some(everyone, 12)
@@ -41,10 +41,9 @@ def past_set_up(tmp_path_factory) -> Path:
 
 
 @pytest.fixture()
-def game(past_set_up: Path, tmp_path: Path):
+def game(past_set_up: Path | GameRepo, tmp_path: Path):
     """Three seats in one repository, set-up done, red to roll: (path, everyone, blue)."""
-    path = tmp_path / "game"
-    copy_game(past_set_up, path)
+    path = copy_game(past_set_up, tmp_path / "game")
     everyone = GitSession(path, "g")
     assert everyone.state.phase.name == "ROLL" and everyone.state.current == 0
     blue = GitSession(path, "g", ("blue",))
@@ -72,6 +71,8 @@ def _refused_everywhere(path: Path, blue: GitSession, bad: str, *words: str) -> 
     assert reason is not None and bad[:10] in reason, blue.rejected
     for word in words:
         assert word in reason, reason
+    if isinstance(path, GameRepo):
+        return  # in memory: the CLI reads a repository on disk (the slow run below)
     report = cli("verify", "--repo", str(path))
     assert report.returncode == 1 and bad[:10] in report.stderr, report.stderr
     assert "Traceback" not in report.stderr
@@ -149,6 +150,8 @@ def test_a_header_that_is_not_canonical_is_refused(game):
     _refused_everywhere(path, blue, bad, "canonical")
 
 
+@pytest.mark.slow  # Git itself verifies the commits of a repository on disk
+@pytest.mark.parametrize("past_set_up", ["disk"], indirect=True)
 def test_git_verify_commit_accepts_every_honest_commit(game, tmp_path):
     path, everyone, blue = game
     signers = tmp_path / "signers"
@@ -167,6 +170,7 @@ def test_git_verify_commit_accepts_every_honest_commit(game, tmp_path):
         assert (done.returncode == 0) == (oid not in genesis), (oid, done.stderr)
 
 
+@pytest.mark.slow  # a repository on disk
 def test_an_action_before_every_seat_is_claimed_is_refused(tmp_path):
     path = tmp_path / "lobby"
     create_game(path, ["red", "blue"], seed="l", game_id="g", local=("red",))

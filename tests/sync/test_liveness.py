@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gitgames import git
+from gitgames import git, new_repo
 
 from catan_p2p.cli import main
 from catan_p2p.errors import IllegalAction, VerificationError
@@ -29,14 +29,13 @@ from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.signing import SeatKey
 from catan_p2p.trust.engine import step
 
-pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
-
 HOUR = 3600
 
 
-def _session(tmp_path: Path, timeout: int = HOUR) -> GitSession:
-    create_game(tmp_path / "g", ["red", "blue", "white"], seed="live", game_id="g", timeout=timeout)
-    session = GitSession(tmp_path / "g", "g")
+def _session(tmp_path: Path, kind: str, timeout: int = HOUR) -> GitSession:
+    repo = new_repo(kind, tmp_path)
+    create_game(repo, ["red", "blue", "white"], seed="live", game_id="g", timeout=timeout)
+    session = GitSession(repo, "g")
     first = legal_actions(session.state, "red")[0]
     session.submit(first)  # red's first settlement: the game now waits on red's road
     return session
@@ -70,8 +69,8 @@ def _verify(session: GitSession, oid: str, now: float | None = None, monkeypatch
 # --- the rules ---------------------------------------------------------------------------------
 
 
-def test_only_another_seat_may_abandon_a_player_the_game_waits_on(tmp_path):
-    session = _session(tmp_path)
+def test_only_another_seat_may_abandon_a_player_the_game_waits_on(tmp_path, repo_kind):
+    session = _session(tmp_path, repo_kind)
     state = session.committed_state
     assert state.players[state.current] == "red" and state.phase is Phase.SETUP_ROAD
     with pytest.raises(IllegalAction, match="waiting on itself"):
@@ -103,8 +102,8 @@ def test_only_another_seat_may_abandon_a_player_the_game_waits_on(tmp_path):
 # --- commit times ------------------------------------------------------------------------------
 
 
-def test_an_abandon_before_the_agreed_time_is_refused(tmp_path, monkeypatch):
-    session = _session(tmp_path)
+def test_an_abandon_before_the_agreed_time_is_refused(tmp_path, repo_kind, monkeypatch):
+    session = _session(tmp_path, repo_kind)
     since = session.repo.commit(session.head).when
     early = _abandon_commit(session, "blue", "red", since + HOUR - 1)
     with pytest.raises(VerificationError, match="before the 3600 s the players agreed"):
@@ -119,14 +118,16 @@ def test_an_abandon_before_the_agreed_time_is_refused(tmp_path, monkeypatch):
     session.close()
 
 
-def test_an_abandon_in_a_game_without_timeout_or_with_another_key_is_refused(tmp_path, monkeypatch):
-    session = _session(tmp_path / "none", timeout=0)
+def test_an_abandon_in_a_game_without_timeout_or_with_another_key_is_refused(
+    tmp_path, repo_kind, monkeypatch
+):
+    session = _session(tmp_path / "none", repo_kind, timeout=0)
     since = session.repo.commit(session.head).when
     oid = _abandon_commit(session, "blue", "red", since + 10 * HOUR)
     with pytest.raises(VerificationError, match="no timeout"):
         _verify(session, oid, since + 11 * HOUR, monkeypatch)
     session.close()
-    session = _session(tmp_path / "timed")
+    session = _session(tmp_path / "timed", repo_kind)
     since = session.repo.commit(session.head).when
     forged = _abandon_commit(session, "blue", "red", since + HOUR, key=SeatKey.generate())
     with pytest.raises(VerificationError, match="not signed by Blue's seat key"):
@@ -134,6 +135,7 @@ def test_an_abandon_in_a_game_without_timeout_or_with_another_key_is_refused(tmp
     session.close()
 
 
+@pytest.mark.slow  # repositories on disk, the CLI, a remote
 def test_a_timeout_is_declared_in_the_genesis_and_checked_there(tmp_path):
     from catan_p2p.errors import UsageError
 
@@ -164,6 +166,7 @@ def _two_players(tmp_path: Path, timeout: str | None, remote: Path | None = None
 # --- end to end --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # repositories on disk, the CLI, a remote
 def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, monkeypatch, capsys):
     remote, red, blue = _two_players(tmp_path, "2h")
     capsys.readouterr()
@@ -186,6 +189,7 @@ def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, monkey
         session.close()
 
 
+@pytest.mark.slow  # repositories on disk, the CLI, a remote
 def test_abandon_explains_a_game_without_timeout(tmp_path, capsys):
     remote, red, blue = _two_players(tmp_path, None)
     capsys.readouterr()
@@ -199,6 +203,7 @@ def test_abandon_explains_a_game_without_timeout(tmp_path, capsys):
     assert not (tmp_path / "z").exists()
 
 
+@pytest.mark.slow  # repositories on disk, the CLI, a remote
 def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, monkeypatch, capsys):
     """Red comes back after Blue ended the game and moves before it sees the abandon: two
     lines. The abandon wins; Blue, who wrote it, joins both with a closing merge at its
@@ -235,14 +240,14 @@ def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, mon
         s.close()
 
 
-def test_a_forged_closing_merge_is_refused(tmp_path, monkeypatch):
+def test_a_forged_closing_merge_is_refused(tmp_path, repo_kind, monkeypatch):
     """A closing merge whose second parent does not give way to its first is refused:
     another player's line that is no late move of Red's and no abandon a later seat
     wrote on the same commit, or one the writer's abandon loses to; and only the author
     of the abandon that wins may write one."""
     from catan_p2p.sync.protocol import merge_message
 
-    session = _session(tmp_path)
+    session = _session(tmp_path, repo_kind)
     since = session.repo.commit(session.head).when
     blue = _abandon_commit(session, "blue", "red", since + HOUR)
     white = _abandon_commit(session, "white", "red", since + HOUR + 5)
@@ -269,6 +274,7 @@ def test_a_forged_closing_merge_is_refused(tmp_path, monkeypatch):
     session.close()
 
 
+@pytest.mark.slow  # repositories on disk, the CLI, a remote
 def test_a_guarded_remote_refuses_an_abandon_before_the_agreed_time(tmp_path, capsys):
     from gitgames import cli
 
@@ -292,6 +298,7 @@ def test_a_guarded_remote_refuses_an_abandon_before_the_agreed_time(tmp_path, ca
     assert on_remote != early, "the guarded remote took an abandon an hour early"
 
 
+@pytest.mark.slow  # repositories on disk, the CLI, a remote
 def test_a_move_from_a_fast_clock_waits_for_its_time_and_is_then_taken(tmp_path, monkeypatch):
     """Red's clock runs 20 minutes fast: Blue's running session refuses Red's move for now
     (a move dated ahead could otherwise put off an abandon for ever), says so once, tries

@@ -165,7 +165,7 @@ class ProtocolModel(RuleBasedStateMachine):
                 continue
             if liveness.extends(node.repo, oid, head):
                 continue
-            if any(f.startswith(ref) for f in status.forks):
+            if any(str(f).startswith(ref) for f in status.forks):
                 FIGURES["forks reported"] += 1
                 continue
             raise AssertionError(

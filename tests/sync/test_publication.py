@@ -246,7 +246,7 @@ def test_a_game_published_only_at_each_seats_own_point(tmp_path: Path):
     settle(sessions)
     state = sessions["red"].state
     assert not state.lobby_open
-    claimed = sessions["blue"]._points()
+    claimed = sessions["blue"].points()
     assert claimed == {p: str(u) for p, u in points.items()}
     _play(sessions, 40)
     settle(sessions)

@@ -1,0 +1,273 @@
+"""One peer's traffic with its remotes (protocol 6): fetch every source, note what each
+holds of the own refs, push the own refs over the value seen, retry a stale lease.
+
+``publish`` decides what goes where, ``refpolicy`` which fetched refs are kept and
+``transport`` moves the bytes; this module runs the exchange and remembers, per source,
+what it held of the own refs at the last look (the leases of the next push). It asks
+the session it serves (a ``Local``) what to fetch, which refs are its own and whether a
+value is good; it never verifies or records anything itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from catan_p2p.errors import RemoteError, UsageError
+from catan_p2p.rules.actions import ClaimSeat
+from catan_p2p.store.refs import REMOTE, tracking_ref
+from catan_p2p.sync import publish, refpolicy, transport
+from catan_p2p.sync.publish import Source
+from catan_p2p.sync.repo import GameRepo
+
+#: How often a push whose lease went stale is fetched, decided and sent again.
+LEASE_TRIES = 3
+
+
+class Local(Protocol):
+    """What the exchange asks of the session it serves."""
+
+    def wanted(self, source: Source) -> tuple[list[str], list[str]]:
+        """The logs and open-step prefixes to fetch from ``source``."""
+        ...
+
+    def own_refs(self) -> set[str]:
+        """The refs this peer publishes: its seats' logs and open answer branches."""
+        ...
+
+    def refused(self, oid: str) -> bool:
+        """Whether a value is known bad (no commit, or refused by verification)."""
+        ...
+
+    def extends(self, old: str, new: str) -> bool:
+        """Whether a branch at ``old`` may move to ``new``."""
+        ...
+
+
+@dataclass(frozen=True)
+class Sent:
+    """How a push went: ``error`` (one sentence) or None; ``clean``: nothing is left."""
+
+    error: str | None = None
+    clean: bool = False
+
+
+def _forked(ref: str) -> str:
+    return (
+        f"cannot push to the remote (it holds a different history for {ref}, signed by "
+        "that seat: another device plays it); stop one of them"
+    )
+
+
+class Exchange:
+    """The remotes of ``local`` seats of ``game`` in ``repo``, and what each holds.
+
+    ``fetch`` and ``push`` default to ``sync.transport``'s (looked up at call time); an
+    in-memory test passes its own, which move refs between ``GameRepo`` values.
+    """
+
+    def __init__(
+        self,
+        repo: GameRepo,
+        game: str,
+        local: Sequence[str],
+        fetch: Callable[..., frozenset[str]] | None = None,
+        push: Callable[..., frozenset[str]] | None = None,
+    ) -> None:
+        self.repo = repo
+        self.game = game
+        self.local = tuple(local)
+        git_dir = repo.git_dir
+        self.remote = None if git_dir is None else transport.remote_url(git_dir)
+        #: Where this machine publishes its seats' refs besides the shared remote, and
+        #: where it was told other seats publish (hints until their claims say so).
+        self.publish_url = None if git_dir is None else transport.config(git_dir, "catan.publish")
+        self.hints = {} if git_dir is None else transport.config_map(git_dir, "catan.point")
+        self.seen: dict[str, dict[str, str | None]] = {}  # source -> own ref -> value there
+        self._fetch = fetch
+        self._push = push
+        self._points: tuple[str, dict[str, str]] | None = None
+        self._due = False
+        self._extra: set[str] = set()
+        self.deletes: list[str] = []  # finished answer branches the remotes should lose
+
+    @property
+    def networked(self) -> bool:
+        """Whether there is any remote (shared, or publication points) to exchange with."""
+        return (self.repo.git_dir is not None or self._fetch is not None) and (
+            self.remote is not None or self.publish_url is not None or bool(self.hints)
+        )
+
+    # --- where ---------------------------------------------------------------------------
+
+    def points(self, key: str, claims: Callable[[], Iterable[ClaimSeat]]) -> dict[str, str]:
+        """Each seat's publication point: from the signed ``claims``, else the hints;
+        remembered per ``key`` (the head they were read at)."""
+        if self._points is None or self._points[0] != key:
+            points = {**self.hints, **publish.claimed_points(claims())}
+            if self.publish_url is not None:
+                for p in self.local:
+                    points.setdefault(p, self.publish_url)
+            self._points = (key, points)
+        return self._points[1]
+
+    def add_point(self, player: str, url: str, players: Sequence[str]) -> None:
+        """Note where ``player``, another of ``players``, publishes (a hint kept in the
+        repository's config until its signed claim says so itself)."""
+        if player not in players or player in self.local:
+            raise UsageError(
+                f"--peer {player}=...: {player!r} is no other seat of game {self.game} "
+                f"({', '.join(players)})"
+            )
+        if url.startswith("-") or not url.strip():
+            raise UsageError(f"--peer {player}={url!r}: not a Git URL")
+        if self.repo.git_dir is not None:
+            transport.set_config(self.repo.git_dir, f"catan.point.{player}", url)
+        self.hints[player] = url
+        self._points = None
+
+    def sources(self, points: dict[str, str]) -> tuple[Source, ...]:
+        if not self.networked:
+            return ()
+        return publish.sources(self.remote, points, self.local)
+
+    # --- what to push --------------------------------------------------------------------
+
+    def want_push(self, refs: Iterable[str] = ()) -> None:
+        """Push the own refs (and ``refs``) at the next ``send``."""
+        self._due = True
+        self._extra.update(refs)
+
+    def delete(self, refs: Iterable[str]) -> None:
+        """Delete these finished answer branches from the remotes at the next push."""
+        self.deletes.extend(refs)
+
+    # --- fetching ------------------------------------------------------------------------
+
+    def fetch(self, local: Local, sources: Sequence[Source]) -> dict[str, str]:
+        """Fetch every source at once (one thread each) and note what each holds; the
+        error of each source that failed (source name -> sentence)."""
+        plans = [(src, *local.wanted(src)) for src in sources]
+        errors: dict[str, str] = {}
+        missing: dict[str, frozenset[str]] = {}
+
+        def one(src: Source, logs: list[str], steps: list[str]) -> None:
+            try:
+                missing[src.name] = self._fetch_from(src, logs, steps)
+            except RemoteError as exc:
+                errors[src.name] = str(exc)
+
+        threads = [threading.Thread(target=one, args=p, daemon=True) for p in plans[1:]]
+        for t in threads:
+            t.start()
+        if plans:
+            one(*plans[0])
+        for t in threads:
+            t.join()
+        own = local.own_refs()
+        for src, logs, steps in plans:
+            if src.name not in errors:
+                held = [r for r in logs if r not in missing[src.name]]
+                self.note_fetched(src, held, steps, own)
+        return errors
+
+    @staticmethod
+    def first_error(errors: dict[str, str], tried: int) -> str | None:
+        """The error a sync reports: the shared remote's, or any when every source failed
+        (a seat's point down is not this peer's error: others relay)."""
+        if tried and len(errors) == tried:
+            return next(iter(errors.values()))
+        return errors.get(REMOTE)
+
+    def _fetch_from(self, src: Source, logs: list[str], steps: list[str]) -> frozenset[str]:
+        url = None if src.name == REMOTE else src.url
+        fetch = self._fetch or transport.fetch
+        return fetch(self.repo.git_dir, self.game, logs, steps, src.name, url)
+
+    def note_fetched(
+        self, src: Source, logs: list[str], steps: list[str], own: Iterable[str]
+    ) -> None:
+        """Remember what ``src`` holds of the ``own`` refs, then drop fetched refs the game
+        does not need (``refpolicy.keep_fetched``)."""
+        there = refpolicy.keep_fetched(self.repo, self.game, src.name, logs, steps)
+        self.seen[src.name] = {r: there.get(tracking_ref(r, src.name)) for r in own}
+
+    # --- pushing -------------------------------------------------------------------------
+
+    def send(
+        self,
+        local: Local,
+        sources: Callable[[], Sequence[Source]],
+        readopt: Callable[[], None],
+    ) -> Sent:
+        """Push what ``want_push`` asked for to every own destination. A lease the remote
+        refused (it moved since it was seen) is fetched again, ``readopt`` verifies and
+        adopts what came, and the push is decided anew, ``LEASE_TRIES`` times at most."""
+        sent = Sent()
+        if not self.networked:
+            return sent
+        for _ in range(LEASE_TRIES):
+            sent, stale = self._send_once(local, sources)
+            if not stale:
+                return sent
+            for src in stale:
+                logs, steps = local.wanted(src)
+                try:
+                    gone = self._fetch_from(src, logs, steps)
+                except RemoteError as exc:
+                    return Sent(str(exc))
+                held = [r for r in logs if r not in gone]
+                self.note_fetched(src, held, steps, local.own_refs())
+            readopt()
+            self._due = True
+        return sent
+
+    def _plans(
+        self, local: Local, sources: Sequence[Source]
+    ) -> tuple[dict[str, str], list[str], list[tuple[Source, publish.Push]]]:
+        """The own refs' values, the deletes, and the push to each own destination."""
+        wanted, self._extra = self._extra | local.own_refs(), set()
+        own = {ref: oid for ref in wanted if (oid := self.repo.refs.get(ref))}
+        plans = []
+        for src in sources:
+            if src.mine:
+                seen = self.seen.get(src.name)
+                if seen is None:  # not fetched yet: a plain push, which never overwrites
+                    plans.append((src, publish.Push(tuple(sorted(own)), {})))
+                else:
+                    plans.append((src, publish.plan_push(own, seen, local.extends, local.refused)))
+        return own, list(self.deletes), plans
+
+    def _send_once(
+        self, local: Local, sources: Callable[[], Sequence[Source]]
+    ) -> tuple[Sent, list[Source]]:
+        if not self._due:
+            return Sent(), []
+        self._due = False
+        own, deletes, plans = self._plans(local, sources())
+        stale: list[Source] = []
+        errors = [_forked(ref) for _, plan in plans for ref in plan.forked]
+        for src, plan in plans:
+            if not (plan.updates or deletes):
+                continue
+            target = REMOTE if src.name == REMOTE else src.url
+            try:
+                moved = (self._push or transport.push)(
+                    self.repo.git_dir, plan.updates, deletes, plan.leases, target
+                )
+            except RemoteError as exc:
+                errors.append(str(exc))
+                continue
+            seen = self.seen.setdefault(src.name, {})
+            seen.update({ref: own[ref] for ref in plan.updates if ref not in moved})
+            for ref in deletes:
+                seen.pop(ref, None)
+            if moved:
+                stale.append(src)
+        if errors:
+            self._due = True  # tried again at the next sync
+            return Sent(errors[0]), []
+        self.deletes = [d for d in self.deletes if d not in deletes]
+        return Sent(None, clean=not stale), stale

@@ -474,6 +474,5 @@ class Syncer:
 
 def disk_sentence(session: object, exc: OSError) -> str:
     """What the window says when the disk refused a write (``sync.disk``)."""
-    repo = getattr(session, "repo", None)
-    where = getattr(repo, "path", None) or exc.filename or "the game's repository"
-    return disk.describe(exc, where) or f"cannot write {exc.filename or 'a file'}: {exc.strerror}"
+    said = disk.describe(exc, disk.where(exc))
+    return said or f"cannot write {exc.filename or 'a file'}: {exc.strerror}"

@@ -92,3 +92,11 @@ def repository(git_dir: object) -> str:
     """The repository a git directory belongs to, as the player named it."""
     text = str(git_dir).rstrip("/")
     return text[: -len("/.git")] if text.endswith("/.git") else text
+
+
+def where(exc: OSError, default: str = "the game's repository") -> str:
+    """The repository a failed write was in, from the file it names."""
+    name = str(exc.filename or "")
+    if "/.git/" in name:
+        return name.split("/.git/")[0]
+    return name or default

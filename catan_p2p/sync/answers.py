@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.errors import IllegalAction, NotYetValid, VerificationError
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import fetched, game_prefix, parse_ref, source_of, well_formed
 from catan_p2p.sync import concurrent
@@ -57,22 +57,29 @@ class AnswerBook:
             return []
         found: dict[str, Answer] = {}
         names = sorted({source_of(r) for r in fetched(self.repo.refs, self.game)} - {None})
-        for base in concurrent.answer_prefixes(self.game, kind, opening, names):  # type: ignore[arg-type]
+        prefixes = concurrent.answer_prefixes(self.game, kind, opening, names)  # type: ignore[arg-type]
+        for i, base in enumerate(prefixes):  # the first is this peer's own branches
             for ref, oid in self.repo.refs.list(base).items():
                 player = concurrent.answer_owner(ref)
                 if player not in found:
-                    answer = self._verified(lead, player, oid, opening, kind)
+                    answer = self._verified(lead, player, oid, opening, kind, own=i == 0)
                     if answer is not None:
                         found[player] = answer
         return concurrent.in_seat_order(found.values(), self.players)
 
     def _verified(
-        self, lead: Peer, player: str, oid: str, opening: str, kind: str
+        self, lead: Peer, player: str, oid: str, opening: str, kind: str, own: bool
     ) -> Answer | None:
+        """The answer ``oid`` if it verifies; ``own``: written by this peer on its own
+        branch, so counted even when this clock went back past its date (else the seat
+        would be asked to answer again, and its branch is taken)."""
         if (oid, opening) not in self._cache:
             try:
-                action, _ = lead.verifier.verify_answer(oid, opening, kind)
+                action, _ = lead.verifier.verify_answer(oid, opening, kind, own=own)
                 answer = Answer(player, oid, action) if action.player == player else None
+            except NotYetValid as exc:  # not cached: it is taken once its time has come
+                self.rejections.note(oid, str(exc))
+                return None
             except (VerificationError, IllegalAction) as exc:
                 self.rejections.note(oid, str(exc))
                 answer = None

@@ -63,3 +63,47 @@ def test_a_seat_played_on_two_devices_is_reported_as_a_fork_with_its_seat_and_so
     fork = next(f for f in status.forks if f.ref == mine)
     assert isinstance(fork, Fork) and fork.seat == "red" and fork.source == "origin"
     assert str(fork).startswith(mine + ": fork:")
+
+
+def test_an_own_answer_dated_ahead_of_a_clock_that_went_back_still_counts(monkeypatch):
+    """A seat answered an offer, then this machine's clock went back further than the
+    allowance for dates ahead: its own answer still counts (it is not asked to answer
+    again, which would fail on its own branch), and nobody else's is taken early."""
+    import types
+
+    from catan_p2p.rules.actions import AnswerTrade, OfferTrade
+    from catan_p2p.sync import repo as repo_mod
+
+    repo = GameRepo.in_memory()
+    create_game(repo, ["red", "blue", "white"], seed="ahead", game_id=GAME)
+    session = GitSession(repo, GAME)
+    bots = {p: make_bot("random", f"ahead/{p}") for p in session.players}
+    driver = Driver(session, bots)
+    offer = None
+    for _ in range(3000):
+        state = session.state
+        if state.phase is Phase.MAIN:
+            hand = state.hands[state.current].resources
+            give = next((r for r in range(5) if hand[r]), None)
+            if give is not None:
+                get = (give + 1) % 5
+                counts = [tuple(int(i == r) for i in range(5)) for r in (give, get)]
+                offer = OfferTrade(state.players[state.current], *counts)
+                break
+        driver.play(1)
+    assert offer is not None, "the bots' game never reached a main phase with a card"
+    session.submit(offer)
+    answerer = next(p for p in session.players if p != offer.player)
+    real = repo_mod.time
+    ahead = types.SimpleNamespace(time=lambda: real.time() + 1000)
+    monkeypatch.setattr(repo_mod, "time", ahead)  # the clock Blue answered with
+    session.submit(AnswerTrade(answerer, False))
+    monkeypatch.setattr(repo_mod, "time", real)  # ... and the clock now, 1000 s back
+    session.close()
+    again = GitSession(repo, GAME)  # a restart: nothing remembered but the refs
+    try:
+        assert not any(isinstance(a, AnswerTrade) for a in again.legal_actions(answerer))
+        seat = again.players.index(answerer)
+        assert again.state.trade is not None and again.state.trade.answers[seat].name == "DECLINE"
+    finally:
+        again.close()

@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs): 12 min 47 s of CPU, so about 6-7
-#                        minutes on 2 free cores (measured on 2026-11-25: 1,501 tests in 33
-#                        min at a load of 11-24)
+#   ./test.sh            everything (what .ci/run runs): 9 min 6 s in a fresh clone on 2
+#                        cores at a load of 1-3 (2026-11-25: 1,549 tests)
 #   ./test.sh --quick    skips tests marked slow or network (every test that starts a
 #                        process; tests/conftest.py fails one that is not marked): the
-#                        edit-test loop, 82 s of CPU, about 45 s on 2 free cores (measured
-#                        1 min 48 s at a load of 6-7)
+#                        edit-test loop: 63 s on 2 cores at a load of 1-3 (1,265 tests)
 # On a shared machine compare CPU times, not wall times: --cpu-report PATH writes each
 # test's (its own and its children's) as JSON lines.
 set -euo pipefail

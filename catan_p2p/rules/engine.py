@@ -382,13 +382,7 @@ def _roll_dice(
                 )
             rolled = RollDice(a.player, None, a.reveal, a.shares)
             return state._replace(phase=Phase.DICE, current=beacon), rolled
-        derived = roll_of(state.turn, state.reveals[seat], state.reveals[beacon])
-        if a.dice is not None and tuple(a.dice) != derived:
-            raise IllegalAction(
-                f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
-                f"not {a.dice[0]}+{a.dice[1]}"
-            )
-        a = RollDice(a.player, derived, a.reveal, a.shares)
+        a = RollDice(a.player, _chain_roll(state, seat, beacon, a.dice), a.reveal, a.shares)
     dice = a.dice if a.dice is not None else need_chance(chance, "rolling").roll()
     if len(dice) != 2 or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise IllegalAction(f"dice: {dice} is not a roll of two six-sided dice")
@@ -421,14 +415,23 @@ def _reveal_dice(
     need_turn(state, seat, "reveal the dice")
     roller = (seat + 1) % len(state.players)
     state = keys.take_reveal(state, seat, a.reveal, "revealing the dice")
-    derived = roll_of(state.turn, state.reveals[roller], state.reveals[seat])
-    if a.dice is not None and tuple(a.dice) != derived:
-        raise IllegalAction(
-            f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
-            f"not {a.dice[0]}+{a.dice[1]}"
-        )
+    derived = _chain_roll(state, roller, seat, a.dice)
     rolled = _rolled(state._replace(current=roller), derived)
     return rolled, RevealDice(a.player, a.reveal, derived)
+
+
+def _chain_roll(
+    state: GameState, roller: int, beacon: int, claimed: tuple[int, int] | None
+) -> tuple[int, int]:
+    """The roll the roller's and the beacon seat's revealed elements give; a roll the
+    action names (``claimed``) must be that one."""
+    derived = roll_of(state.turn, state.reveals[roller], state.reveals[beacon])
+    if claimed is not None and tuple(claimed) != derived:
+        raise IllegalAction(
+            f"dice: the revealed chain elements give {derived[0]}+{derived[1]}, "
+            f"not {claimed[0]}+{claimed[1]}"
+        )
+    return derived
 
 
 def _rolled(state: GameState, dice: tuple[int, int]) -> GameState:

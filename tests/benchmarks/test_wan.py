@@ -28,7 +28,7 @@ def test_the_link_check_reports_what_it_added():
 def test_a_short_run_over_git_daemon_writes_every_figure(tmp_path: Path):
     assert wan.main(["--quick", "--actions", "6", "--out", str(tmp_path)]) == 0
     saved = json.loads((tmp_path / "wan.json").read_text())
-    assert set(saved) >= {"link_check", "runs", "target_ms", "floor_ms", "rtt_ms"}
+    assert set(saved) >= {"link_checks", "runs", "target_ms", "floor_ms", "rtt_ms"}
     for layout in wan.LAYOUTS:
         (fig,) = saved["runs"][f"daemon/{layout}"]
         for key in ("to_each_peer", "to_every_peer", "to_remote"):

@@ -35,18 +35,20 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.wan_link import WanLink, check
+from catan_p2p.store import gitcmd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "sync"))  # the servers are the tests' fixtures
@@ -315,36 +317,34 @@ class Variant:
     """What an A/B run changes: the bots' idle-poll ceiling, ssh connection reuse."""
 
     idle_max: float | None = None  # seconds; None: the bot's own IDLE_MAX
-    ssh_mux: bool = False  # ssh ControlMaster, one master per peer, closed at the end
+    ssh_per_transfer: bool = False  # True: no ssh connection reuse (ControlMaster=no)
 
     def label(self) -> str:
         parts = []
         if self.idle_max is not None:
             parts.append(f"idle poll {self.idle_max} s")
-        if self.ssh_mux:
-            parts.append("ssh ControlMaster")
+        if self.ssh_per_transfer:
+            parts.append("a new ssh connection per transfer")
         return ", ".join(parts) or "as shipped"
 
 
-def _mux_env(env: dict[str, str], work: Path, peer: str) -> dict[str, str]:
-    """``peer``'s environment with ssh reusing one master connection (ControlPersist
-    while the run lasts; ``_close_mux`` ends it)."""
-    path = work / "mux" / peer
-    path.parent.mkdir(exist_ok=True)
-    ssh = env["GIT_SSH_COMMAND"]
-    extra = f"-o ControlMaster=auto -o ControlPath={path} -o ControlPersist=600"
-    return {**env, "GIT_SSH_COMMAND": ssh.replace("ssh ", f"ssh {extra} ", 1)}
-
-
-def _close_mux(env: dict[str, str], work: Path, host: str) -> None:
-    """End every master ssh connection this run started (none is left behind)."""
-    for path in sorted((work / "mux").glob("*")):
-        ssh = env["GIT_SSH_COMMAND"].split()
-        subprocess.run(
-            [*ssh, "-o", f"ControlPath={path}", "-O", "exit", host],
-            env=env,
-            capture_output=True,
-        )
+@contextmanager
+def _probe_env(env: dict[str, str], kind: str, variant: Variant) -> Iterator[dict[str, str]]:
+    """The environment the idle-fetch probe runs with: over ssh, sharing one connection
+    as the bots do (``gitcmd.ssh_reuse``), unless the variant turned that off."""
+    if kind != "ssh" or variant.ssh_per_transfer:
+        yield env
+        return
+    where = Path(tempfile.mkdtemp(prefix="catan-ssh-", dir="/tmp"))
+    command = gitcmd.shared_ssh_command(env["GIT_SSH_COMMAND"], str(where / "%C"))
+    assert command is not None
+    try:
+        yield {**env, "GIT_SSH_COMMAND": command}
+    finally:
+        for sock in where.iterdir():
+            ssh = ["ssh", "-o", f"ControlPath={sock}", "-O", "exit", "x"]
+            subprocess.run(ssh, capture_output=True, check=False)
+        shutil.rmtree(where, ignore_errors=True)
 
 
 # Long on purpose (about 100 lines): the remotes, the link, the bot processes and their
@@ -404,13 +404,14 @@ def measure(
         load0, cpu0 = _load(), _cpu_times()
         t0 = time.monotonic()
         bot = _bot_command(variant.idle_max)
+        if variant.ssh_per_transfer and kind == "ssh":
+            env["GIT_SSH_COMMAND"] += " -o ControlMaster=no"  # gitcmd.ssh_reuse stands back
         try:
             for p in PLAYERS:
-                penv = _mux_env(env, work, p) if variant.ssh_mux and kind == "ssh" else env
                 procs.append(
                     subprocess.Popen(
                         [*bot, "--as", p, "--repo", str(work / p)],
-                        env=penv,
+                        env=env,
                         stdout=subprocess.DEVNULL,
                         stderr=(work / f"{p}.log").open("w"),
                     )
@@ -422,9 +423,8 @@ def measure(
         finally:
             _stop(procs)
             watcher.stop()
-        idle = _idle_fetch_ms(work / "red", urls[names[0]], env)
-        if variant.ssh_mux and kind == "ssh":
-            _close_mux(env, work, base.split("/")[2])
+        with _probe_env(env, kind, variant) as probe:
+            idle = _idle_fetch_ms(work / "red", urls[names[0]], probe)
         result = _analyse(watcher, work, remote_of, skip)
     acts = max(1, result["actions"])
     result.update(
@@ -592,7 +592,9 @@ def main(argv: list[str] | None = None) -> int:
         "--merge", action="store_true", help="keep the other rows of the --out wan.json"
     )
     parser.add_argument("--idle-max", type=float, default=None, help="A/B: bots' idle poll, s")
-    parser.add_argument("--ssh-mux", action="store_true", help="A/B: ssh ControlMaster")
+    parser.add_argument(
+        "--ssh-per-transfer", action="store_true", help="A/B: no ssh connection reuse"
+    )
     parser.add_argument(
         "--ab", action="store_true", help="run the shipped bots beside the variant, interleaved"
     )
@@ -609,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
         actions, repeats = (args.actions if args.actions != ACTIONS else 15), 1
     if args.game:
         actions = None
-    variant = Variant(args.idle_max, args.ssh_mux)
+    variant = Variant(args.idle_max, args.ssh_per_transfer)
     variants = (Variant(), variant) if args.ab else (variant,)
     result: dict = {
         "rtt_ms": args.rtt,

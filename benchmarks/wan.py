@@ -36,6 +36,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -301,12 +302,14 @@ def _wait_bots(
 
 
 def _stop(procs: list[subprocess.Popen]) -> None:
+    """Stop the bots as Ctrl-C would (each closes its shared ssh connections), then
+    harder if one does not end."""
     for proc in procs:
         if proc.poll() is None:
-            proc.terminate()
+            proc.send_signal(signal.SIGINT)
     for proc in procs:
         try:
-            proc.wait(10)
+            proc.wait(15)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

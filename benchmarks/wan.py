@@ -338,8 +338,8 @@ def _probe_env(env: dict[str, str], kind: str, variant: Variant) -> Iterator[dic
     if kind != "ssh" or variant.ssh_per_transfer:
         yield env
         return
-    where = Path(tempfile.mkdtemp(prefix="catan-ssh-", dir="/tmp"))
-    command = gitcmd.shared_ssh_command(env["GIT_SSH_COMMAND"], str(where / "%C"))
+    where = Path(tempfile.mkdtemp(prefix="catan-", dir="/tmp"))
+    command = gitcmd.shared_ssh_command(env["GIT_SSH_COMMAND"], str(where / gitcmd.SOCKET_NAME))
     assert command is not None
     try:
         yield {**env, "GIT_SSH_COMMAND": command}

@@ -75,7 +75,14 @@ def start(git_dir: Path | str | None, *args: str, **popen: Any) -> subprocess.Po
 
 #: Seconds an unused shared ssh connection stays open when nobody closes it.
 SSH_PERSIST = 15
-_SOCKET_ROOM = 100  # a Unix socket's path must stay under about 108 bytes
+#: One connection per host *as named in the URL*, user and port: two ssh config aliases
+#: of one server (a deploy key for one's own publication point, say) never share a
+#: connection logged in with the other's key, as OpenSSH's usual ``%C`` would.
+SOCKET_NAME = "%r@%n:%p"
+#: A Unix socket's path must stay under 108 bytes, and ssh adds 17 while it makes one;
+#: a host name longer than what is left makes ssh refuse (``ssh -o ControlMaster=no``
+#: in GIT_SSH_COMMAND turns sharing off).
+_SOCKET_ROOM = 107 - 17
 
 _ssh_reuse: dict[str, str] = {}  # environment additions while ``ssh_reuse`` is on
 
@@ -124,10 +131,10 @@ def ssh_reuse(git_dir: Path | str | None = None) -> Iterator[None]:
     no-op.
     """
     command = None if os.name == "nt" or _ssh_reuse else _ssh_command(git_dir)
-    where = Path(tempfile.mkdtemp(prefix="catan-ssh-", dir="/tmp")) if command else None
+    where = Path(tempfile.mkdtemp(prefix="catan-", dir="/tmp")) if command else None
     changed = None
-    if command and where and len(str(where)) + 42 < _SOCKET_ROOM:
-        changed = shared_ssh_command(command, str(where / "%C"))
+    if command and where and len(str(where)) + 40 < _SOCKET_ROOM:  # room for 40 more
+        changed = shared_ssh_command(command, str(where / SOCKET_NAME))
     if changed is None:
         if where is not None:
             shutil.rmtree(where, ignore_errors=True)

@@ -85,16 +85,27 @@ def test_transfers_share_one_connection_and_none_outlives_the_command(tmp_path, 
             pytest.skip(f"no sshd on this machine: {exc}")
         port = remote.env["GIT_SSH_COMMAND"].rsplit("-p ", 1)[1]
         link = stack.enter_context(WanLink(int(port), rtt_ms=0))  # counts the connections
+        # An ssh config alias of the same server, as a deploy key for one repository is
+        # set up: its transfers must not ride on a connection logged in with another key.
+        config = tmp_path / "ssh_config"
+        config.write_text("Host alias-of-the-server\n    HostName 127.0.0.1\n")
         command = remote.env["GIT_SSH_COMMAND"].replace(f"-p {port}", f"-p {link.port}")
+        command += f" -F {config}"
         monkeypatch.setenv("GIT_SSH_COMMAND", command)
+        aliased = remote.url.replace("@127.0.0.1", "@alias-of-the-server")
         with gitcmd.ssh_reuse(bare):
             shared = gitcmd.environment()["GIT_SSH_COMMAND"]
-            where = shared.split("ControlPath=", 1)[1].split("/%C", 1)[0]
+            where = shared.split("ControlPath=", 1)[1].split("/", 3)
+            where = "/".join(where[:3])  # /tmp/catan-XXXXXXXX
             for _ in range(3):
                 done = gitcmd.run(None, "ls-remote", remote.url)
                 assert done.returncode == 0, done.stderr
             assert link.stats.connections == 1
             assert _processes_naming(where), "no shared connection was kept open"
+            for _ in range(2):
+                done = gitcmd.run(None, "ls-remote", aliased)
+                assert done.returncode == 0, done.stderr
+            assert link.stats.connections == 2  # one for the alias, shared by its two
         assert gitcmd.environment()["GIT_SSH_COMMAND"] == command
         assert not Path(where).exists()
         deadline = time.monotonic() + 10
@@ -102,4 +113,4 @@ def test_transfers_share_one_connection_and_none_outlives_the_command(tmp_path, 
             time.sleep(0.05)
         assert not _processes_naming(where), "an ssh process outlived the command"
         done = gitcmd.run(None, "ls-remote", remote.url)  # a connection of its own again
-        assert done.returncode == 0 and link.stats.connections == 2
+        assert done.returncode == 0 and link.stats.connections == 3

@@ -501,6 +501,8 @@ def run(
                         fig = measure(kind, layout, actions, rtt_ms, Path(tmp) / "w", variant)
                     except ServerUnavailable as exc:
                         fig = {"skipped": str(exc)}
+                    except (RuntimeError, subprocess.SubprocessError, OSError) as exc:
+                        fig = {"skipped": f"the run failed: {exc}"}  # the other runs go on
                 key = name if variant == Variant() else f"{name} ({variant.label()})"
                 out["games" if actions is None else "runs"].setdefault(key, []).append(fig)
                 print(key, json.dumps(fig), file=sys.stderr, flush=True)

@@ -303,16 +303,23 @@ def write_pack(
     """
     pack, idx = pack_bytes(objects)
     name = f"pack-{pack[-20:].hex()}"
-    pack_path = pack_dir / f"{name}.pack"
-    idx_path = pack_dir / f"{name}.idx"
-    if idx_path.exists():
+    folder = os.fspath(pack_dir)  # plain strings: Path objects cost more than the writes
+    pack_path = f"{folder}/{name}.pack"
+    idx_path = f"{folder}/{name}.idx"
+    if os.path.exists(idx_path):
         return name
-    pack_dir.mkdir(exist_ok=True)
+    try:
+        os.mkdir(folder)
+    except FileExistsError:
+        pass
     for path, data in ((pack_path, pack), (idx_path, idx)):
         if spares is not None and spares.place(path, data):
             continue
-        tmp = pack_dir / f"tmp_{os.getpid()}_{path.name}"
-        tmp.unlink(missing_ok=True)  # left by a killed process with this pid
+        tmp = f"{folder}/tmp_{os.getpid()}_{os.path.basename(path)}"
+        try:
+            os.unlink(tmp)  # left by a killed process with this pid
+        except FileNotFoundError:
+            pass
         write_all(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444), data)
         os.replace(tmp, path)
     return name

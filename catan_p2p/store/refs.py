@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from catan_p2p.errors import ForkError, UsageError
+from catan_p2p.rules.steps import STEPS
 from catan_p2p.store.reflock import RefLock, write_all
 
 PREFIX = "refs/heads/catan"
@@ -23,7 +24,7 @@ REMOTES = "refs/remotes/"
 REMOTE = "origin"
 ZERO = "0" * 40
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-KINDS = ("discard", "trade", "seat", "steal", "monopoly")  # the concurrent steps (sync.concurrent)
+KINDS = tuple(s.name for s in STEPS)  # the concurrent steps (rules.steps)
 
 
 def check_name(what: str, name: str) -> str:

@@ -227,7 +227,7 @@ class Refs:
         """
         with RefLock(self.git_dir, name) as lock:
             try:
-                fd = os.open(lock.path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+                fd = os.open(lock.file, os.O_RDWR | getattr(os, "O_BINARY", 0))
             except (FileNotFoundError, IsADirectoryError):
                 # No loose ref yet (absent or only packed): write it whole.
                 _check_expected(name, self.get(name), expected)

@@ -114,6 +114,29 @@ def test_join_says_who_still_has_to_join_in_words(capsys, tmp_path):
 
 
 @pytest.mark.slow
+def test_join_without_a_game_id_takes_the_one_game_with_the_seat_open(capsys, tmp_path):
+    remote = shared(capsys, tmp_path)
+    code, out, err = run(
+        capsys, "join", str(remote), "--as", "blue", "--repo", str(tmp_path / "blue"), "--json"
+    )
+    assert code == 0, err
+    assert json.loads(out)["game"] == "friday"
+    # Blue's seat is taken now: nothing to guess, and nothing is left behind.
+    code, _, err = run(capsys, "join", str(remote), "--as", "blue", "--repo", str(tmp_path / "b2"))
+    assert code == 1 and "no game with Blue's seat open" in one_sentence(err)
+    assert not (tmp_path / "b2").exists()
+    # Two games with White's seat open: the join names them and asks which.
+    code, _, err = run(
+        capsys, "new", "--players", "red,white", "--repo", str(tmp_path / "red2"),
+        "--remote", str(remote), "--game", "saturday",
+    )  # fmt: skip
+    assert code == 0, err
+    code, _, err = run(capsys, "join", str(remote), "--as", "white", "--repo", str(tmp_path / "w"))
+    sentence = one_sentence(err)
+    assert code == 1 and "friday, saturday" in sentence and "--game ID" in sentence
+
+
+@pytest.mark.slow
 def test_a_failed_join_gives_its_advice_once(capsys, tmp_path):
     code, _, err = run(
         capsys, "join", str(tmp_path / "gone.git"), "--game", "g", "--as", "blue",

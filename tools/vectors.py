@@ -55,7 +55,6 @@ from catan_p2p.rules.actions import (  # noqa: E402
     ClaimSeat,
     ClaimVictory,
     ConfirmTrade,
-    Discard,
     EndRoadBuilding,
     EndTurn,
     GiveCard,
@@ -75,6 +74,7 @@ from catan_p2p.rules.board import Board  # noqa: E402
 from catan_p2p.rules.engine import dice_step_due  # noqa: E402
 from catan_p2p.rules.menu import legal_actions  # noqa: E402
 from catan_p2p.rules.state import Phase  # noqa: E402
+from catan_p2p.rules.steps import ANSWERS, STEPS  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
 from catan_p2p.session.start import create_game  # noqa: E402
 from catan_p2p.store import codec, reading  # noqa: E402
@@ -199,7 +199,7 @@ def _setup(repo: GameRepo, oid: str) -> bool:
 
 
 def _is_answer(action: Action) -> bool:
-    return isinstance(action, (ClaimSeat, Discard, AnswerTrade, GiveCard, ShowSteal))
+    return isinstance(action, ANSWERS)
 
 
 #: Every kind the vectors must hold at least once.
@@ -386,13 +386,7 @@ def _ref_of(repo: GameRepo, game: str, oid: str, kind: str) -> str:
     if kind == "chat":
         return f"refs/catan-chat/{game}/{c.author}"
     if kind.startswith("answer:"):
-        step_kind = {
-            "claim_seat": "seat",
-            "discard": "discard",
-            "answer_trade": "trade",
-            "give_card": "steal",
-            "show_steal": "monopoly",
-        }[kind.split(":")[1]]
+        step_kind = {s.answer.kind: s.name for s in STEPS}[kind.split(":")[1]]
         return f"refs/heads/catan/{game}/{step_kind}/{c.parents[0]}/{c.author}"
     return f"refs/heads/catan/{game}/{c.author}"
 

@@ -391,6 +391,8 @@ def draw_sync(
         pygame.draw.circle(surface, colour, (x + 5, cy), 5)
     if status.forks:
         text += f" · FORK: {status.forks[0]}"
+    elif status.waiting:
+        text += f" · {status.waiting[0]}"
     if status.error:
         text = f"retrying · {status.error}"
     elif sending:

@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -341,7 +341,7 @@ class Syncer:
 
     def _failed(self, error: str) -> SyncStatus:
         old = self.status or SyncStatus()
-        return SyncStatus(old.peers, old.ahead, old.behind, old.last_fetch, error, old.forks)
+        return replace(old, error=error)
 
     def _record_queued(self) -> None:
         while True:

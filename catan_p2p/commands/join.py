@@ -17,6 +17,7 @@ from catan_p2p.commands._common import (
 )
 from catan_p2p.commands._options import add_json, add_key, add_publish, parse_peers
 from catan_p2p.errors import RemoteError, UsageError
+from catan_p2p.session.lobby import list_remote
 from catan_p2p.session.start import join_game
 
 
@@ -26,7 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "url", help="the Git remote the game is shared on (a path, ssh or https URL)"
     )
     parser.add_argument(
-        "--game", required=True, metavar="ID", help="the game's id, from its creator"
+        "--game",
+        metavar="ID",
+        help="the game's id, from its creator (default: the one game at the remote with "
+        "your seat open)",
     )
     parser.add_argument(
         "--as", dest="as_player", required=True, metavar="COLOUR", help="the seat you take"
@@ -43,8 +47,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
+def which_game(url: str, player: str) -> str:
+    """The game to join when ``--game`` is not given: the one at ``url`` with ``player``'s
+    seat open (a lobby's listing, unverified; the join verifies what it fetches)."""
+    try:
+        found = list_remote(url)
+    except RemoteError as exc:
+        raise without_retry_advice(
+            exc, "check the URL and that the remote is reachable, then run `catan-p2p join` again"
+        ) from None
+    games = [g.game for g in found.games if player in g.open_seats]
+    if len(games) == 1:
+        return games[0]
+    if not games:
+        raise UsageError(
+            f"{url} holds no game with {player.capitalize()}'s seat open; see its games with "
+            f"`catan-p2p games {url}` and pass --game ID"
+        )
+    shown = ", ".join(games[:5]) + (", ..." if len(games) > 5 else "")
+    raise UsageError(
+        f"{url} holds {len(games)} games with {player.capitalize()}'s seat open ({shown}); "
+        "choose one with --game ID"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     player = args.as_player.lower()
+    if args.game is None:
+        args.game = which_game(args.url, player)
     key = Path(args.key).expanduser() if args.key else None
     path = default_game_repo(args.repo, "join")
     refuse_foreign_folder(path, "join")

@@ -394,7 +394,7 @@ def play_headless(args: argparse.Namespace) -> int:
         if live and now - last_report > 0.5:
             last_report = now
             print(
-                f"\rturn {state.turn}, {driver.actions} actions",
+                f"\rturn {state.turn}, {driver.actions} bot moves",
                 end="",
                 file=sys.stderr,
                 flush=True,
@@ -406,13 +406,15 @@ def play_headless(args: argparse.Namespace) -> int:
     if not state.is_over and actions < MAX_ACTIONS:
         raise UsageError("the game waits on a seat no bot plays; resume it in a window")
     head = "\r" if live else ""
-    print(f"{head}turn {state.turn}, {actions} actions", file=sys.stderr)
+    print(f"{head}turn {state.turn}, {actions} bot moves", file=sys.stderr)
     seconds = time.perf_counter() - started
+    recorded = len(session.history())  # with the steps nobody chooses, as replay counts them
     png = _final_png(session, game.repo)
     _close(session)
     winner = state.players[state.winner].capitalize() if state.winner >= 0 else "nobody"
     print(
-        f"{winner} won after {state.turn} turns ({actions} actions in {seconds:.1f} s); "
+        f"{winner} won after {state.turn} turns ({recorded} actions, {actions} of them the "
+        f"bots' moves, in {seconds:.1f} s); "
         f"final scores: " + ", ".join(f"{p} {state.points(s)}" for s, p in enumerate(state.players))
     )
     if game.repo is not None:

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
                 "expecting": expecting(state),
                 "error": error,
                 "forks": [str(f) for f in status.forks],
+                "waiting": list(status.waiting),
                 "rejected": session.rejected,
             }
         )
@@ -52,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         )
         for oid, reason in session.rejected.items():
             print(f"rejected {oid[:10]}: {reason}", file=sys.stderr)
+        for note in status.waiting:
+            print(note)
         for fork in status.forks:
             print(fork, file=sys.stderr)
         if error:

@@ -41,6 +41,7 @@ class SyncStatus:
     last_fetch: float | None = None  # time.time() of the last successful fetch
     error: str | None = None  # the last sync error, one sentence
     forks: tuple[Fork, ...] = field(default_factory=tuple)  # diverging heads found
+    waiting: tuple[str, ...] = ()  # lines that wait for a peer's closing merge (not forks)
 
 
 class Session(Protocol):

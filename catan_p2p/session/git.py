@@ -206,7 +206,9 @@ class GitSession:
         self.seats.finish_answers()
         if self.networked and error is None:
             self._push(self.seats.branches.openings)
-        self._status = replace(self._status, forks=found.forks, behind=found.behind)
+        self._status = replace(
+            self._status, forks=found.forks, behind=found.behind, waiting=found.waiting
+        )
         self.checkpoint.note(self.seats.lead().head)
         self._first_sight.first_seen(self.head)
 

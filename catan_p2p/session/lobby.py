@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from catan_p2p.errors import RemoteError, StateFileError, UsageError
 from catan_p2p.rules.state import Phase
+from catan_p2p.rules.steps import SEAT
 from catan_p2p.session.home import catan_home
 from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import (
@@ -402,7 +403,7 @@ def summarise(game: str, oid: str, answers: set[Answered], reader: _Reader) -> G
     players = tuple(info.players)
     if info.game != game or turn.current not in players:
         return GameSummary(game, problem="its newest commit belongs to another game")
-    claimed = {p for kind, _, p in answers if kind == "seat"}
+    claimed = {p for kind, _, p in answers if kind == SEAT.name}
     answered = {p for _, opening, p in answers if opening == oid}
     open_seats = tuple(p for p in players if not seats.get(p) and p not in claimed)
     return GameSummary(
@@ -515,7 +516,7 @@ def _local(repo: GameRepo, folder: Path, game: str, bots: set[str]) -> GameSumma
         return GameSummary(game, problem="no readable state", path=str(folder))
     state, when = best
     players = state.players
-    claimed = {p for kind, _, p in answers if kind == "seat"}
+    claimed = {p for kind, _, p in answers if kind == SEAT.name}
     answered = {p for _, opening, p in answers if opening == tip}
     open_seats = tuple(
         p for p, k in zip(players, state.seats, strict=False) if not k and p not in claimed

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from catan_p2p.errors import StateFileError, UsageError, VerificationError
 from catan_p2p.rules.board import Board, standard_board
+from catan_p2p.rules.steps import SEAT
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.store.codec import BANK
@@ -148,7 +149,7 @@ def join_game(
         game_repo.git_dir,
         game_id,
         [local_ref(r, game_id) for r in logs],
-        [answers_prefix(game_id, "seat", genesis)],
+        [answers_prefix(game_id, SEAT.name, genesis)],
     )
     state, _ = game_repo.open_genesis(genesis)
     if player not in state.players:

@@ -114,12 +114,20 @@ def _render(value: Any, pad: str) -> str:
         if not value:
             return "{}"
         inner = pad + " "
-        items = ",\n".join(
-            f"{inner}{encode_basestring(k) if type(k) is str else _compact(k)}: "
-            f"{_render(value[k], inner)}"
-            for k in sorted(value)
-        )
-        return f"{{\n{items}\n{pad}}}"
+        lines = []
+        for k in sorted(value):
+            v = value[k]
+            kind = type(v)  # the scalars inline: a call per value cost more than the rest
+            text = (
+                encode_basestring(v)
+                if kind is str
+                else int.__repr__(v)
+                if kind is int
+                else _render(v, inner)
+            )
+            name = encode_basestring(k) if type(k) is str else _compact(k)
+            lines.append(f"{inner}{name}: {text}")
+        return "{\n" + ",\n".join(lines) + f"\n{pad}}}"
     if isinstance(value, list) and value and isinstance(value[0], dict):
         items = ",\n".join(f"{pad}  {_compact(v)}" for v in value)
         return f"[\n{items}\n{pad} ]"
@@ -240,16 +248,17 @@ def player_data(hand: PlayerState, cards: tuple = (), players: tuple[str, ...] =
     return data
 
 
-def drawn_cards(deck: Deck | None, seat: int) -> tuple:
-    """``(position, bought, opened, shared, shown)`` of each card ``seat`` drew."""
-    if deck is None:
-        return ()
-    mine = ~(1 << seat)
-    return tuple(
-        (p, deck.bought[p], deck.opened[p], deck.shared[p] & mine, deck.shown[p])
-        for p, h in enumerate(deck.holders)
-        if h == seat
-    )
+def drawn_cards(deck: Deck | None, seats: int) -> tuple[tuple, ...]:
+    """For each of ``seats`` seats, ``(position, bought, opened, shared, shown)`` of each
+    card it drew (one pass over the deck)."""
+    drawn: list[list[tuple]] = [[] for _ in range(seats)]
+    if deck is not None:
+        for p, h in enumerate(deck.holders):
+            if 0 <= h < seats:
+                drawn[h].append(
+                    (p, deck.bought[p], deck.opened[p], deck.shared[p] & ~(1 << h), deck.shown[p])
+                )
+    return tuple(map(tuple, drawn))
 
 
 def _drawn_data(card: tuple, players: tuple[str, ...]) -> dict:
@@ -294,6 +303,7 @@ class StateWriter:
         self._by_value: dict[tuple, str] = {}
         self._trees: dict[tuple, str] = {}
         self._file_names: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._drawn_of: tuple[object, int, tuple] | None = None  # the last deck's cards
 
     def _blob(self, data: bytes) -> str:
         return self.store.write(b"blob", data)
@@ -370,7 +380,7 @@ class StateWriter:
                 for name, hand, cards in zip(
                     names,
                     state.hands,
-                    [drawn_cards(deck, s) for s in range(len(players))],
+                    self._drawn(deck, len(players)),
                     strict=True,
                 )
             )
@@ -442,6 +452,15 @@ class StateWriter:
         if deck is not None and any(deck.keys):
             root = (*root, ("deck", (True, self._deck_tree(deck, players, names))))
         return self._tree(root)
+
+    def _drawn(self, deck: Deck | None, seats: int) -> tuple[tuple, ...]:
+        """``drawn_cards``, remembered for the last deck (most actions leave it as it is)."""
+        last = self._drawn_of
+        if last is not None and last[0] is deck and last[1] == seats:
+            return last[2]
+        drawn = drawn_cards(deck, seats)
+        self._drawn_of = (deck, seats, drawn)
+        return drawn
 
     def _deck_tree(self, deck: Deck, players: tuple[str, ...], names: tuple[str, ...]) -> str:
         entries = []

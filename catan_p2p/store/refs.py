@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from catan_p2p.errors import ForkError, UsageError
+from catan_p2p.rules.steps import STEPS
 from catan_p2p.store.reflock import RefLock, write_all
 
 PREFIX = "refs/heads/catan"
@@ -23,7 +24,7 @@ REMOTES = "refs/remotes/"
 REMOTE = "origin"
 ZERO = "0" * 40
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-KINDS = ("discard", "trade", "seat", "steal", "monopoly")  # the concurrent steps (sync.concurrent)
+KINDS = tuple(s.name for s in STEPS)  # the concurrent steps (rules.steps)
 
 
 def check_name(what: str, name: str) -> str:
@@ -226,7 +227,7 @@ class Refs:
         """
         with RefLock(self.git_dir, name) as lock:
             try:
-                fd = os.open(lock.path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+                fd = os.open(lock.file, os.O_RDWR | getattr(os, "O_BINARY", 0))
             except (FileNotFoundError, IsADirectoryError):
                 # No loose ref yet (absent or only packed): write it whole.
                 _check_expected(name, self.get(name), expected)

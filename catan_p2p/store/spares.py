@@ -40,10 +40,14 @@ _LOCK = ".lock"
 
 def write_all(fd: int, data: bytes) -> None:
     """Write all of ``data`` to ``fd`` (``os.write`` may write less) and close it."""
-    with open(fd, "wb", buffering=0, closefd=True) as f:
-        view = memoryview(data)
-        while view:
-            view = view[f.write(view) :]
+    try:
+        written = os.write(fd, data)
+        if written < len(data):
+            view = memoryview(data)[written:]
+            while view:
+                view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 class SpareFiles:

@@ -48,10 +48,20 @@ class Fork:
 
 @dataclass(frozen=True)
 class Adopted:
-    """What one round of adoption found: forks, and heads refused (``behind``)."""
+    """What one round of adoption found: forks, heads refused (``behind``), and lines
+    that wait for another peer's closing merge (``waiting``: sentences; not a fork, the
+    game goes on by itself once that peer syncs)."""
 
     forks: tuple[Fork, ...]
     behind: int
+    waiting: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """Two lines an abandon joins, whose closing merge another peer owes."""
+
+    note: str
 
 
 def abandoned_first(
@@ -75,11 +85,11 @@ def close_if_abandoned(
     oid: str,
     fork: str,
     may_close: bool = True,
-) -> str | None:
+) -> Awaited | str | None:
     """Join an abandoned game's line and a line that loses to it (``oid`` or ``peer``'s
     head) with the closing merge when a local seat wrote the winning abandon, and let
     the other local ``peers`` follow (``sync.liveness``). None once joined, else what
-    to report: the merge its author owes (not written here), or ``fork``."""
+    to report: the merge its author owes (``Awaited``: not written here), or ``fork``."""
     head = peer.head or peer.genesis
     try:
         close = liveness.closing(repo, peer.verifier.verify, head, oid)
@@ -90,7 +100,7 @@ def close_if_abandoned(
         return fork
     closer = peers.get(close.by)
     if not may_close or closer is None or (closer.head or closer.genesis) != head:
-        return liveness.awaited(close)
+        return Awaited(liveness.awaited(close))
     closer.record_close(close)
     for other in peers.values():
         if other is not closer:
@@ -114,6 +124,7 @@ def adopt(
         return Adopted((), 0)
     lead = next(iter(peers.values()))
     forks: set[Fork] = set()
+    waiting: set[str] = set()
     behind = 0
     for ref, oid in abandoned_first(heads, lead.verifier.verify):
         if rejections.refused(oid):
@@ -123,7 +134,9 @@ def adopt(
                 peer.advance(oid)
             except ForkError as exc:
                 note = close_if_abandoned(repo, peers, peer, oid, str(exc), may_close)
-                if note:
+                if isinstance(note, Awaited):
+                    waiting.add(note.note)
+                elif note:
                     seat = parse_ref(ref, game)[0]
                     forks.add(Fork(ref, seat, source_of(ref), note))
             except (VerificationError, IllegalAction) as exc:
@@ -132,4 +145,4 @@ def adopt(
                 break
         else:
             rejections.accepted(oid)
-    return Adopted(tuple(sorted(forks)), behind)
+    return Adopted(tuple(sorted(forks)), behind, tuple(sorted(waiting)))

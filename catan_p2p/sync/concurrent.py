@@ -1,8 +1,11 @@
-"""The concurrent step: seat claims, discards after a seven and answers to a trade offer.
+"""The concurrent step: seat claims, discards after a seven, trade answers, steals, and
+the stolen cards shown before a monopoly.
 
 One home for the protocol of state_schema/PROTOCOL.md "Merge commits": who owes an
 answer, where an action goes (an answer branch, a merge then the action, or a plain
-commit), what the merge commit holds, and how answers and merges are checked.
+commit), what the merge commit holds, and how answers and merges are checked. What
+differs from one kind of step to another is read from the table ``rules.steps.STEPS``;
+nothing here names a kind.
 
 Everything here is a pure function of its arguments: it reads no repository and moves
 no ref. The session asks for a ``Plan`` or a ``Merge`` and acts on it; the peer writes
@@ -15,38 +18,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from catan_p2p.errors import IllegalAction, VerificationError
-from catan_p2p.rules.actions import (
-    Action,
-    AnswerTrade,
-    CancelTrade,
-    ClaimSeat,
-    ConfirmTrade,
-    Discard,
-    GiveCard,
-    ShowsSteals,
-    ShowSteal,
-)
-from catan_p2p.rules.state import GameState, Phase
+from catan_p2p.rules.actions import Action, ShowsSteals
+from catan_p2p.rules.state import GameState
+from catan_p2p.rules.steps import ANSWERS, BY_NAME, STEPS, open_step
+from catan_p2p.rules.steps import owed_discards as owed_discards
 from catan_p2p.store.objects import Commit
 from catan_p2p.store.refs import REMOTE, answer_ref, answers_prefix, tracking_ref
 from catan_p2p.sync.protocol import MergeInfo, merge_message, who
 from catan_p2p.trust.engine import step
 
-ANSWER_KINDS: dict[str, type[Action]] = {
-    "seat": ClaimSeat,
-    "discard": Discard,
-    "trade": AnswerTrade,
-    "steal": GiveCard,
-    "monopoly": ShowSteal,
-}
-"""Each kind of concurrent step and the answer action it takes."""
-
-_KIND_OF_PHASE = {
-    Phase.DISCARD: "discard",
-    Phase.TRADE: "trade",
-    Phase.STEAL: "steal",
-    Phase.MONOPOLY: "monopoly",
-}
+ANSWER_KINDS: dict[str, type[Action]] = {s.name: s.answer for s in STEPS}
+"""Each kind of concurrent step and the answer action it takes (from ``rules.steps``)."""
 
 
 @dataclass(frozen=True)
@@ -59,35 +41,20 @@ class Answer:
 
 
 def open_kind(state: GameState) -> str | None:
-    """The kind of concurrent step open in ``state`` (``seat``/``discard``/``trade``), or None.
-
-    The seat step is open from the genesis until every seat is claimed; its opening
-    is the genesis and its merge, by the first player, starts the set-up.
-    """
-    if state.lobby_open:
-        return "seat"
-    return _KIND_OF_PHASE.get(state.phase)
+    """The name of the concurrent step open in ``state`` (``rules.steps.open_step``), or None."""
+    step = open_step(state)
+    return None if step is None else step.name
 
 
 def is_answer(action: Action) -> bool:
     """True for an action that only ever goes on an answer branch (claim, discard, answer)."""
-    return isinstance(action, (ClaimSeat, Discard, AnswerTrade, GiveCard, ShowSteal))
+    return isinstance(action, ANSWERS)
 
 
 def owed_answers(state: GameState) -> frozenset[str]:
     """The players a merge must hear from in ``state``: unclaimed seats, or discards owed."""
-    if state.lobby_open:
-        return frozenset(p for p, k in zip(state.players, state.seats, strict=True) if not k)
-    if state.phase is Phase.STEAL:
-        return frozenset((state.players[state.victim],))
-    if state.phase is Phase.MONOPOLY:
-        return frozenset(state.players[s.victim] for s in state.steals)
-    return owed_discards(state)
-
-
-def owed_discards(state: GameState) -> frozenset[str]:
-    """The players who still owe a discard in ``state``."""
-    return frozenset(state.players[s] for s, n in enumerate(state.discards) if n)
+    step = open_step(state)
+    return owed_discards(state) if step is None else step.owed(state)
 
 
 def with_answers(state: GameState, answers: Iterable[Answer]) -> GameState:
@@ -170,19 +137,20 @@ def plan_action(
         IllegalAction: an answer or a trade confirmation that is not legal on top of
             ``state`` and the answers (checked before anything is written).
     """
-    kind = open_kind(state)
-    if kind is not None and is_answer(action):
+    kind = open_step(state)
+    if kind is None:
+        return Record()
+    if is_answer(action):
         # Every answer, the active player's own discard included, goes on its own branch.
         given = with_answers(state, answers())
         step(given, as_merged(state, given, action))  # legal on top of the answers given?
-        return AnswerOnBranch(kind, answer_ref(game, kind, opening, action.player))
-    if kind == "trade" and isinstance(action, (ConfirmTrade, CancelTrade)):
+        return AnswerOnBranch(kind.name, answer_ref(game, kind.name, opening, action.player))
+    if isinstance(action, kind.closed_by):
         given = tuple(answers())
-        if isinstance(action, ConfirmTrade):
-            step(with_answers(state, given), action)  # refuse before writing the merge
-        return MergeThenRecord(kind, given) if given else Record()
-    if kind in ("discard", "steal", "monopoly"):
-        return SettleThenRecord(kind)
+        step(with_answers(state, given), action)  # refuse before writing the merge
+        return MergeThenRecord(kind.name, given) if given else Record()
+    if kind.settled_first:
+        return SettleThenRecord(kind.name)
     return Record()
 
 
@@ -206,8 +174,8 @@ def merge_due(
         answers: gives the verified answers to the open step; only called when a local
             active seat could merge (collecting them verifies commits).
     """
-    kind = open_kind(state)
-    if kind not in ("seat", "discard", "steal", "monopoly"):
+    kind = open_step(state)
+    if kind is None or not kind.merged_when_owed_in:
         return None
     active = state.players[state.current]
     if active not in local:
@@ -215,7 +183,7 @@ def merge_due(
     given = answers()
     if {a.player for a in given} != owed_answers(state):
         return None
-    return Merge(kind, active, tuple(given))
+    return Merge(kind.name, active, tuple(given))
 
 
 # --- finding answers -----------------------------------------------------------------------
@@ -341,20 +309,7 @@ def combine(
 
 
 def check_merged(c: Commit, kind: str, state: GameState) -> None:
-    """A seat or discard merge closes its step: it takes every claim or discard owed."""
-    if kind == "discard" and state.phase is Phase.DISCARD:
-        raise VerificationError(
-            f"{who(c)} is rejected: a discard merge must include every discard owed"
-        )
-    if kind == "steal" and state.phase is Phase.STEAL:
-        raise VerificationError(
-            f"{who(c)} is rejected: a steal merge must include the robbed player's answer"
-        )
-    if kind == "monopoly" and state.phase is Phase.MONOPOLY:
-        raise VerificationError(
-            f"{who(c)} is rejected: a monopoly merge must include every robbed player's answer"
-        )
-    if kind == "seat" and state.lobby_open:
-        raise VerificationError(
-            f"{who(c)} is rejected: the seat merge must take a claim for every seat"
-        )
+    """A merge of a step that waits for every owed answer (all but a trade) closes it."""
+    step_kind = BY_NAME[kind]
+    if step_kind.merged_when_owed_in and step_kind.is_open(state):
+        raise VerificationError(f"{who(c)} is rejected: {step_kind.incomplete}")

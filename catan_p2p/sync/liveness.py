@@ -23,10 +23,10 @@ from catan_p2p.errors import VerificationError
 from catan_p2p.rules.actions import Abandon
 from catan_p2p.rules.state import NOBODY, GameState
 from catan_p2p.store.objects import Commit
-from catan_p2p.sync.protocol import MergeInfo, parse_action, trailer, who
+from catan_p2p.sync.protocol import ABANDON, MergeInfo, parse_action, trailer, who
 from catan_p2p.sync.repo import GameRepo
 
-KIND = "abandon"
+KIND = ABANDON
 #: How far ahead of a peer's clock any commit may be dated (clocks differ); one dated
 #: further ahead is refused for now (``verify.check_not_ahead``).
 CLOCK_SKEW = 300
@@ -64,7 +64,7 @@ def abandon_time(repo: GameRepo, parent: str, timeout: int) -> int:
 
 def is_closing(c: Commit) -> bool:
     """Whether ``c`` is a closing merge (two parents, ``Catan-Merge`` of kind ``abandon``)."""
-    return len(c.parents) == 2 and '"kind":"abandon"' in (trailer(c, "Catan-Merge") or "")
+    return len(c.parents) == 2 and f'"kind":"{KIND}"' in (trailer(c, "Catan-Merge") or "")
 
 
 def _is_abandon(c: Commit) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from catan_p2p.errors import VerificationError
 from catan_p2p.rules.actions import Action
+from catan_p2p.rules.steps import STEPS
 from catan_p2p.store.objects import Commit
 from catan_p2p.store.schema import MAX_TIMEOUT
 
@@ -122,14 +123,12 @@ def parse_genesis(commit: Commit) -> GenesisInfo:
     return info
 
 
-MERGE_WHAT = {
-    "discard": "discards",
-    "trade": "trade answers",
-    "seat": "seat claims",
-    "steal": "the card given",
-    "monopoly": "the stolen cards shown",
-    "abandon": "the late moves",
-}
+ABANDON = "abandon"
+"""The kind of the closing merge that joins an absent player's late line (``sync.liveness``)."""
+
+MERGE_WHAT = {**{s.name: s.merged for s in STEPS}, ABANDON: "the late moves"}
+"""What a merge of each kind takes, in its summary line (``rules.steps``, and the closing
+merge)."""
 
 
 def merge_message(actor: str, kind: str, answers: list[str], game: str) -> str:

@@ -61,6 +61,8 @@ def test_headless_play_records_a_whole_game_and_draws_the_final_board(home, caps
     assert pygame.image.load(str(png)).get_size() == (1280, 800)
     session = GitSession.open(repo)
     assert session.state.is_over and len(session.history()) > 50
+    # The count said is the one replay steps through ("action N of N").
+    assert f"({len(session.history())} actions, " in out
 
 
 @pytest.mark.slow

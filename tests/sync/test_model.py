@@ -160,13 +160,16 @@ class ProtocolModel(RuleBasedStateMachine):
         for ref, oid in node.repo.refs.list(tracking_prefix(GAME)).items():
             if not well_formed(ref, GAME) or parse_ref(ref, GAME)[1] is not None:
                 continue
-            FIGURES["invariant: every fetched head is adopted, rejected or a fork"] += 1
+            FIGURES["invariant: every fetched head is adopted, rejected, a fork or waiting"] += 1
             if node.repo.is_ancestor(oid, head) or oid in rejected:
                 continue
             if liveness.extends(node.repo, oid, head):
                 continue
             if any(str(f).startswith(ref) for f in status.forks):
                 FIGURES["forks reported"] += 1
+                continue
+            if any(oid[:10] in note for note in status.waiting):
+                FIGURES["lines waiting for a closing merge"] += 1
                 continue
             raise AssertionError(
                 f"{node.player}'s peer silently ignores {ref} at {oid[:10]} "

@@ -476,9 +476,13 @@ def check_exchange(proof: object, key: str, point: str) -> str:
     return _check_multiplied(proof, key, _point(point), b"exchange", "a shared value")
 
 
+@lru_cache(maxsize=256)
 def shared_value(secret: bytes, point: str) -> str:
     """``x·Q`` without a proof: what a seat reads for itself, and what anyone computes
-    once the seat's secret is revealed at the end of the game."""
+    once the seat's secret is revealed at the end of the game.
+
+    Remembered: a player's view reads its pending steals after every action.
+    """
     return _mul(deck_key(secret), _point(point)).hex()
 
 

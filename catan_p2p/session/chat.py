@@ -23,8 +23,8 @@ from pathlib import Path
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.session.keys import seat_key
 from catan_p2p.store import gitcmd
-from catan_p2p.store.refs import check_name
-from catan_p2p.sync import transport
+from catan_p2p.store.refs import ZERO, check_name
+from catan_p2p.sync import refpolicy, transport
 from catan_p2p.sync.audit import seat_keys
 from catan_p2p.sync.chatlines import MAX_CHARS, line_refusal, shown, update_refusal
 from catan_p2p.sync.repo import GameRepo
@@ -132,9 +132,12 @@ class ChatLog:
         local = self.repo.refs.list(self.prefix)
         seats = self.seat_keys()
         for tracked, oid in sorted(self._fetched().items()):
-            player = tracked.rsplit("/", 1)[1]
-            if player not in seats:
+            name = refpolicy.read_name(tracked, self.game)
+            if name is None or not name.chat:
                 continue
+            if refpolicy.check_update(self.repo, tracked, ZERO, oid, self.game, lambda: seats):
+                continue  # no chat ref of a seat, or no commit: junk
+            player = name.player
             ref = self.ref(player)
             have = local.get(ref)
             if have == oid or update_refusal(self.repo, have, oid, player, seats[player]):

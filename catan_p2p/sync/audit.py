@@ -7,13 +7,14 @@ named, and two player branches that diverge are reported as a fork.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from catan_p2p.errors import StateFileError, VerificationError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
-from catan_p2p.store.refs import game_prefix, parse_ref, tracking_prefix, well_formed
-from catan_p2p.sync import liveness
+from catan_p2p.store.refs import ZERO, game_prefix, parse_ref, tracking_prefix
+from catan_p2p.sync import liveness, refpolicy
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.verify import Verifier
 
@@ -28,6 +29,7 @@ class AuditReport:
     bad_commit: str | None = None
     problem: str | None = None
     forks: list[str] = field(default_factory=list)
+    junk: dict[str, str] = field(default_factory=dict)  # ref -> why the ref policy refuses it
     head: str | None = None
     state: GameState | None = None
 
@@ -36,11 +38,25 @@ class AuditReport:
         return self.problem is None and not self.forks
 
 
-def game_refs(repo: GameRepo, game: str) -> dict[str, str]:
-    """Every ref of ``game``: local branches and the ones fetched from a remote."""
+def game_refs(
+    repo: GameRepo,
+    game: str,
+    seats: Collection[str] | None = None,
+    junk: dict[str, str] | None = None,
+) -> dict[str, str]:
+    """Every ref of ``game`` the ref policy takes (``refpolicy.check_update``: of a
+    protocol shape, naming a commit, of ``seats`` when given): local branches and the ones
+    fetched from a remote. The others, with the policy's reason, go to ``junk``."""
     refs = repo.refs.list(game_prefix(game))
     refs.update(repo.refs.list(tracking_prefix(game)))
-    return {ref: oid for ref, oid in refs.items() if well_formed(ref, game)}
+    out = {}
+    for ref, oid in refs.items():
+        reason = refpolicy.check_update(repo, ref, ZERO, oid, game, lambda: seats)
+        if reason is None:
+            out[ref] = oid
+        elif junk is not None:
+            junk[ref] = reason
+    return out
 
 
 def open_game(repo: GameRepo, game: str) -> tuple[str, GameState, GameInfo]:
@@ -57,15 +73,14 @@ def open_game(repo: GameRepo, game: str) -> tuple[str, GameState, GameInfo]:
 def audit(repo: GameRepo, game: str, local_only: bool = False) -> AuditReport:
     """Verify every branch of ``game``; stop at the first bad commit.
 
-    Refs named after no seat of the game are junk and not read. ``local_only``: only the
-    repository's own branches when it has any (not what was fetched from remotes).
+    Refs the ref policy refuses (no protocol shape, no commit, named after no seat of the
+    game) are junk and not read; ``AuditReport.junk`` names them. ``local_only``: only
+    the repository's own branches when it has any (not what was fetched from remotes).
     """
     report = AuditReport(game)
     genesis, genesis_state, info = open_game(repo, game)
     verifier = Verifier(repo, info, genesis, genesis_state)
-    refs = game_refs(repo, game)
-    seats = set(genesis_state.players)
-    refs = {r: o for r, o in refs.items() if parse_ref(r, game)[0] in seats}
+    refs = game_refs(repo, game, genesis_state.players, report.junk)
     own = {r: o for r, o in refs.items() if r.startswith("refs/heads/")}
     if local_only and own:
         refs = own

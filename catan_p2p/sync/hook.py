@@ -23,19 +23,16 @@ hook only stops a cheat earlier. Anything outside ``refs/heads/catan/`` and
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from catan_p2p.errors import CatanError
 from catan_p2p.store.catfile import CatFileStore
 from catan_p2p.store.refs import PREFIX, ZERO, game_prefix, parse_ref, player_ref
-from catan_p2p.sync import chatlines, liveness
+from catan_p2p.sync import chatlines, liveness, refpolicy
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.transport import CHAT_PREFIX
 from catan_p2p.sync.verify import Verifier
-
-
-def _game_of(ref: str) -> str:
-    return ref[len(PREFIX) + 1 :].split("/", 1)[0]
 
 
 def check_update(
@@ -43,40 +40,47 @@ def check_update(
 ) -> str | None:
     """Why this ref update must be refused, or None to accept it.
 
+    The ref policy (``sync.refpolicy.check_update``: name, seat, object, fast-forward)
+    first, as a guard applies it; then the commits it brings are verified.
+
     Args:
         after: every ref of the repository as it would be once the whole push is
             accepted (defaults to the repository's refs with this update applied).
     """
-    if ref.startswith(CHAT_PREFIX + "/"):
-        return _check_chat(repo, old, new, ref)
-    if not ref.startswith(PREFIX + "/"):
-        return None
+    if not ref.startswith((PREFIX + "/", CHAT_PREFIX + "/")):
+        return None  # not the game's: Git's business
+    name = refpolicy.read_name(ref)
     try:
-        game = _game_of(ref)
-        player, kind, opening = parse_ref(ref, game)
-        if new == ZERO:
-            return None if kind is not None else f"{ref}: a player's log cannot be deleted"
+        if name is not None and name.chat:
+            return _check_chat(repo, old, new, ref, name)
+        game = name.game if name is not None else None
+        reason = refpolicy.check_update(repo, ref, old, new, game, _seats(repo, new), guard=True)
+        if reason is not None or new == ZERO or name is None:
+            return reason
         if after is None:
-            after = repo.refs.list(game_prefix(game))
+            after = repo.refs.list(game_prefix(name.game))
         after = {**after, ref: new}
-        return _check(repo, game, player, kind, opening, old, new, ref, after)
+        return _check(repo, name, new, ref, after)
     except CatanError as exc:
         return f"{ref}: {exc}"
     except (ValueError, RecursionError) as exc:  # hostile bytes that slip past the parsers
         return f"{ref}: {new[:10]} cannot be read ({type(exc).__name__})"
 
 
+def _seats(repo: GameRepo, new: str) -> Callable[[], tuple[str, ...]]:
+    """The players of the game ``new`` starts from, read when the policy asks."""
+    return lambda: repo.open_genesis(repo.genesis_of(new))[0].players
+
+
 def _check(
     repo: GameRepo,
-    game: str,
-    player: str,
-    kind: str | None,
-    opening: str | None,
-    old: str,
+    name: refpolicy.RefName,
     new: str,
     ref: str,
     after: dict[str, str],
 ) -> str | None:
+    """Verify what the update brings: one genesis for the game, every new commit."""
+    game, player = name.game, name.player
     mine = game_prefix(game) + "/"
     after = {r: o for r, o in after.items() if r.startswith(mine)}
     genesis = repo.genesis_of(new)
@@ -84,18 +88,13 @@ def _check(
         if other != ref and oid != ZERO and repo.genesis_of(oid) != genesis:
             return f"{ref}: {new[:10]} starts from another genesis than {other}"
     genesis_state, info = repo.open_genesis(genesis)
-    if player not in genesis_state.players:
-        seats = ", ".join(genesis_state.players)
-        return f"{ref}: {player!r} holds no seat of game {game} ({seats})"
     verifier = Verifier(repo, info, genesis, genesis_state)
     _trust_accepted(repo, game, genesis, verifier)
-    if kind is not None:
-        action, _ = verifier.verify_answer(new, opening or "", kind)
+    if name.kind is not None:
+        action, _ = verifier.verify_answer(new, name.opening or "", name.kind)
         if action.player != player:
             return f"{ref}: holds an answer of {action.player}, not of {player}"
         return None
-    if old != ZERO and not liveness.extends(repo, old, new):
-        return f"{ref}: {new[:10]} does not extend {old[:10]}; a player's log is never rewritten"
     verifier.verify(new)
     tip = repo.commit(new)
     if new != genesis and tip.author != player:
@@ -117,14 +116,11 @@ def _check(
     return None
 
 
-def _check_chat(repo: GameRepo, old: str, new: str, ref: str) -> str | None:
+def _check_chat(
+    repo: GameRepo, old: str, new: str, ref: str, name: refpolicy.RefName
+) -> str | None:
     """A chat ref is a seat's own: its new lines are chat lines that seat signed."""
-    parts = ref[len(CHAT_PREFIX) + 1 :].split("/")
-    if len(parts) != 2:
-        return f"{ref}: a chat ref is {CHAT_PREFIX}/<game>/<player>"
-    game, player = parts
-    if new == ZERO:
-        return f"{ref}: a player's chat cannot be deleted"
+    game, player = name.game, name.player
     try:  # the seat keys of the newest log here (the hook verified each when it came)
         logs = {
             r: o for r, o in repo.refs.list(game_prefix(game)).items()
@@ -134,11 +130,12 @@ def _check_chat(repo: GameRepo, old: str, new: str, ref: str) -> str | None:
         state = repo.state_of(newest)[0] if newest else None
     except (CatanError, ValueError) as exc:
         return f"{ref}: game {game} cannot be read here ({exc})"
-    if state is None or not state.seats:
+    keys = dict(zip(state.players, state.seats, strict=True)) if state and state.seats else {}
+    reason = refpolicy.check_update(repo, ref, old, new, game, lambda: keys or None, guard=True)
+    if reason is not None:
+        return reason
+    if not keys:
         return f"{ref}: game {game} has no claimed seats here; chat comes after the claims"
-    keys = dict(zip(state.players, state.seats, strict=True))
-    if player not in keys:
-        return f"{ref}: {player!r} holds no seat of game {game}"
     reason = chatlines.update_refusal(repo, None if old == ZERO else old, new, player, keys[player])
     return None if reason is None else f"{ref}: {reason}"
 

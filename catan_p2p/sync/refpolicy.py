@@ -1,28 +1,144 @@
-"""Which fetched refs a peer reads: the one home of the rule about junk refs.
+"""What a valid ref update is: the one policy the hook, the fetch step and the audit share.
 
 Anyone who may push to a plain remote can put junk beside a game (an unknown kind, a
 nested answer, an upper-case name, a blob where a commit belongs, a log of a name that
-is no seat). Left in place, one such ref would stop every reader; so a peer reads only
-refs of a protocol shape (``store.refs.well_formed``) naming a commit, and lets its
-local copy of anything else go. The remote's copy is the hook's business (it refuses
-such pushes, ``sync.hook``), or, on a forge, nobody's: peers never ask for it.
+is no seat). ``check_update`` says, for one ref moving from ``old`` to ``new``, why it
+is not a ref of the game, or None:
+
+- the name has a protocol shape under the game's prefix (PROTOCOL.md section 2): a
+  player's log ``catan/<game>/<player>``, an answer ``catan/<game>/<kind>/<opening>/
+  <player>`` of a kind of ``rules.steps``, or a chat ref ``catan-chat/<game>/<player>``,
+  as a local ref or as a copy fetched from any source (``read_name``, which reads no
+  object, so any number of junk names costs only their parsing);
+- the player it names holds a seat (when the seats are known);
+- it names a commit (an answer branch may also go away; a log or a chat ref may not,
+  on a remote that guards its refs);
+- on a guarded remote a log only moves forward (``liveness.extends``).
+
+The server hook (``sync.hook``) asks it first and then verifies the commits; a peer's
+fetch step lets its copy of any fetched ref it refuses go (``drop_junk``,
+``keep_fetched``), so one junk ref stops no reader; the audit reads only the refs it
+accepts. The remote's copy of junk is the hook's business or, on a forge, nobody's:
+peers never ask for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
-from catan_p2p.errors import ForkError, StateFileError
+from catan_p2p.errors import CatanError, ForkError
+from catan_p2p.rules.steps import BY_NAME
 from catan_p2p.store.refs import (
+    HEADS,
+    REMOTES,
+    ZERO,
     fetched,
     game_prefix,
-    parse_ref,
     player_ref,
     tracking_prefix,
     tracking_ref,
-    well_formed,
 )
+from catan_p2p.sync import liveness
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.transport import CHAT_PREFIX
+
+_WORD = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")  # a game id or player name (store.refs)
+_OID = re.compile(r"^[0-9a-f]{40}$")
+_GAMES = HEADS + "catan/"
+_CHATS = CHAT_PREFIX + "/"
+SHAPES = (
+    "catan/<game>/<player>, catan/<game>/<kind>/<opening>/<player> or catan-chat/<game>/<player>"
+)
+
+
+@dataclass(frozen=True)
+class RefName:
+    """What a ref name is in the protocol: whose, of which game, log, answer or chat."""
+
+    game: str
+    player: str
+    kind: str | None = None  # the step's name for an answer branch
+    opening: str | None = None
+    chat: bool = False
+    source: str | None = None  # the remote it was fetched from; None for a local ref
+
+    @property
+    def is_log(self) -> bool:
+        """A player's single-writer log (not an answer branch, not chat)."""
+        return self.kind is None and not self.chat
+
+
+def read_name(ref: str, game: str | None = None) -> RefName | None:
+    """The protocol name ``ref`` is (local, or fetched from any source), or None when it
+    has no protocol shape or belongs to another game than ``game``. Reads no object."""
+    source = None
+    if ref.startswith(REMOTES):
+        source, _, tail = ref[len(REMOTES) :].partition("/")
+        if not source:
+            return None
+    elif ref.startswith(_GAMES):
+        tail = ref[len(HEADS) :]
+    elif ref.startswith(_CHATS):
+        tail = ref[len("refs/") :]
+    else:
+        return None
+    top, _, rest = tail.partition("/")
+    parts = rest.split("/")
+    if top not in ("catan", "catan-chat") or not _WORD.match(parts[0]):
+        return None
+    if game is not None and parts[0] != game:
+        return None
+    if not _WORD.match(parts[-1]):
+        return None
+    if top == "catan-chat":
+        return RefName(parts[0], parts[1], chat=True, source=source) if len(parts) == 2 else None
+    if len(parts) == 2:
+        return RefName(parts[0], parts[1], source=source)
+    if len(parts) == 4 and parts[1] in BY_NAME and _OID.match(parts[2]):
+        return RefName(parts[0], parts[3], parts[1], parts[2], source=source)
+    return None
+
+
+def check_update(
+    repo: GameRepo,
+    ref: str,
+    old: str,
+    new: str,
+    game: str | None = None,
+    seats: Callable[[], Collection[str] | None] | None = None,
+    guard: bool = False,
+) -> str | None:
+    """Why ``ref`` may not move from ``old`` to ``new`` (``ZERO``: absent), or None.
+
+    Args:
+        game: the game the ref must belong to (None: the one its name says).
+        seats: gives the players of the game, asked only once the name and the object
+            pass (None, or None given: not known yet, any player name is taken).
+        guard: the rules of a remote that guards its refs (``sync.hook``): a log or a
+            chat ref is never deleted and a log only moves forward. A reader (fetch,
+            audit) takes what a remote holds as it is; whether a log may move there is
+            the adoption's business (``sync.adopt``).
+    """
+    name = read_name(ref, game)
+    if name is None:
+        of = f"of game {game}" if game is not None else "of the protocol"
+        return f"{ref} is no ref {of} (a ref of a game is {SHAPES})"
+    if new == ZERO:
+        if guard and name.kind is None:
+            what = "chat" if name.chat else "log"
+            return f"{ref}: a player's {what} cannot be deleted"
+        return None
+    if not names_a_commit(repo, new):
+        return f"{ref}: {new[:10]} is not a commit here; a ref of the game names a commit"
+    players = seats() if seats is not None else None
+    if players is not None and name.player not in players:
+        listed = ", ".join(players)
+        return f"{ref}: {name.player!r} holds no seat of game {name.game} ({listed})"
+    if guard and name.is_log and old != ZERO and not liveness.extends(repo, old, new):
+        return f"{ref}: {new[:10]} does not extend {old[:10]}; a player's log is never rewritten"
+    return None
 
 
 def player_heads(repo: GameRepo, game: str, seats: Collection[str] | None = None) -> dict[str, str]:
@@ -32,10 +148,9 @@ def player_heads(repo: GameRepo, game: str, seats: Collection[str] | None = None
     found = {**repo.refs.list(game_prefix(game)), **fetched(repo.refs, game)}
     out = {}
     for ref, oid in found.items():
-        if well_formed(ref, game):
-            player, kind, _ = parse_ref(ref, game)
-            if kind is None and (seats is None or player in seats):
-                out[ref] = oid
+        name = read_name(ref, game)
+        if name is not None and name.is_log and (seats is None or name.player in seats):
+            out[ref] = oid
     return out
 
 
@@ -81,8 +196,9 @@ def keep_fetched(
 
 
 def is_junk(repo: GameRepo, ref: str, oid: str, game: str) -> bool:
-    """Whether a fetched ref is of no protocol shape or names no commit."""
-    return not well_formed(ref, game) or not names_a_commit(repo, oid)
+    """Whether a fetched ref is one a reader does not take (``check_update``): of no
+    protocol shape, or naming no commit."""
+    return check_update(repo, ref, ZERO, oid, game) is not None
 
 
 def forget(repo: GameRepo, ref: str, oid: str) -> None:
@@ -94,8 +210,11 @@ def forget(repo: GameRepo, ref: str, oid: str) -> None:
 
 
 def names_a_commit(repo: GameRepo, oid: str) -> bool:
+    """Whether ``oid`` is a commit this repository holds (not a blob, tree or tag)."""
+    if not _OID.match(oid):
+        return False
     try:
         repo.commit(oid)
-    except (StateFileError, KeyError, ValueError, OSError):
+    except (CatanError, KeyError, ValueError, OSError, RecursionError):
         return False
     return True

@@ -36,6 +36,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from benchmarks.wan_link import WanLink, check
+from catan_p2p.store import gitcmd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "sync"))  # the servers are the tests' fixtures
@@ -55,10 +56,8 @@ def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _git(*args: str, cwd: Path | None = None) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True
-    ).stdout.strip()
+def _git(*args: str) -> str:
+    return gitcmd.run(None, *args, check=True).stdout.strip()
 
 
 def _ref(git_dir: Path, ref: str) -> str | None:

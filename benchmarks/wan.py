@@ -15,7 +15,16 @@ a commit of the game's first-parent line; its time is when the mover's log first
 it (the mover recorded it; bots push a turn when another seat may act), and it shows
 at a peer when that peer's log first holds it or a descendant. Figures per move and
 peer, and per move until every other peer shows it; fetches (connections through the
-link) and bytes per action; wall time of the stretch played.
+link) and bytes per action; wall time of the stretch played. Where the time goes: when
+the mover's push landed on its remote, when each other peer's fetch brought it (its
+tracking ref), when that peer's log held it (verified and adopted), and what one idle
+fetch costs through the link (the price of every poll).
+
+Each row (transport/layout) is run ``--repeats`` times; the summary gives the median of
+the runs' medians and their spread. ``--game`` plays whole games instead (the wall time
+from the bots' start until every bot has ended the game). ``--merge`` keeps the rows
+of an earlier ``wan.json`` that this run did not measure (rows can be measured, and a
+row measured under load measured again, one at a time).
 
 Writes ``benchmarks/results/wan.json`` and ``wan.md`` (or under ``--out``).
 """
@@ -26,13 +35,17 @@ import argparse
 import json
 import os
 import platform
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.wan_link import WanLink, check
@@ -47,13 +60,53 @@ PLAYERS = ("red", "blue", "white", "orange")
 GAME = "wan"
 KINDS = ("daemon", "ssh", "http")
 LAYOUTS = ("shared", "points")
+ROWS = tuple(f"{k}/{lay}" for k in KINDS for lay in LAYOUTS)
 OUT = ROOT / "benchmarks" / "results"
 ACTIONS = 120  # actions timed per setting (``--quick``: 15, unless --actions says)
+REPEATS = 3  # runs per row
 CLI = [str(Path(sys.executable).parent / "catan-p2p")]
+GAME_LIMIT_S = 3600.0  # a whole game that has not ended by then is reported unfinished
+IDLE_PROBES = 5  # idle fetches timed per run
+
+
+def _bot_command(idle_max: float | None) -> list[str]:
+    """``catan-p2p bot``, or (an A/B variant) the same with another idle-poll ceiling."""
+    if idle_max is None:
+        return [*CLI, "bot"]
+    code = (
+        "import sys; import catan_p2p.commands.bot as b; "
+        f"b.IDLE_MAX = {float(idle_max)!r}; from catan_p2p.cli import main; "
+        "sys.exit(main(sys.argv[1:]))"
+    )
+    return [sys.executable, "-c", code, "bot"]
 
 
 def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _cpu_times() -> list[int]:
+    """The machine's CPU jiffies (user, nice, system, idle, ...) from /proc/stat."""
+    try:
+        with open("/proc/stat") as f:
+            return [int(x) for x in f.readline().split()[1:8]]
+    except OSError:
+        return []
+
+
+def _cpu_share(before: list[int], after: list[int]) -> dict:
+    """Of the machine's CPU time between two readings: the share at normal priority
+    (this run and any other measurer) and the share of niced work (others' suites)."""
+    if not before or not after:
+        return {}
+    d = [b - a for a, b in zip(before, after, strict=True)]
+    total = sum(d) or 1
+    user, nice, system, _idle, iowait, irq, softirq = d
+    return {
+        "normal_pct": round(100 * (user + system + irq + softirq) / total, 1),
+        "niced_pct": round(100 * nice / total, 1),
+        "iowait_pct": round(100 * iowait / total, 1),
+    }
 
 
 def _git(*args: str) -> str:
@@ -151,7 +204,8 @@ def _stats(xs: list[float]) -> dict:
 
 
 def _analyse(watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int) -> dict:
-    """Per move: from the mover recording it to each other peer's log holding it."""
+    """Per move: from the mover recording it to each other peer's log holding it, with
+    when the push landed and when each other peer's fetch brought it."""
     heads = {p: watcher.seen[p][-1][1] for p in PLAYERS if watcher.seen[p]}
     # A peer stopped at the end may not hold the last head another one reached.
     lines = [_first_parent_line(work / p / ".git", h) for p, h in heads.items()]
@@ -159,14 +213,21 @@ def _analyse(watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int)
     pos = {oid: i for i, oid in enumerate(line)}
 
     def first_at(name: str, i: int) -> float | None:
-        for t, oid in watcher.seen[name]:
+        for t, oid in watcher.seen.get(name, ()):
             if pos.get(oid, -1) >= i:
                 return t
         return None
 
+    def fetched_at(peer: str, i: int) -> float | None:
+        """When any of ``peer``'s tracking refs first held move ``i`` (or later)."""
+        times = [first_at(f"track:{peer}:{p}", i) for p in PLAYERS]
+        return min((t for t in times if t is not None), default=None)
+
     pairs: list[float] = []
     every: list[float] = []
     landed: list[float] = []
+    fetched: list[float] = []  # landed on the remote -> in the other peer's tracking ref
+    adopted: list[float] = []  # in the tracking ref -> in the peer's log (verify, adopt)
     moves = 0
     for i in range(skip, len(line)):
         oid = line[i]
@@ -186,19 +247,119 @@ def _analyse(watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int)
         at_remote = first_at(f"remote:{remote_of[mover]}", i)
         if at_remote is not None:
             landed.append((at_remote - t0) * 1e3)
+        for p in PLAYERS:
+            got, shown = fetched_at(p, i), times[p]
+            if p == mover or got is None or shown is None or got > shown:
+                continue
+            if at_remote is not None and got >= at_remote:
+                fetched.append((got - at_remote) * 1e3)
+            adopted.append((shown - got) * 1e3)
     return {
         "moves": moves,
         "actions": len(line) - skip,
         "to_each_peer": _stats(pairs),
         "to_every_peer": _stats(every),
         "to_remote": _stats(landed),
+        "remote_to_fetched": _stats(fetched),
+        "fetched_to_shown": _stats(adopted),
     }
 
 
-# Long on purpose (about 95 lines): the remotes, the link, the bot processes and their
+def _idle_fetch_ms(peer: Path, url: str, env: dict[str, str]) -> dict:
+    """What one poll that finds nothing new costs through the link: ``git fetch`` of a
+    seat's log into a scratch ref that already holds it, as ``sync`` fetches."""
+    ref = f"refs/heads/catan/{GAME}/red"
+    args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", url]
+    args += [f"+{ref}:refs/wan-probe/red"]
+    times = []
+    for _ in range(IDLE_PROBES + 1):
+        t0 = time.monotonic()
+        gitcmd.run(peer / ".git", *args, env=env, check=True)
+        times.append((time.monotonic() - t0) * 1e3)
+    return _stats(times[1:])  # the first one fetched the objects
+
+
+def _wait_bots(
+    procs: list[subprocess.Popen], watcher: Watcher, work: Path, until: int | None
+) -> bool:
+    """Until red's log holds ``until`` commits (None: until every bot ended the game);
+    True when every bot has ended."""
+    deadline = time.monotonic() + (GAME_LIMIT_S if until is None else 60 + until * 5.0)
+    while time.monotonic() < deadline:
+        red = watcher.seen["red"]
+        if (
+            until is not None
+            and red
+            and len(_first_parent_line(work / "red" / ".git", red[-1][1])) >= until
+        ):
+            return False
+        if all(proc.poll() is not None for proc in procs):
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def _stop(procs: list[subprocess.Popen]) -> None:
+    """Stop the bots as Ctrl-C would (each closes its shared ssh connections), then
+    harder if one does not end."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+    for proc in procs:
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What an A/B run changes: the bots' idle-poll ceiling, ssh connection reuse."""
+
+    idle_max: float | None = None  # seconds; None: the bot's own IDLE_MAX
+    ssh_per_transfer: bool = False  # True: no ssh connection reuse (ControlMaster=no)
+
+    def label(self) -> str:
+        parts = []
+        if self.idle_max is not None:
+            parts.append(f"idle poll {self.idle_max} s")
+        if self.ssh_per_transfer:
+            parts.append("a new ssh connection per transfer")
+        return ", ".join(parts) or "as shipped"
+
+
+@contextmanager
+def _probe_env(env: dict[str, str], kind: str, variant: Variant) -> Iterator[dict[str, str]]:
+    """The environment the idle-fetch probe runs with: over ssh, sharing one connection
+    as the bots do (``gitcmd.ssh_reuse``), unless the variant turned that off."""
+    if kind != "ssh" or variant.ssh_per_transfer:
+        yield env
+        return
+    where = Path(tempfile.mkdtemp(prefix="catan-", dir="/tmp"))
+    command = gitcmd.shared_ssh_command(env["GIT_SSH_COMMAND"], str(where / gitcmd.SOCKET_NAME))
+    assert command is not None
+    try:
+        yield {**env, "GIT_SSH_COMMAND": command}
+    finally:
+        for sock in where.iterdir():
+            ssh = ["ssh", "-o", f"ControlPath={sock}", "-O", "exit", "x"]
+            subprocess.run(ssh, capture_output=True, check=False)
+        shutil.rmtree(where, ignore_errors=True)
+
+
+# Long on purpose (about 100 lines): the remotes, the link, the bot processes and their
 # clean-up share one ExitStack, which a split would have to hand around.
-def measure(kind: str, layout: str, actions: int, rtt_ms: float, work: Path) -> dict:
-    """Four bots play ``actions`` actions through ``kind`` behind the link; the figures."""
+def measure(
+    kind: str,
+    layout: str,
+    actions: int | None,
+    rtt_ms: float,
+    work: Path,
+    variant: Variant = Variant(),
+) -> dict:
+    """Four bots play ``actions`` actions (None: the whole game) through ``kind`` behind
+    the link; the figures."""
     work.mkdir(parents=True)
     remotes = work / "remotes"
     remotes.mkdir()
@@ -225,144 +386,261 @@ def measure(kind: str, layout: str, actions: int, rtt_ms: float, work: Path) -> 
         _setup(layout, urls, work, env)
         remote_of = {p: ("shared" if layout == "shared" else p) for p in PLAYERS}
         places = {p: (work / p / ".git", f"refs/heads/catan/{GAME}/{p}") for p in PLAYERS}
-        for p in PLAYERS:
-            places[f"remote:{remote_of[p]}"] = (
+        for p in PLAYERS:  # where a mover's push lands: its log on its remote
+            places[f"remote:{p}"] = (
                 remotes / f"{remote_of[p]}.git",
                 f"refs/heads/catan/{GAME}/{p}",
             )
-        # In the shared layout a mover's landing is its own log on the shared remote.
-        if layout == "shared":
-            places = {k: v for k, v in places.items() if not k.startswith("remote:")}
-            for p in PLAYERS:
-                places[f"remote:{p}"] = (remotes / "shared.git", f"refs/heads/catan/{GAME}/{p}")
-            remote_of = {p: p for p in PLAYERS}
+            for q in PLAYERS:  # what p's fetches brought of q's log
+                source = "origin" if layout == "shared" else f"seat-{q}"
+                places[f"track:{p}:{q}"] = (
+                    work / p / ".git",
+                    f"refs/remotes/{source}/catan/{GAME}/{q}",
+                )
+        remote_of = {p: p for p in PLAYERS}
         watcher = Watcher(places).start()
         skip = len(_first_parent_line(work / "red" / ".git", f"refs/heads/catan/{GAME}/red"))
         link.rtt_ms = rtt_ms
         before = (link.stats.connections, link.stats.bytes_up + link.stats.bytes_down)
-        load0 = _load()
+        load0, cpu0 = _load(), _cpu_times()
         t0 = time.monotonic()
+        bot = _bot_command(variant.idle_max)
+        if variant.ssh_per_transfer and kind == "ssh":
+            env["GIT_SSH_COMMAND"] += " -o ControlMaster=no"  # gitcmd.ssh_reuse stands back
         try:
             for p in PLAYERS:
                 procs.append(
                     subprocess.Popen(
-                        [*CLI, "bot", "--as", p, "--repo", str(work / p)],
+                        [*bot, "--as", p, "--repo", str(work / p)],
                         env=env,
                         stdout=subprocess.DEVNULL,
                         stderr=(work / f"{p}.log").open("w"),
                     )
                 )
-            deadline = time.monotonic() + 60 + actions * 5.0
-            over = False
-            while time.monotonic() < deadline:
-                red = watcher.seen["red"]
-                if (
-                    red
-                    and len(_first_parent_line(work / "red" / ".git", red[-1][1])) >= skip + actions
-                ):
-                    break
-                if all(proc.poll() is not None for proc in procs):
-                    over = True
-                    break
-                time.sleep(0.5)
+            over = _wait_bots(procs, watcher, work, None if actions is None else skip + actions)
             wall = time.monotonic() - t0
             after = (link.stats.connections, link.stats.bytes_up + link.stats.bytes_down)
+            load1, cpu = _load(), _cpu_share(cpu0, _cpu_times())
         finally:
-            for proc in procs:
-                if proc.poll() is None:
-                    proc.terminate()
-            for proc in procs:
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            _stop(procs)
             watcher.stop()
+        with _probe_env(env, kind, variant) as probe:
+            idle = _idle_fetch_ms(work / "red", urls[names[0]], probe)
         result = _analyse(watcher, work, remote_of, skip)
     acts = max(1, result["actions"])
     result.update(
         {
+            "variant": variant.label(),
             "game_over": over,
             "wall_s": round(wall, 1),
             "wall_s_per_action": round(wall / acts, 3),
             "connections_per_action": round((after[0] - before[0]) / acts, 2),
             "bytes_per_action": round((after[1] - before[1]) / acts),
+            "idle_fetch": idle,
             "load_before": load0,
-            "load_after": _load(),
+            "load_after": load1,
+            "cpu_during": cpu,
         }
     )
     return result
 
 
-def run(actions: int, rtt_ms: float, kinds=KINDS, layouts=LAYOUTS, repeats: int = 1) -> dict:
-    out: dict = {
-        "rtt_ms": rtt_ms,
-        "peers": len(PLAYERS),
-        "bots": "catan-p2p bot processes (greedy, --poll 0.05), one clone each",
-        "machine": {"cores": os.cpu_count(), "python": platform.python_version()},
-        "link_check": {**check(rtt_ms), "load": _load()},
-        "target_ms": 4 * rtt_ms + 250,
-        "floor_ms": 3.5 * rtt_ms,
-        "runs": {},
+def _median(xs: list[float]) -> float | None:
+    return round(statistics.median(xs), 1) if xs else None
+
+
+def summarise(runs: list[dict]) -> dict:
+    """A row's runs in one line: the median of the runs' medians and their spread."""
+    done = [r for r in runs if "skipped" not in r and r["to_every_peer"].get("n")]
+    if not done:
+        return {"runs": 0}
+
+    def of(key: str, field: str = "median_ms") -> list[float]:
+        return [r[key][field] for r in done if r[key].get(field) is not None]
+
+    every = of("to_every_peer")
+    return {
+        "runs": len(done),
+        "moves": sum(r["moves"] for r in done),
+        "to_every_peer_median_ms": _median(every),
+        "to_every_peer_spread_ms": [min(every), max(every)],
+        "to_every_peer_p90_ms": _median(of("to_every_peer", "p90_ms")),
+        "to_each_peer_median_ms": _median(of("to_each_peer")),
+        "to_each_peer_p90_ms": _median(of("to_each_peer", "p90_ms")),
+        "to_remote_median_ms": _median(of("to_remote")),
+        "remote_to_fetched_median_ms": _median(of("remote_to_fetched")),
+        "fetched_to_shown_median_ms": _median(of("fetched_to_shown")),
+        "idle_fetch_median_ms": _median(of("idle_fetch")),
+        "connections_per_action": _median([r["connections_per_action"] for r in done]),
+        "bytes_per_action": _median([r["bytes_per_action"] for r in done]),
+        "wall_s_per_action": round(statistics.median(r["wall_s_per_action"] for r in done), 3),
+        "loads": [r["load_before"] for r in done],
+        "niced_cpu_pct": [r.get("cpu_during", {}).get("niced_pct") for r in done],
     }
+
+
+def run(
+    actions: int | None,
+    rtt_ms: float,
+    rows: list[str],
+    repeats: int = REPEATS,
+    variants: tuple[Variant, ...] = (Variant(),),
+    saved: Callable[[dict], None] = lambda out: None,
+) -> dict:
+    """Each row ``repeats`` times, rows and variants interleaved (so a busy spell hits
+    every one alike); ``saved`` is called with the figures after every run."""
+    out: dict = {"runs": {}, "games": {}}
     for _ in range(repeats):
-        for kind in kinds:
-            for layout in layouts:
-                name = f"{kind}/{layout}"
+        for name in rows:
+            kind, layout = name.split("/")
+            for variant in variants:
                 with tempfile.TemporaryDirectory(prefix="catan-wan-") as tmp:
                     try:
-                        fig = measure(kind, layout, actions, rtt_ms, Path(tmp) / "w")
+                        fig = measure(kind, layout, actions, rtt_ms, Path(tmp) / "w", variant)
                     except ServerUnavailable as exc:
                         fig = {"skipped": str(exc)}
-                out["runs"].setdefault(name, []).append(fig)
-                print(name, json.dumps(fig), file=sys.stderr, flush=True)
+                    except (RuntimeError, subprocess.SubprocessError, OSError) as exc:
+                        fig = {"skipped": f"the run failed: {exc}"}  # the other runs go on
+                key = name if variant == Variant() else f"{name} ({variant.label()})"
+                out["games" if actions is None else "runs"].setdefault(key, []).append(fig)
+                print(key, json.dumps(fig), file=sys.stderr, flush=True)
+                saved(out)
     return out
 
 
+def _row_order(key: str) -> tuple[int, str]:
+    return ROWS.index(key.split(" ")[0]), key
+
+
+def _linked(*, load: str, **figures: object) -> str:
+    return f"{figures['added_median_ms']} ms (load {load})"
+
+
+def _cell(x: object) -> str:
+    return "-" if x is None else str(x)
+
+
 def report(result: dict) -> str:
-    c = result["link_check"]
+    checks = "; ".join(_linked(**c) for c in result["link_checks"])
+    c = result["link_checks"][-1]
     lines = [
         f"# WAN benchmark: {result['peers']} bot peers, {result['rtt_ms']:.0f} ms round trip",
         "",
-        f"Link check (TCP ping-pong, load {c['load']}): added {c['added_median_ms']} ms median "
-        f"for a {c['rtt_setting_ms']:.0f} ms setting.",
+        f"Link check (TCP ping-pong, {c['pings']} pings, one check per invocation): added "
+        f"{checks} median for a {c['rtt_setting_ms']:.0f} ms setting.",
         f"Target: a move at every other peer within {result['target_ms']:.0f} ms (median); "
-        f"floor about {result['floor_ms']:.0f} ms.",
+        f"floor about {result['floor_ms']:.0f} ms. Bots: {result['bots']}.",
         "",
-        "| transport/layout | to every peer median / p90 ms | to each peer median / p90 ms "
-        "| push landed median ms | connections / action | bytes / action | s / action | load |",
-        "|---|---|---|---|---|---|---|---|",
+        "## A move to every other peer (median of the runs' medians)",
+        "",
+        "| transport/layout | runs (moves) | to every peer median [spread] / p90 ms "
+        "| to each peer median / p90 ms | push landed ms | landed to fetched ms "
+        "| fetched to shown ms | idle fetch ms | connections / action | bytes / action "
+        "| s / action | load (1/5/15 min) per run | niced CPU % per run |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, runs in result["runs"].items():
-        for f in runs:
-            if "skipped" in f:
-                lines.append(f"| {name} | skipped: {f['skipped']} |")
-                continue
-            e, a, r = f["to_every_peer"], f["to_each_peer"], f["to_remote"]
-            lines.append(
-                f"| {name} | {e.get('median_ms')} / {e.get('p90_ms')} | {a.get('median_ms')} / "
-                f"{a.get('p90_ms')} | {r.get('median_ms')} | {f['connections_per_action']} | "
-                f"{f['bytes_per_action']} | {f['wall_s_per_action']} | {f['load_before']} |"
-            )
+        skipped = [r["skipped"] for r in runs if "skipped" in r]
+        s = summarise(runs)
+        if not s["runs"]:
+            lines.append(f"| {name} | skipped: {'; '.join(skipped) or 'no move measured'} |")
+            continue
+        lo, hi = s["to_every_peer_spread_ms"]
+        lines.append(
+            f"| {name} | {s['runs']} ({s['moves']}) | {s['to_every_peer_median_ms']} "
+            f"[{lo}-{hi}] / {s['to_every_peer_p90_ms']} | {s['to_each_peer_median_ms']} / "
+            f"{s['to_each_peer_p90_ms']} | {_cell(s['to_remote_median_ms'])} | "
+            f"{_cell(s['remote_to_fetched_median_ms'])} | {_cell(s['fetched_to_shown_median_ms'])}"
+            f" | {_cell(s['idle_fetch_median_ms'])} | {s['connections_per_action']} | "
+            f"{s['bytes_per_action']} | {s['wall_s_per_action']} | {'; '.join(s['loads'])} | "
+            f"{'; '.join(_cell(x) for x in s['niced_cpu_pct'])} |"
+        )
+    if result.get("games"):
+        lines += [
+            "",
+            "## Whole games (from the bots' start until every bot ended the game)",
+            "",
+            "| transport/layout | wall time | actions | s / action | ended | to every peer "
+            "median / p90 ms | connections / action | bytes / action | load before; after |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for name, games in result["games"].items():
+            for g in games:
+                if "skipped" in g:
+                    lines.append(f"| {name} | skipped: {g['skipped']} |")
+                    continue
+                e = g["to_every_peer"]
+                lines.append(
+                    f"| {name} | {g['wall_s'] / 60:.1f} min ({g['wall_s']} s) | {g['actions']} "
+                    f"| {g['wall_s_per_action']} | {'yes' if g['game_over'] else 'no'} | "
+                    f"{e.get('median_ms')} / {e.get('p90_ms')} | {g['connections_per_action']} "
+                    f"| {g['bytes_per_action']} | {g['load_before']}; {g['load_after']} |"
+                )
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.wan")
-    parser.add_argument("--actions", type=int, default=ACTIONS, help="actions timed per setting")
+    parser.add_argument("--actions", type=int, default=ACTIONS, help="actions timed per run")
     parser.add_argument("--rtt", type=float, default=100.0, help="round trip of the link, ms")
-    parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--quick", action="store_true", help="git daemon only, 15 actions")
+    parser.add_argument("--repeats", type=int, default=REPEATS, help="runs per row")
+    parser.add_argument(
+        "--rows",
+        default=",".join(ROWS),
+        help=f"transport/layout rows, comma-separated (default: all six: {','.join(ROWS)})",
+    )
+    parser.add_argument("--game", action="store_true", help="whole games instead of actions")
+    parser.add_argument("--quick", action="store_true", help="git daemon only, 15 actions, 1 run")
+    parser.add_argument(
+        "--merge", action="store_true", help="keep the other rows of the --out wan.json"
+    )
+    parser.add_argument("--idle-max", type=float, default=None, help="A/B: bots' idle poll, s")
+    parser.add_argument(
+        "--ssh-per-transfer", action="store_true", help="A/B: no ssh connection reuse"
+    )
+    parser.add_argument(
+        "--ab", action="store_true", help="run the shipped bots beside the variant, interleaved"
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
+    rows = [r.strip() for r in args.rows.split(",") if r.strip()]
+    unknown = [r for r in rows if r not in ROWS]
+    if unknown:
+        parser.error(f"unknown row {unknown[0]!r}; rows are {', '.join(ROWS)}")
+    actions: int | None = args.actions
+    repeats = args.repeats
     if args.quick:
-        actions = args.actions if args.actions != ACTIONS else 15
-        result = run(actions, args.rtt, ("daemon",), LAYOUTS, 1)
-    else:
-        result = run(args.actions, args.rtt, KINDS, LAYOUTS, args.repeats)
+        rows = [r for r in rows if r.startswith("daemon/")]
+        actions, repeats = (args.actions if args.actions != ACTIONS else 15), 1
+    if args.game:
+        actions = None
+    variant = Variant(args.idle_max, args.ssh_per_transfer)
+    variants = (Variant(), variant) if args.ab else (variant,)
+    result: dict = {
+        "rtt_ms": args.rtt,
+        "peers": len(PLAYERS),
+        "bots": "catan-p2p bot processes (greedy, --poll 0.05), one clone each",
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version()},
+        "link_checks": [{**check(args.rtt), "load": _load()}],
+        "target_ms": 4 * args.rtt + 250,
+        "floor_ms": 3.5 * args.rtt,
+        "runs": {},
+        "games": {},
+    }
+    path = args.out / "wan.json"
+    old = json.loads(path.read_text()) if args.merge and path.exists() else {}
+    result["link_checks"] = old.get("link_checks", []) + result["link_checks"]
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "wan.json").write_text(json.dumps(result, indent=2) + "\n")
-    (args.out / "wan.md").write_text(report(result))
+
+    def save(new: dict) -> None:
+        for part in ("runs", "games"):
+            merged = {**old.get(part, {}), **new[part]}
+            result[part] = {k: merged[k] for k in sorted(merged, key=_row_order)}
+        result["summary"] = {r: summarise(v) for r, v in result["runs"].items()}
+        path.write_text(json.dumps(result, indent=2) + "\n")
+        (args.out / "wan.md").write_text(report(result))
+
+    save(run(actions, args.rtt, rows, repeats, variants, save))
     print(report(result))
     return 0
 

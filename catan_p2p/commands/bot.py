@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from catan_p2p.bridges.strategies import ALL_STRATEGIES, make_bot
 from catan_p2p.commands._common import local_seats, open_repo, open_session, print_json
@@ -19,8 +20,10 @@ from catan_p2p.commands._options import add_json, add_repo, add_think
 from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.waiting import actors, owed_reveal
 from catan_p2p.session.driver import Driver
+from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import player_ref, tracking_ref
 from catan_p2p.sync import disk
+from catan_p2p.sync.repo import find_git_dir
 
 IDLE_BACKOFF = 1.5  # while nothing changes, wait this much longer between syncs ...
 IDLE_MAX = 0.25  # ... up to this many seconds, so idle peers leave the CPU to the others
@@ -119,6 +122,14 @@ def check_seat_here(repo: str, game: str | None, player: str) -> None:
 def run(args: argparse.Namespace) -> int:
     player = args.as_player.lower()
     check_seat_here(args.repo, args.game, player)
+    # A bot fetches several times a second: over ssh, one connection per host for all
+    # of them, closed when the bot ends (gitcmd.ssh_reuse).
+    with gitcmd.ssh_reuse(find_git_dir(Path(args.repo or "."))):
+        return _play(args, player)
+
+
+def _play(args: argparse.Namespace, player: str) -> int:
+    """The bot's rounds until the game is settled (or its deck secrets stay owed)."""
     session = open_session(args.repo, args.game, (player,), eager_push=False)
     if player not in session.players:
         raise UsageError(f"{player!r} is not a player of game {session.game_id}")

@@ -13,7 +13,12 @@ it; the A/B in docs/ARCHITECTURE.md measured that cost, so the calls stay plain.
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +35,7 @@ def environment(extra: dict[str, str] | None = None) -> dict[str, str]:
     """This process's environment for Git: never waiting for a password on a terminal."""
     env = dict(os.environ)
     env.setdefault("GIT_TERMINAL_PROMPT", "0")
+    env.update(_ssh_reuse)
     env.update(extra or {})
     return env
 
@@ -58,3 +64,95 @@ def start(git_dir: Path | str | None, *args: str, **popen: Any) -> subprocess.Po
     repack, a transfer the caller stops gently)."""
     popen.setdefault("env", environment())
     return subprocess.Popen(argv(git_dir, *args), **popen)
+
+
+# --- one ssh connection per host while a command runs ---------------------------------
+# Over ssh every fetch and push pays a new connection (TCP, key exchange, login): about
+# eight round trips before Git says a word (measured in benchmarks/wan.py). Within
+# ``ssh_reuse`` OpenSSH's ControlMaster keeps one connection per host for every
+# transfer; the command closes them when it ends, and one a killed process left behind
+# ends by itself after ``SSH_PERSIST`` idle seconds.
+
+#: Seconds an unused shared ssh connection stays open when nobody closes it.
+SSH_PERSIST = 15
+#: One connection per host *as named in the URL*, user and port: two ssh config aliases
+#: of one server (a deploy key for one's own publication point, say) never share a
+#: connection logged in with the other's key, as OpenSSH's usual ``%C`` would.
+SOCKET_NAME = "%r@%n:%p"
+#: A Unix socket's path must stay under 108 bytes, and ssh adds 17 while it makes one;
+#: a host name longer than what is left makes ssh refuse (``ssh -o ControlMaster=no``
+#: in GIT_SSH_COMMAND turns sharing off).
+_SOCKET_ROOM = 107 - 17
+
+_ssh_reuse: dict[str, str] = {}  # environment additions while ``ssh_reuse`` is on
+
+
+def shared_ssh_command(command: str, control_path: str) -> str | None:
+    """``command`` (a Git ssh command line) with connection sharing switched on, or None
+    when it is not plain OpenSSH or already says how to share connections."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if not words or Path(words[0]).name not in ("ssh", "ssh.exe"):
+        return None
+    own = "control" in command.lower() or any(w.startswith(("-S", "-M")) for w in words[1:])
+    if own or not command.lstrip().startswith(words[0]):
+        return None  # the user manages ControlMaster/ControlPath, or a quoted program
+    rest = command.lstrip()[len(words[0]) :]
+    options = (
+        f" -o ControlMaster=auto -o ControlPath={shlex.quote(control_path)}"
+        f" -o ControlPersist={SSH_PERSIST}"
+    )
+    return words[0] + options + rest
+
+
+def _ssh_command(git_dir: Path | str | None) -> str | None:
+    """The ssh command Git would run (GIT_SSH_COMMAND, core.sshCommand, else ``ssh``),
+    None when Git would run another kind of program (GIT_SSH, an ssh.variant)."""
+    env = environment()
+    if env.get("GIT_SSH_VARIANT", "ssh") not in ("ssh", "auto"):
+        return None
+    if env.get("GIT_SSH_COMMAND"):
+        return env["GIT_SSH_COMMAND"]
+    variant = run(git_dir, "config", "--get", "ssh.variant").stdout.strip()
+    if variant not in ("", "ssh", "auto") or env.get("GIT_SSH"):
+        return None
+    return run(git_dir, "config", "--get", "core.sshCommand").stdout.strip() or "ssh"
+
+
+@contextmanager
+def ssh_reuse(git_dir: Path | str | None = None) -> Iterator[None]:
+    """Within: Git's transfers over ssh share one connection per host; at the end every
+    shared connection is closed and its socket directory removed.
+
+    Nothing changes where Git would not run OpenSSH, on Windows, or when the user's ssh
+    command already sets ControlMaster/ControlPath. Not reentrant: an inner use is a
+    no-op.
+    """
+    command = None if os.name == "nt" or _ssh_reuse else _ssh_command(git_dir)
+    where = Path(tempfile.mkdtemp(prefix="catan-", dir="/tmp")) if command else None
+    changed = None
+    if command and where and len(str(where)) + 40 < _SOCKET_ROOM:  # room for 40 more
+        changed = shared_ssh_command(command, str(where / SOCKET_NAME))
+    if changed is None:
+        if where is not None:
+            shutil.rmtree(where, ignore_errors=True)
+        yield
+        return
+    assert where is not None
+    _ssh_reuse["GIT_SSH_COMMAND"] = changed
+    try:
+        yield
+    finally:
+        _ssh_reuse.clear()
+        program = shlex.split(changed)[0]
+        for socket in sorted(where.iterdir()):
+            subprocess.run(
+                [program, "-o", f"ControlPath={socket}", "-O", "exit", "catan-p2p"],
+                capture_output=True,
+                env=environment(),
+                timeout=10,
+                check=False,
+            )
+        shutil.rmtree(where, ignore_errors=True)

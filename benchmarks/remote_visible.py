@@ -19,7 +19,6 @@ import argparse
 import json
 import random
 import statistics
-import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -29,10 +28,11 @@ from catan_p2p.client.syncer import Syncer
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.start import create_game, join_game
+from catan_p2p.store import gitcmd
 
 
 def _bare(path: Path) -> Path:
-    subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+    gitcmd.run(None, "init", "-q", "--bare", str(path), check=True)
     return path
 
 
@@ -41,16 +41,14 @@ def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visibl
     remote = _bare(work / "remote.git")
     host = work / "host"
     game = create_game(host, ["red", "blue"], STANDARD_BOARD, seed=seed, game_id="v")
-    subprocess.run(
-        [
-            "git",
-            "-C",
-            str(host),
-            "push",
-            "-q",
-            str(remote),
-            "refs/heads/catan/*:refs/heads/catan/*",
-        ],
+    gitcmd.run(
+        None,
+        "-C",
+        str(host),
+        "push",
+        "-q",
+        str(remote),
+        "refs/heads/catan/*:refs/heads/catan/*",
         check=True,
     )
     red = join_game(str(remote), work / "red", game, "red")

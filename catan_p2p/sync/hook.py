@@ -28,10 +28,18 @@ from pathlib import Path
 
 from catan_p2p.errors import CatanError
 from catan_p2p.store.catfile import CatFileStore
-from catan_p2p.store.refs import PREFIX, ZERO, game_prefix, parse_ref, player_ref
+from catan_p2p.store.refs import (
+    CHAT_PREFIX,
+    PREFIX,
+    ZERO,
+    RefName,
+    game_prefix,
+    parse_ref,
+    player_ref,
+    read_name,
+)
 from catan_p2p.sync import chatlines, liveness, refpolicy
 from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.transport import CHAT_PREFIX
 from catan_p2p.sync.verify import Verifier
 
 
@@ -49,7 +57,7 @@ def check_update(
     """
     if not ref.startswith((PREFIX + "/", CHAT_PREFIX + "/")):
         return None  # not the game's: Git's business
-    name = refpolicy.read_name(ref)
+    name = read_name(ref)
     try:
         if name is not None and name.chat:
             return _check_chat(repo, old, new, ref, name)
@@ -74,7 +82,7 @@ def _seats(repo: GameRepo, new: str) -> Callable[[], tuple[str, ...]]:
 
 def _check(
     repo: GameRepo,
-    name: refpolicy.RefName,
+    name: RefName,
     new: str,
     ref: str,
     after: dict[str, str],
@@ -116,9 +124,7 @@ def _check(
     return None
 
 
-def _check_chat(
-    repo: GameRepo, old: str, new: str, ref: str, name: refpolicy.RefName
-) -> str | None:
+def _check_chat(repo: GameRepo, old: str, new: str, ref: str, name: RefName) -> str | None:
     """A chat ref is a seat's own: its new lines are chat lines that seat signed."""
     game, player = name.game, name.player
     try:  # the seat keys of the newest log here (the hook verified each when it came)

@@ -29,6 +29,7 @@ from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor, play_session_game
+from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import game_prefix
 from catan_p2p.store.schema import FILES
 from catan_p2p.sync import transport
@@ -179,10 +180,7 @@ def play_networked(
     tag = f"{n_players}p-{seed.replace('/', '-')}"
     origin = workdir / f"net-{tag}-origin"
     game = create_game(origin, players, seed=seed)
-    subprocess.run(
-        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, f"{game_prefix(game)}/*"],
-        check=True,
-    )
+    gitcmd.run(origin / ".git", "push", "-q", url, f"{game_prefix(game)}/*", check=True)
     sessions = {p: join_game(url, workdir / f"net-{tag}-{p}", game, p) for p in players}
     bots = bots_for(players, seed)
     latency = Latency()
@@ -234,10 +232,7 @@ def round_trip(workdir: Path, url: str, repeats: int) -> dict:
     players = COLOURS[:2]
     origin = workdir / "rt-origin"
     create_game(origin, players, seed="round-trip", game_id="rt")
-    subprocess.run(
-        ["git", "--git-dir", str(origin / ".git"), "push", "-q", url, f"{game_prefix('rt')}/*"],
-        check=True,
-    )
+    gitcmd.run(origin / ".git", "push", "-q", url, f"{game_prefix('rt')}/*", check=True)
     red = join_game(url, workdir / "rt-red", "rt", "red")
     blue = join_game(url, workdir / "rt-blue", "rt", "blue")
     bots = bots_for(players, "round-trip")
@@ -265,9 +260,7 @@ def round_trip(workdir: Path, url: str, repeats: int) -> dict:
 
 
 def _git(git_dir: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "--git-dir", str(git_dir), *args], capture_output=True, check=True, text=True
-    ).stdout
+    return gitcmd.run(git_dir, *args, check=True).stdout
 
 
 def du_bytes(path: Path) -> int:
@@ -300,11 +293,7 @@ def storage(git_dir: Path) -> dict:
     with tempfile.TemporaryDirectory(prefix="gc-", dir=git_dir.parent) as tmp:
         copy = Path(tmp) / "copy.git"
         shutil.copytree(git_dir, copy)
-        subprocess.run(
-            ["git", "--git-dir", str(copy), "gc", "--aggressive", "--prune=now", "-q"],
-            check=True,
-            capture_output=True,
-        )
+        gitcmd.run(copy, "gc", "--aggressive", "--prune=now", "-q", check=True)
         gc_du = du_bytes(copy)
         gc_pack = sum(p.stat().st_size for p in (copy / "objects" / "pack").glob("*.pack"))
         gc_by_kind = packed_by_kind(copy)
@@ -406,20 +395,16 @@ def diff_sizes(git_dir: Path) -> list[int]:
 def diffs(git_dir: Path) -> tuple[list[int], dict[str, int]]:
     """``diff_sizes``, and the bytes of those diffs that each state file's sections take
     (per-seat files under one name, ``players/<player>.json``): where a diff's bytes go."""
-    out = subprocess.run(
-        [
-            "git",
-            "--git-dir",
-            str(git_dir),
-            "log",
-            "--all",
-            "-p",
-            "--diff-merges=first-parent",
-            "--no-color",
-            "--no-ext-diff",
-            "--format=%x00%P",
-        ],
-        capture_output=True,
+    out = gitcmd.run(
+        git_dir,
+        "log",
+        "--all",
+        "-p",
+        "--diff-merges=first-parent",
+        "--no-color",
+        "--no-ext-diff",
+        "--format=%x00%P",
+        text=False,
         check=True,
     ).stdout
     sizes = []

@@ -32,6 +32,7 @@ from catan_p2p.bots import make_bot
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
+from catan_p2p.store import gitcmd
 
 PLAYERS = ("red", "blue", "white", "orange")
 RESULTS = Path(__file__).parent / "results" / "lobby.json"
@@ -45,7 +46,7 @@ def build_remote(work: Path, games: int) -> Path:
         return remote
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    gitcmd.run(None, "init", "-q", "--bare", str(remote), check=True)
     src = work / "src"
     started = time.perf_counter()
     for i in range(games):
@@ -63,8 +64,14 @@ def build_remote(work: Path, games: int) -> Path:
             session.close()
         if i % 100 == 99:
             print(f"{i + 1} games ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
-    subprocess.run(
-        ["git", "-C", str(src), "push", "-q", str(remote), "refs/heads/catan/*:refs/heads/catan/*"],
+    gitcmd.run(
+        None,
+        "-C",
+        str(src),
+        "push",
+        "-q",
+        str(remote),
+        "refs/heads/catan/*:refs/heads/catan/*",
         check=True,
     )
     plant_junk(remote)
@@ -74,26 +81,10 @@ def build_remote(work: Path, games: int) -> Path:
 
 def plant_junk(remote: Path) -> None:
     """Refs anyone with write access can push beside the games of a plain remote."""
-    git = ["git", "--git-dir", str(remote)]
-    blob = (
-        subprocess.run(
-            [*git, "hash-object", "-w", "--stdin"], input=b"junk\n", capture_output=True, check=True
-        )
-        .stdout.decode()
-        .strip()
-    )
-    tree = (
-        subprocess.run([*git, "mktree"], input=b"", capture_output=True, check=True)
-        .stdout.decode()
-        .strip()
-    )
-    commit = (
-        subprocess.run(
-            [*git, "commit-tree", tree, "-m", "no game here"], capture_output=True, check=True
-        )
-        .stdout.decode()
-        .strip()
-    )
+    blob = gitcmd.run(remote, "hash-object", "-w", "--stdin", input="junk\n", check=True)
+    tree = gitcmd.run(remote, "mktree", input="", check=True).stdout.strip()
+    commit = gitcmd.run(remote, "commit-tree", tree, "-m", "no game here", check=True)
+    blob, commit = blob.stdout.strip(), commit.stdout.strip()
     heads = remote / "refs" / "heads" / "catan"
     for i in range(200):
         for rel, oid in (
@@ -157,11 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         "games": len(games),
         "readable": sum(1 for g in games if g["problem"] is None),
         "junk_refs": listed["junk_refs"],
-        "refs": int(
-            subprocess.run(
-                ["git", "ls-remote", str(remote)], capture_output=True, text=True, check=True
-            ).stdout.count("\n")
-        ),
+        "refs": int(gitcmd.run(None, "ls-remote", str(remote), check=True).stdout.count("\n")),
         "path_first_listing_s": figures(timings["path"]["first"]),
         "path_next_listing_s": figures(timings["path"]["again"]),
         "fetched_first_listing_s": figures(timings["file_url"]["first"]),

@@ -19,7 +19,6 @@ import argparse
 import json
 import random
 import statistics
-import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -29,10 +28,11 @@ from catan_p2p.client.syncer import Syncer
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.start import create_game, join_game
+from catan_p2p.store import gitcmd
 
 
 def _bare(path: Path) -> Path:
-    subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+    gitcmd.run(None, "init", "-q", "--bare", str(path), check=True)
     return path
 
 
@@ -41,16 +41,14 @@ def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visibl
     remote = _bare(work / "remote.git")
     host = work / "host"
     game = create_game(host, ["red", "blue"], STANDARD_BOARD, seed=seed, game_id="v")
-    subprocess.run(
-        [
-            "git",
-            "-C",
-            str(host),
-            "push",
-            "-q",
-            str(remote),
-            "refs/heads/catan/*:refs/heads/catan/*",
-        ],
+    gitcmd.run(
+        None,
+        "-C",
+        str(host),
+        "push",
+        "-q",
+        str(remote),
+        "refs/heads/catan/*:refs/heads/catan/*",
         check=True,
     )
     red = join_game(str(remote), work / "red", game, "red")
@@ -85,15 +83,16 @@ def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visibl
                 stuck = time.perf_counter() + 60.0
             elif "blue" in waiting:
                 bstate = blue.state
-                if "blue" not in actors(bstate):
-                    # Blue's syncer recorded what the game needed of it (a robbed seat's
-                    # answer is written by a sync, not chosen): Red must fetch it.
+                choices = blue.legal_actions("blue")
+                if "blue" not in actors(bstate) or not choices:
+                    # Blue's syncer records what the game needs of it without a choice (a
+                    # robbed seat's answer is written by a sync): Red must fetch it.
                     red.sync()
                     time.sleep(0.01)
                     continue
                 steps += 1
                 stuck = time.perf_counter() + 60.0
-                syncer.submit(bots["blue"].decide(bstate, blue.legal_actions("blue")))
+                syncer.submit(bots["blue"].decide(bstate, choices))
                 syncer.wait_sent(30.0)
                 deadline = time.perf_counter() + 30.0
                 while red.head != blue.head and time.perf_counter() < deadline:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from benchmarks import engine, gitgames
 from benchmarks.reference import check_targets
+from catan_p2p.store import gitcmd
 
 #: Player counts played: the base game's two and four, and six (the 5-6 player extension).
 PLAYER_COUNTS = (2, 4, 6)
@@ -95,18 +96,16 @@ def git_daemon(base: Path) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [
-            "git",
-            "daemon",
-            "--export-all",
-            f"--base-path={base}",
-            f"--port={port}",
-            "--listen=127.0.0.1",
-            "--enable=receive-pack",
-            "--reuseaddr",
-            str(base),
-        ],
+    proc = gitcmd.start(
+        None,
+        "daemon",
+        "--export-all",
+        f"--base-path={base}",
+        f"--port={port}",
+        "--listen=127.0.0.1",
+        "--enable=receive-pack",
+        "--reuseaddr",
+        str(base),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -125,7 +124,7 @@ def git_daemon(base: Path) -> Iterator[str]:
 
 
 def bare_remote(path: Path) -> Path:
-    subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+    gitcmd.run(None, "init", "-q", "--bare", str(path), check=True)
     return path
 
 
@@ -154,7 +153,7 @@ def machine() -> dict:
         fs = out
     except OSError:
         pass
-    git = subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
+    git = gitcmd.run(None, "--version").stdout.strip()
     return {
         "cpu": cpu,
         "cpus": os.cpu_count(),

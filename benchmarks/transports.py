@@ -21,7 +21,6 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +32,7 @@ from catan_p2p.commands.host import install_hook
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor
+from catan_p2p.store import gitcmd
 from catan_p2p.sync import transport
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +61,7 @@ def _environ(extra: dict[str, str]):
 
 
 def _bare(path: Path, hook: bool) -> Path:
-    subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+    gitcmd.run(None, "init", "-q", "--bare", str(path), check=True)
     if hook:
         install_hook(path)
     return path
@@ -151,7 +151,7 @@ def measure(kind: str, hook: bool, rounds: int, work: Path) -> dict:
 
 
 def _git_version() -> str:
-    return subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
+    return gitcmd.run(None, "--version").stdout.strip()
 
 
 def run(rounds: int, kinds: tuple[str, ...]) -> dict:

@@ -109,10 +109,8 @@ def _cpu_share(before: list[int], after: list[int]) -> dict:
     }
 
 
-def _git(*args: str, cwd: Path | None = None) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True
-    ).stdout.strip()
+def _git(*args: str) -> str:
+    return gitcmd.run(None, *args, check=True).stdout.strip()
 
 
 def _ref(git_dir: Path, ref: str) -> str | None:
@@ -271,12 +269,12 @@ def _idle_fetch_ms(peer: Path, url: str, env: dict[str, str]) -> dict:
     """What one poll that finds nothing new costs through the link: ``git fetch`` of a
     seat's log into a scratch ref that already holds it, as ``sync`` fetches."""
     ref = f"refs/heads/catan/{GAME}/red"
-    args = ["git", "--git-dir", str(peer / ".git"), "fetch", "--quiet", "--no-tags"]
-    args += ["--no-write-fetch-head", url, f"+{ref}:refs/wan-probe/red"]
+    args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", url]
+    args += [f"+{ref}:refs/wan-probe/red"]
     times = []
     for _ in range(IDLE_PROBES + 1):
         t0 = time.monotonic()
-        subprocess.run(args, env=env, capture_output=True, check=True)
+        gitcmd.run(peer / ".git", *args, env=env, check=True)
         times.append((time.monotonic() - t0) * 1e3)
     return _stats(times[1:])  # the first one fetched the objects
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,6 +41,7 @@ from catan_p2p.session.git import GitSession  # noqa: E402
 from catan_p2p.session.start import create_game, join_game  # noqa: E402
 from catan_p2p.session.watch import default_watch_repo, open_watch  # noqa: E402
 from catan_p2p.sim import next_actor  # noqa: E402
+from catan_p2p.store import gitcmd  # noqa: E402
 from catan_p2p.store.refs import player_ref  # noqa: E402
 
 SIZE = (1280, 800)
@@ -102,13 +102,19 @@ def save(app_or_viewer, path: Path) -> None:  # type: ignore[no-untyped-def]
 
 
 def _bare(path: Path) -> str:
-    subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+    gitcmd.run(None, "init", "-q", "--bare", str(path), check=True)
     return str(path)
 
 
 def _share(src: Path, remote: str) -> None:
-    subprocess.run(
-        ["git", "-C", str(src), "push", "-q", remote, "refs/heads/catan/*:refs/heads/catan/*"],
+    gitcmd.run(
+        None,
+        "-C",
+        str(src),
+        "push",
+        "-q",
+        remote,
+        "refs/heads/catan/*:refs/heads/catan/*",
         check=True,
     )
 

@@ -188,7 +188,6 @@ def run(args: argparse.Namespace) -> int:
         pick = f" --game {game}" if existing else ""
         if args.remote or args.publish:
             _share(path, game, args.remote, me, keys)
-            _share(path, game, args.remote, me, keys)
         if args.json:
             print_json(
                 {

@@ -37,6 +37,7 @@ from catan_p2p.errors import RemoteError, UsageError  # noqa: E402
 from catan_p2p.rules.cards import MAX_PLAYERS  # noqa: E402
 from catan_p2p.rules.state import SEAT_COLOURS, GameState  # noqa: E402
 from catan_p2p.session.base import MemorySession, Session  # noqa: E402
+from catan_p2p.session.chat import ChatLog  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
 
 COLOURS = SEAT_COLOURS
@@ -232,18 +233,11 @@ def open_window() -> pygame.Surface | None:
         return None
 
 
-def open_chat(session: Session):  # type: ignore[no-untyped-def]
+def open_chat(session: Session) -> ChatLog | None:
     """The chat beside a game kept in Git (None for a game played in memory)."""
-    repo = getattr(session, "repo", None)
-    if repo is None:
+    if GitSession is None or not isinstance(session, GitSession):
         return None
-    from catan_p2p.session.chat import ChatLog
-
-    return ChatLog(
-        repo.path,
-        session.game_id,
-        lambda: dict(zip(session.players, session.state.seats or (), strict=False)),
-    )
+    return session.chat()
 
 
 def _close(session: Session) -> None:

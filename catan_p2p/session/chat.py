@@ -23,7 +23,7 @@ from pathlib import Path
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.session.keys import seat_key
 from catan_p2p.store import gitcmd
-from catan_p2p.store.refs import ZERO, check_name
+from catan_p2p.store.refs import ZERO, check_name, read_name
 from catan_p2p.sync import refpolicy, transport
 from catan_p2p.sync.audit import seat_keys
 from catan_p2p.sync.chatlines import MAX_CHARS, line_refusal, shown, update_refusal
@@ -132,7 +132,7 @@ class ChatLog:
         local = self.repo.refs.list(self.prefix)
         seats = self.seat_keys()
         for tracked, oid in sorted(self._fetched().items()):
-            name = refpolicy.read_name(tracked, self.game)
+            name = read_name(tracked, self.game)
             if name is None or not name.chat:
                 continue
             if refpolicy.check_update(self.repo, tracked, ZERO, oid, self.game, lambda: seats):

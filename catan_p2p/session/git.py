@@ -20,6 +20,7 @@ from catan_p2p.rules.actions import Action
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
+from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.history import History
 from catan_p2p.session.keys import check_claimed, seat_keys
 from catan_p2p.session.wording import spoken
@@ -239,6 +240,11 @@ class GitSession:
     def said(self, entries: Iterable[LogEntry]) -> dict[str, str]:
         """``commit -> words`` where the log says more than the subject (``wording``)."""
         return spoken(self.repo, entries)
+
+    def chat(self) -> ChatLog:
+        """The table talk beside this game, read with the seat keys of the verified state."""
+        keys = lambda: dict(zip(self.players, self.state.seats or (), strict=False))  # noqa: E731
+        return ChatLog(self.repo.path, self.game_id, keys)
 
     def peer_heads(self) -> dict[str, tuple[str, int]]:
         """Each seat's log head on the shared remote, with its commit time (for when a

@@ -32,11 +32,12 @@ from catan_p2p.rules.state import (
 from catan_p2p.store import schema
 from catan_p2p.store.objects import ObjectStore, tree_data
 
-# The files' words, which ``store.reading`` reads back.
-_RES = tuple(r.label for r in RESOURCES)
-_DEV = tuple(d.name.lower() for d in DEV_CARDS)
-_ANSWER = {Answer.PENDING: "pending", Answer.ACCEPT: "accept", Answer.DECLINE: "decline"}
-_ANSWER_BACK = {v: k for k, v in _ANSWER.items()}
+# The files' words for resources, development cards and trade answers (``store.reading``
+# reads them back).
+RESOURCE_WORDS = tuple(r.label for r in RESOURCES)
+DEV_CARD_WORDS = tuple(d.name.lower() for d in DEV_CARDS)
+ANSWER_WORDS = {Answer.PENDING: "pending", Answer.ACCEPT: "accept", Answer.DECLINE: "decline"}
+ANSWER_OF_WORD = {v: k for k, v in ANSWER_WORDS.items()}
 BANK = "bank"  # the holder of the bank's cards in turn.json's resources (not a player name)
 
 
@@ -145,7 +146,7 @@ def dumps(data: Any) -> bytes:
 
 
 def _devs(c: Counts) -> dict[str, int]:
-    return dict(zip(_DEV, c, strict=True))
+    return dict(zip(DEV_CARD_WORDS, c, strict=True))
 
 
 def _some(names: tuple[str, ...], c: Counts) -> dict[str, int]:
@@ -192,10 +193,10 @@ def turn_data(state: GameState) -> dict:
         data["discards"] = {players[s]: n for s, n in enumerate(state.discards) if n}
     if state.trade is not None:
         data["trade"] = {
-            "give": _some(_RES, state.trade.give),
-            "get": _some(_RES, state.trade.get),
+            "give": _some(RESOURCE_WORDS, state.trade.give),
+            "get": _some(RESOURCE_WORDS, state.trade.get),
             "answers": {
-                players[s]: _ANSWER[a]
+                players[s]: ANSWER_WORDS[a]
                 for s, a in enumerate(state.trade.answers)
                 if s != state.current
             },
@@ -214,12 +215,12 @@ def turn_data(state: GameState) -> dict:
                 "turn": s.turn,
                 "token": s.token,
                 "answer": s.answer,
-                "hand": _some(_RES, s.hand),
+                "hand": _some(RESOURCE_WORDS, s.hand),
             }
             for s in state.steals
         ]
     if state.monopoly != NOBODY:
-        data["monopoly"] = _RES[state.monopoly]
+        data["monopoly"] = RESOURCE_WORDS[state.monopoly]
     if state.abandoned != NOBODY:
         data["abandoned"] = players[state.abandoned]
     return data
@@ -233,15 +234,15 @@ def resource_table(state: GameState) -> dict:
             BANK: state.bank[i],
             **{p: h.resources[i] for p, h in zip(players, state.hands, strict=True)},
         }
-        for i, name in enumerate(_RES)
+        for i, name in enumerate(RESOURCE_WORDS)
     }
 
 
 def player_data(hand: PlayerState, cards: tuple = (), players: tuple[str, ...] = ()) -> dict:
     data: dict[str, Any] = {
-        "dev_cards": _some(_DEV, hand.dev_cards),
-        "new_dev_cards": _some(_DEV, hand.new_dev_cards),
-        "played": _some(_DEV, hand.played),
+        "dev_cards": _some(DEV_CARD_WORDS, hand.dev_cards),
+        "new_dev_cards": _some(DEV_CARD_WORDS, hand.new_dev_cards),
+        "played": _some(DEV_CARD_WORDS, hand.played),
     }
     if cards:
         data["cards"] = [_drawn_data(card, players) for card in cards]
@@ -270,7 +271,7 @@ def _drawn_data(card: tuple, players: tuple[str, ...]) -> dict:
         "shared": [p for s, p in enumerate(players) if shared >> s & 1],
     }
     if shown >= 0:
-        data["shown"] = _DEV[shown]
+        data["shown"] = DEV_CARD_WORDS[shown]
     return data
 
 

@@ -30,7 +30,7 @@ from catan_p2p.rules.state import (
     setup_order,
 )
 from catan_p2p.store import schema
-from catan_p2p.store.codec import _ANSWER_BACK, _DEV, _RES, BANK, GameInfo
+from catan_p2p.store.codec import ANSWER_OF_WORD, BANK, DEV_CARD_WORDS, RESOURCE_WORDS, GameInfo
 from catan_p2p.store.objects import ObjectStore, parse_tree
 from catan_p2p.trust import poker as cards_deck
 
@@ -120,7 +120,7 @@ def _holdings(tree: _Tree, turn: Any, players: tuple[str, ...]) -> Callable[[str
     if BANK in tree.seat:
         raise StateFileError(f"game.json in {tree.where}: {BANK!r} cannot be a player's name")
     holders = {BANK, *players}
-    for name in _RES:
+    for name in RESOURCE_WORDS:
         found = set(getattr(table, name))
         if found != holders:
             odd = sorted(found ^ holders)
@@ -128,7 +128,7 @@ def _holdings(tree: _Tree, turn: Any, players: tuple[str, ...]) -> Callable[[str
                 f"turn.json in {tree.where}: resources.{name} must list the bank and every "
                 f"player exactly once, not {', '.join(odd)}"
             )
-    return lambda holder: tuple(getattr(table, name)[holder] for name in _RES)  # type: ignore[return-value]
+    return lambda holder: tuple(getattr(table, name)[holder] for name in RESOURCE_WORDS)  # type: ignore[return-value]
 
 
 def _hand(
@@ -149,7 +149,7 @@ def _hand(
             if tree.player_of(path, other) == s:
                 raise StateFileError(f"{path} in {tree.where}: {name} shares its own card")
             mask |= 1 << tree.player_of(path, other)
-        shown = -1 if card.shown is None else _DEV.index(card.shown)
+        shown = -1 if card.shown is None else DEV_CARD_WORDS.index(card.shown)
         drawn[card.position] = (s, card.bought, card.opened, mask, shown)
     own_s = frozenset(v for v, o in settlements.items() if o == s)
     own_c = frozenset(v for v, o in cities.items() if o == s)
@@ -157,9 +157,9 @@ def _hand(
     ports = frozenset(graph.vertex_port[v] for v in own_s | own_c if graph.vertex_port[v] >= 0)
     return PlayerState(
         resources=held,
-        dev_cards=_counts(pf.dev_cards, _DEV),
-        new_dev_cards=_counts(pf.new_dev_cards, _DEV),
-        played=_counts(pf.played, _DEV),
+        dev_cards=_counts(pf.dev_cards, DEV_CARD_WORDS),
+        new_dev_cards=_counts(pf.new_dev_cards, DEV_CARD_WORDS),
+        played=_counts(pf.played, DEV_CARD_WORDS),
         settlements=own_s,
         cities=own_c,
         roads=own_r,
@@ -187,9 +187,11 @@ def _turn_parts(tree: _Tree, turn: Any, graph: BoardGraph, players: tuple[str, .
     if turn.trade is not None:
         answers = [Answer.PENDING] * len(players)
         for name, ans in turn.trade.answers.items():
-            answers[tree.player_of("turn.json", name)] = _ANSWER_BACK[ans]
+            answers[tree.player_of("turn.json", name)] = ANSWER_OF_WORD[ans]
         trade = TradeOffer(
-            _counts(turn.trade.give, _RES), _counts(turn.trade.get, _RES), tuple(answers)
+            _counts(turn.trade.give, RESOURCE_WORDS),
+            _counts(turn.trade.get, RESOURCE_WORDS),
+            tuple(answers),
         )
     return robber, phase, trade
 
@@ -242,7 +244,7 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         turn=turn.turn,
         dice=tuple(turn.dice) if turn.dice is not None else None,  # type: ignore[arg-type]
         bank=held(BANK),
-        dev_deck=_counts(deck, _DEV),
+        dev_deck=_counts(deck, DEV_CARD_WORDS),
         hands=tuple(hands),
         vertex_owner=vo,
         edge_owner=eo,
@@ -258,7 +260,7 @@ def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:
         victim=player_of("turn.json", turn.victim),
         token=turn.token or "",
         steals=steals,
-        monopoly=NOBODY if turn.monopoly is None else _RES.index(turn.monopoly),
+        monopoly=NOBODY if turn.monopoly is None else RESOURCE_WORDS.index(turn.monopoly),
         abandoned=player_of("turn.json", turn.abandoned),
         victory_points=game.victory_points,
         seats=(seats := _per_player(files, "seats.json", schema.SeatsFile, players, where)),
@@ -279,7 +281,7 @@ def _read_steals(entries: list, player_of: Callable, where: str) -> tuple[Steal,
             raise StateFileError(
                 f"turn.json in {where}: a pending steal's values are not points of the group"
             )
-        hand = _counts(e.hand, _RES)
+        hand = _counts(e.hand, RESOURCE_WORDS)
         if not any(hand):
             raise StateFileError(f"turn.json in {where}: a pending steal robbed an empty hand")
         out.append(Steal(mover, victim, e.turn, e.token, e.answer, hand))

@@ -1,7 +1,7 @@
 """Ref names of the protocol and compare-and-swap updates of loose refs.
 
 Every ref name is built here (``player_ref``, ``answer_ref``), never by concatenation
-elsewhere. A ref only moves by ``set(name, new, expected)``, which takes Git's own
+elsewhere, and read here (``read_name``: what a name is, or None for junk). A ref only moves by ``set(name, new, expected)``, which takes Git's own
 ``<ref>.lock`` file (``store/reflock.py``, which also clears the lock of a killed
 writer), so two writers can never lose an update. ``MemoryRefs`` is the same in a dict.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -22,6 +23,8 @@ HEADS = "refs/heads/"
 REMOTES = "refs/remotes/"
 #: The one remote a game repository fetches from and pushes to.
 REMOTE = "origin"
+#: Where the players' chat refs live: ``refs/catan-chat/<game>/<player>``.
+CHAT_PREFIX = "refs/catan-chat"
 ZERO = "0" * 40
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 KINDS = tuple(s.name for s in STEPS)  # the concurrent steps (rules.steps)
@@ -124,17 +127,63 @@ def parse_ref(ref: str, game: str) -> tuple[str, str | None, str | None]:
 
 
 _OPENING = re.compile(r"^[0-9a-f]{40}$")
+_GAMES = HEADS + "catan/"
+_CHATS = CHAT_PREFIX + "/"
+
+
+@dataclass(frozen=True)
+class RefName:
+    """What a ref name is in the protocol: whose, of which game, log, answer or chat."""
+
+    game: str
+    player: str
+    kind: str | None = None  # the step's name for an answer branch
+    opening: str | None = None
+    chat: bool = False
+    source: str | None = None  # the remote it was fetched from; None for a local ref
+
+    @property
+    def is_log(self) -> bool:
+        """A player's single-writer log (not an answer branch, not chat)."""
+        return self.kind is None and not self.chat
+
+
+def read_name(ref: str, game: str | None = None) -> RefName | None:
+    """The protocol name ``ref`` is (local, or fetched from any source), or None when it
+    has no protocol shape or belongs to another game than ``game``. Reads no object."""
+    source = None
+    if ref.startswith(REMOTES):
+        source, _, tail = ref[len(REMOTES) :].partition("/")
+        if not source:
+            return None
+    elif ref.startswith(_GAMES):
+        tail = ref[len(HEADS) :]
+    elif ref.startswith(_CHATS):
+        tail = ref[len("refs/") :]
+    else:
+        return None
+    top, _, rest = tail.partition("/")
+    parts = rest.split("/")
+    if top not in ("catan", "catan-chat") or not _NAME.match(parts[0]):
+        return None
+    if game is not None and parts[0] != game:
+        return None
+    if not _NAME.match(parts[-1]):
+        return None
+    if top == "catan-chat":
+        return RefName(parts[0], parts[1], chat=True, source=source) if len(parts) == 2 else None
+    if len(parts) == 2:
+        return RefName(parts[0], parts[1], source=source)
+    if len(parts) == 4 and parts[1] in KINDS and _OPENING.match(parts[2]):
+        return RefName(parts[0], parts[3], parts[1], parts[2], source=source)
+    return None
 
 
 def well_formed(ref: str, game: str) -> bool:
     """Whether ``ref`` has a shape of PROTOCOL.md section 2 (a player's log, or an answer
     under a known kind and a full commit id), so a junk ref anyone can push is not read."""
-    try:
-        player, kind, opening = parse_ref(ref, game)
-        check_name("player", player)
-    except UsageError:
-        return False
-    return kind is None or bool(_OPENING.match(opening or ""))
+    name = read_name(ref, game)
+    return name is not None and not name.chat
 
 
 def _read_at_start(fd: int) -> bytes:

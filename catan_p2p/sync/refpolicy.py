@@ -8,8 +8,8 @@ is not a ref of the game, or None:
 - the name has a protocol shape under the game's prefix (PROTOCOL.md section 2): a
   player's log ``catan/<game>/<player>``, an answer ``catan/<game>/<kind>/<opening>/
   <player>`` of a kind of ``rules.steps``, or a chat ref ``catan-chat/<game>/<player>``,
-  as a local ref or as a copy fetched from any source (``read_name``, which reads no
-  object, so any number of junk names costs only their parsing);
+  as a local ref or as a copy fetched from any source (``store.refs.read_name``, which
+  reads no object, so any number of junk names costs only their parsing);
 - the player it names holds a seat (when the seats are known);
 - it names a commit (an answer branch may also go away; a log or a chat ref may not,
   on a remote that guards its refs);
@@ -26,79 +26,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from catan_p2p.errors import CatanError, ForkError
-from catan_p2p.rules.steps import BY_NAME
 from catan_p2p.store.refs import (
-    HEADS,
-    REMOTES,
     ZERO,
     fetched,
     game_prefix,
     player_ref,
+    read_name,
     tracking_prefix,
     tracking_ref,
 )
 from catan_p2p.sync import liveness
 from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.transport import CHAT_PREFIX
 
-_WORD = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")  # a game id or player name (store.refs)
 _OID = re.compile(r"^[0-9a-f]{40}$")
-_GAMES = HEADS + "catan/"
-_CHATS = CHAT_PREFIX + "/"
 SHAPES = (
     "catan/<game>/<player>, catan/<game>/<kind>/<opening>/<player> or catan-chat/<game>/<player>"
 )
-
-
-@dataclass(frozen=True)
-class RefName:
-    """What a ref name is in the protocol: whose, of which game, log, answer or chat."""
-
-    game: str
-    player: str
-    kind: str | None = None  # the step's name for an answer branch
-    opening: str | None = None
-    chat: bool = False
-    source: str | None = None  # the remote it was fetched from; None for a local ref
-
-    @property
-    def is_log(self) -> bool:
-        """A player's single-writer log (not an answer branch, not chat)."""
-        return self.kind is None and not self.chat
-
-
-def read_name(ref: str, game: str | None = None) -> RefName | None:
-    """The protocol name ``ref`` is (local, or fetched from any source), or None when it
-    has no protocol shape or belongs to another game than ``game``. Reads no object."""
-    source = None
-    if ref.startswith(REMOTES):
-        source, _, tail = ref[len(REMOTES) :].partition("/")
-        if not source:
-            return None
-    elif ref.startswith(_GAMES):
-        tail = ref[len(HEADS) :]
-    elif ref.startswith(_CHATS):
-        tail = ref[len("refs/") :]
-    else:
-        return None
-    top, _, rest = tail.partition("/")
-    parts = rest.split("/")
-    if top not in ("catan", "catan-chat") or not _WORD.match(parts[0]):
-        return None
-    if game is not None and parts[0] != game:
-        return None
-    if not _WORD.match(parts[-1]):
-        return None
-    if top == "catan-chat":
-        return RefName(parts[0], parts[1], chat=True, source=source) if len(parts) == 2 else None
-    if len(parts) == 2:
-        return RefName(parts[0], parts[1], source=source)
-    if len(parts) == 4 and parts[1] in BY_NAME and _OID.match(parts[2]):
-        return RefName(parts[0], parts[3], parts[1], parts[2], source=source)
-    return None
 
 
 def check_update(

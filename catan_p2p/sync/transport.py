@@ -15,7 +15,14 @@ from pathlib import Path
 
 from catan_p2p.errors import RemoteError
 from catan_p2p.store import gitcmd
-from catan_p2p.store.refs import REMOTE, game_prefix, tracking_prefix, tracking_ref, well_formed
+from catan_p2p.store.refs import (
+    CHAT_PREFIX,
+    REMOTE,
+    game_prefix,
+    tracking_prefix,
+    tracking_ref,
+    well_formed,
+)
 from catan_p2p.sync import disk
 
 __all__ = [
@@ -39,8 +46,6 @@ STALE_LOCK_SECONDS = 2.0
 # Each player's chat is an append-only ref beside the game, outside its refs/heads/catan
 # namespace so no game code mistakes it for a player's log or an answer. The game's one
 # fetch carries it; session/chat.py writes, pushes and reads it.
-
-CHAT_PREFIX = "refs/catan-chat"
 
 
 def chat_prefix(game: str) -> str:

@@ -140,6 +140,7 @@ def deck_key(secret: bytes) -> bytes:
     return _scalar(b"catan-p2p/deck-key\0" + secret)
 
 
+@lru_cache(maxsize=64)
 def public_key(secret: bytes) -> str:
     """``h = x·G`` (hex): what a seat claim publishes."""
     return _base(deck_key(secret)).hex()
@@ -341,6 +342,16 @@ def prove_shuffle(
 #: is computed here, not given), so checking them again when the move is recorded would
 #: only double a seat's set-up cost. Anything received is checked in full.
 _proved: set[tuple] = set()
+#: The same for the layers removed, tokens and shared values this process made (with the
+#: key they are checked against): a seat's own proofs are otherwise checked again when
+#: its move is recorded, three scalar multiplications each (a tenth of a roll's commit).
+_made: set[tuple] = set()
+
+
+def _made_here(entry: tuple) -> None:
+    if len(_made) >= 256:  # bounded: a long-lived bot process makes a few per turn
+        _made.clear()
+    _made.add(entry)
 
 
 @lru_cache(maxsize=64)
@@ -394,11 +405,16 @@ def share(secret: bytes, opened: str, key: str) -> str:
     x = deck_key(secret)
     p = _point(opened)
     removed = _mul(_invert(x), p)
-    return (removed + _dleq(x, removed, _point(key), p, b"share")).hex()
+    proof = (removed + _dleq(x, removed, _point(key), p, b"share")).hex()
+    if key == public_key(secret):  # only then is it a proof (else it is refused as one)
+        _made_here(("share", proof, opened, key))
+    return proof
 
 
 def check_share(proof: object, opened: str, key: str) -> str:
     """``opened`` with the seat's layer removed, once ``proof`` shows it used its key."""
+    if ("share", proof, opened, key) in _made:
+        return proof[:POINT_HEX]  # type: ignore[index]
     if not is_hex(proof, PROOF_HEX):
         raise ValueError("a layer removed and its proof are 192 lower-case hex digits")
     removed = _point(proof[:POINT_HEX])  # type: ignore[index]
@@ -411,11 +427,16 @@ def _multiplied(secret: bytes, base: bytes, label: bytes) -> str:
     """``x·base`` and the proof that the seat's deck key ``x`` made it (192 hex)."""
     x = deck_key(secret)
     value = _mul(x, base)
-    return (value + _dleq(x, base, _base(x), value, label)).hex()
+    h = _base(x)
+    proof = (value + _dleq(x, base, h, value, label)).hex()
+    _made_here((label, proof, h.hex(), base))
+    return proof
 
 
 def _check_multiplied(proof: object, key: str, base: bytes, label: bytes, what: str) -> str:
     """The value in ``proof`` (from ``_multiplied``) once checked against ``key``."""
+    if (label, proof, key, base) in _made:
+        return proof[:POINT_HEX]  # type: ignore[index]
     if not is_hex(proof, PROOF_HEX):
         raise ValueError(f"{what} and its proof are 192 lower-case hex digits")
     value = _point(proof[:POINT_HEX])  # type: ignore[index]
@@ -455,9 +476,13 @@ def check_exchange(proof: object, key: str, point: str) -> str:
     return _check_multiplied(proof, key, _point(point), b"exchange", "a shared value")
 
 
+@lru_cache(maxsize=256)
 def shared_value(secret: bytes, point: str) -> str:
     """``x·Q`` without a proof: what a seat reads for itself, and what anyone computes
-    once the seat's secret is revealed at the end of the game."""
+    once the seat's secret is revealed at the end of the game.
+
+    Remembered: a player's view reads its pending steals after every action.
+    """
     return _mul(deck_key(secret), _point(point)).hex()
 
 

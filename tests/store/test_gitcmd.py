@@ -13,27 +13,49 @@ from catan_p2p.store import gitcmd
 
 PACKAGE = Path(catan_p2p.__file__).parent
 HOME = PACKAGE / "store" / "gitcmd.py"
+ROOT = PACKAGE.parent
 
 
 def _modules(under: Path = PACKAGE) -> list[Path]:
     return sorted(p for p in under.rglob("*.py") if "__pycache__" not in p.parts)
 
 
+def _everywhere() -> list[Path]:
+    """The package's modules and the benchmarks' and tools' (which may import it)."""
+    return [*_modules(), *_modules(ROOT / "benchmarks"), *_modules(ROOT / "tools")]
+
+
+def _named_git(path: Path) -> list[int]:
+    """Lines where ``path`` spells ``"git"`` other than as a key (``{"git": version}``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    keys = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys.update(id(k) for k in node.keys if k is not None)
+        elif isinstance(node, ast.Subscript):
+            keys.add(id(node.slice))
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and node.value == "git" and id(node) not in keys
+    ]
+
+
 def test_no_module_but_gitcmd_names_the_git_program():
-    """A module that spells ``"git"`` builds a Git command line of its own."""
-    found = []
-    for path in _modules():
-        if path == HOME:
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and node.value == "git":
-                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    """A module that spells ``"git"`` builds a Git command line of its own; so may no
+    benchmark or tool."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in _everywhere()
+        if path != HOME
+        for line in _named_git(path)
+    ]
     assert not found, f"git started outside store/gitcmd.py: {found}"
 
 
 def test_no_module_but_gitcmd_starts_a_process_of_git_by_path():
     """Nor does one start ``/usr/bin/git`` or pass Git a command through a shell."""
-    for path in _modules():
+    for path in _everywhere():
         text = path.read_text(encoding="utf-8")
         if path != HOME:
             assert "bin/git" not in text and "shell=True" not in text, path
@@ -54,3 +76,23 @@ def test_git_runs_with_no_terminal_prompt_and_says_its_version():
     assert gitcmd.argv("/x", "log") == ["git", "--git-dir", "/x", "log"]
     done = gitcmd.run(None, "--version")
     assert done.returncode == 0 and done.stdout.startswith("git version")
+
+
+def test_no_command_reaches_for_a_repository_a_session_may_not_have():
+    """A command asks the session for what it needs (``GitSession.chat``), it does not
+    probe for a repository with ``getattr(session, "repo")``."""
+    for path in _modules(PACKAGE / "commands"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "getattr":
+                named = [a.value for a in node.args[1:2] if isinstance(a, ast.Constant)]
+                assert named != ["repo"], f"{path.name}:{node.lineno}"
+
+
+def test_a_game_played_in_memory_has_no_chat():
+    from catan_p2p.commands.play import open_chat
+    from catan_p2p.rules.board import STANDARD_BOARD
+    from catan_p2p.rules.state import new_game
+    from catan_p2p.session.base import MemorySession
+
+    session = MemorySession(new_game(["red", "blue"], STANDARD_BOARD), "seed")
+    assert open_chat(session) is None

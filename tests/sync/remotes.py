@@ -9,7 +9,9 @@ raised. Kinds:
 - ``daemon``: ``git daemon --enable=receive-pack``, ``git://127.0.0.1:PORT/...``;
 - ``ssh``: an ``sshd`` of our own with a throw-away host key, allowing a throw-away
   client key for the current user; ``ssh://USER@127.0.0.1/PATH`` with
-  ``GIT_SSH_COMMAND`` naming the key and port;
+  ``GIT_SSH_COMMAND`` naming the key and port (with ``shared_connection``, every Git
+  command of the test runs as one more session over one authenticated ssh connection,
+  as ``ControlMaster`` does for a player who configured it: see ``shared_ssh``);
 - ``http``: ``git http-backend`` behind this file's small HTTP server (run as a script,
   a process of its own), ``http://127.0.0.1:PORT/NAME``, pushes enabled.
 
@@ -145,8 +147,13 @@ def _log_tail(log: Path) -> str:
 
 
 @contextmanager
-def serve(kind: str, bare: Path, workdir: Path | None = None) -> Iterator[Served]:
+def serve(
+    kind: str, bare: Path, workdir: Path | None = None, shared_connection: bool = False
+) -> Iterator[Served]:
     """Serve the bare repository ``bare`` over ``kind`` (one of ``KINDS``) until exit.
+
+    ``shared_connection`` (``ssh`` only): the clients share one ssh connection
+    (``shared_ssh``); the tests use it, the benchmarks measure a connection per command.
 
     Raises:
         ServerUnavailable: ``ssh`` without ``sshd``/``ssh``/``ssh-keygen`` installed.
@@ -163,7 +170,7 @@ def serve(kind: str, bare: Path, workdir: Path | None = None) -> Iterator[Served
         elif kind == "daemon":
             yield stack.enter_context(_daemon(bare, workdir))
         elif kind == "ssh":
-            yield stack.enter_context(_ssh(bare, workdir))
+            yield stack.enter_context(_ssh(bare, workdir, shared_connection))
         elif kind == "http":
             yield stack.enter_context(_http(bare, workdir))
         else:
@@ -219,6 +226,7 @@ PermitRootLogin prohibit-password
 StrictModes no
 UsePAM {pam}
 UseDNS no
+MaxSessions 64
 LogLevel ERROR
 """
 
@@ -232,7 +240,38 @@ def _keygen(path: Path) -> None:
 
 
 @contextmanager
-def _ssh(bare: Path, workdir: Path) -> Iterator[Served]:
+def shared_ssh() -> Iterator[Callable[[str], str]]:
+    """``ssh`` options that make every client of one name share one connection.
+
+    A new ssh connection costs a key exchange, an authentication and a PAM session on
+    both sides: about a quarter of a CPU-second here, paid by every fetch and push of a
+    bot that polls (most of the ssh tests' time). With ``ControlMaster`` the first
+    client of a name authenticates and stays as the connection's master; later ones
+    open a session on it (still ``sshd`` running the command as the key's user: a
+    gitolite key is still that player's). Yields ``options(name)``: one master per
+    name, so two players' keys never share a connection. Every master is stopped on
+    exit; one left behind by a killed test quits after 30 idle seconds.
+    """
+    # A socket path may not exceed 107 bytes: a short folder of its own, not tmp_path.
+    folder = Path(tempfile.mkdtemp(prefix="ssh-mux-"))
+
+    def options(name: str) -> str:
+        return f"-o ControlMaster=auto -o ControlPath={folder}/{name}-%C -o ControlPersist=30"
+
+    try:
+        yield options
+    finally:
+        for socket_path in folder.iterdir():
+            subprocess.run(
+                ["ssh", "-o", f"ControlPath={socket_path}", "-O", "exit", "catan-p2p-test"],
+                capture_output=True,
+                timeout=10,
+            )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def _ssh(bare: Path, workdir: Path, shared_connection: bool = False) -> Iterator[Served]:
     sshd = sshd_path()
     missing = [name for name, found in (("sshd", sshd), ("ssh", shutil.which("ssh"))) if not found]
     if not shutil.which("ssh-keygen"):
@@ -273,19 +312,21 @@ def _ssh(bare: Path, workdir: Path) -> Iterator[Served]:
         )
         return [sshd, "-D", "-e", "-f", str(config)]
 
-    def command(port: int) -> dict[str, str]:
+    def command(port: int, shared: str = "") -> dict[str, str]:
         return {
             "GIT_SSH_COMMAND": (
                 "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
                 "-o BatchMode=yes -o IdentitiesOnly=yes -o LogLevel=ERROR "
-                f"-i {client_key} -p {port}"
-            )
+                f"-i {client_key} -p {port} {shared}"
+            ).strip()
         }
 
     url = f"ssh://{user}@127.0.0.1{bare}"
     probe = lambda port: serves(url, command(port))  # noqa: E731
-    with listening(sshd_args, "sshd", keys / "sshd.log", probe) as (_, port):
-        yield Served("ssh", url, bare, command(port))
+    with ExitStack() as stack:
+        port = stack.enter_context(listening(sshd_args, "sshd", keys / "sshd.log", probe))[1]
+        shared = stack.enter_context(shared_ssh())("client") if shared_connection else ""
+        yield Served("ssh", url, bare, command(port, shared))
 
 
 # --- smart HTTP ----------------------------------------------------------------------------
@@ -417,14 +458,17 @@ class Gitolite:
     home: Path
     port: int
     keys: dict[str, Path]
+    #: ``shared_ssh``'s options (one connection per player's key), or none.
+    shared: Callable[[str], str] | None = None
 
     def url(self, repo: str) -> str:
         return f"ssh://{getpass.getuser()}@127.0.0.1:{self.port}/{repo}"
 
     def ssh_command(self, player: str) -> str:
+        shared = f" {self.shared(player)}" if self.shared is not None else ""
         return (
             "ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes "
-            f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {self.keys[player]}"
+            f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {self.keys[player]}{shared}"
         )
 
     def path(self, repo: str) -> Path:
@@ -432,9 +476,12 @@ class Gitolite:
 
 
 @contextmanager
-def gitolite(workdir: Path, players: tuple[str, ...], conf: str) -> Iterator[Gitolite]:
+def gitolite(
+    workdir: Path, players: tuple[str, ...], conf: str, shared_connection: bool = False
+) -> Iterator[Gitolite]:
     """Gitolite with one key per player (and ``admin``) and the rules ``conf``, behind an
-    ``sshd`` of the test's own. Raises ``ServerUnavailable`` where either is missing."""
+    ``sshd`` of the test's own. Raises ``ServerUnavailable`` where either is missing.
+    ``shared_connection``: each key's clients share one ssh connection (``shared_ssh``)."""
     sshd = sshd_path()
     gitolite_bin = shutil.which("gitolite") or shutil.which("gitolite", path="/usr/share/gitolite3")
     if sshd is None or gitolite_bin is None or not Path(GITOLITE_SHELL).exists():
@@ -498,5 +545,7 @@ def gitolite(workdir: Path, players: tuple[str, ...], conf: str) -> Iterator[Git
             served.url("gitolite-admin"), {"GIT_SSH_COMMAND": served.ssh_command("admin")}
         )
 
-    with listening(sshd_args, "sshd", keys_dir / "sshd.log", probe) as (_, port):
-        yield Gitolite(home, port, keys)
+    with ExitStack() as stack:
+        port = stack.enter_context(listening(sshd_args, "sshd", keys_dir / "sshd.log", probe))[1]
+        shared = stack.enter_context(shared_ssh()) if shared_connection else None
+        yield Gitolite(home, port, keys, shared)

@@ -47,7 +47,7 @@ def _serving(tmp_path: Path, conf: str) -> Iterator[Gitolite]:
     """The gitolite of ``conf``, or the test skipped where it cannot run here."""
     with ExitStack() as stack:
         try:
-            server = stack.enter_context(gitolite(tmp_path, PLAYERS, conf))
+            server = stack.enter_context(gitolite(tmp_path, PLAYERS, conf, shared_connection=True))
         except ServerUnavailable as exc:  # pragma: no cover - depends on the machine
             pytest.skip(str(exc))
         yield server

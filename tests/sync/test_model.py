@@ -587,16 +587,21 @@ def test_the_protocol_model_holds_on_a_short_run():
     assert FIGURES["steps"] >= 30
 
 
+MODEL_EXAMPLES = 38
+
+
 @pytest.mark.slow
 def test_the_protocol_model_holds_over_five_thousand_steps(capsys):
     FIGURES.clear()
-    examples = int(os.environ.get("CATAN_MODEL_EXAMPLES", "50"))
+    # 38 games of 140 steps: 5,320 steps (50 games, 7,000, were a third more than the
+    # 5,000 this test promises, and it was the suite's longest test but two).
+    examples = int(os.environ.get("CATAN_MODEL_EXAMPLES", str(MODEL_EXAMPLES)))
     explore = os.environ.get("CATAN_MODEL_RANDOM") == "1"  # new interleavings each run
     long = settings(QUICK, max_examples=examples, stateful_step_count=140, derandomize=not explore)
     run_state_machine_as_test(ProtocolModel, settings=long)
     with capsys.disabled():
         print("\nprotocol model:", dict(sorted(FIGURES.items())))
-    assert FIGURES["steps"] >= 5000 or examples != 50
+    assert FIGURES["steps"] >= 5000 or examples != MODEL_EXAMPLES
 
 
 # --- counterexamples the model found, kept as plain tests ---------------------------------

@@ -120,7 +120,9 @@ def test_a_forged_descendant_on_a_players_branch_does_not_block_that_player(
     git("init", "-q", "--bare", str(remote))
     with ExitStack() as stack:
         try:
-            served = stack.enter_context(serve(kind, remote, tmp_path / "server"))
+            served = stack.enter_context(
+                serve(kind, remote, tmp_path / "server", shared_connection=True)
+            )
         except ServerUnavailable as exc:
             pytest.skip(f"no {kind}:// remote on this machine: {exc}")
         for name, value in served.env.items():

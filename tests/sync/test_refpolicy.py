@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from peernet import GAME, new_repo, open_table
 
-from catan_p2p.store.refs import ZERO, tracking_ref
+from catan_p2p.store.refs import ZERO, RefName, read_name, tracking_ref
 from catan_p2p.sync import hook, refpolicy
 from catan_p2p.sync.audit import audit
-from catan_p2p.sync.refpolicy import RefName, check_update, drop_junk, read_name
+from catan_p2p.sync.refpolicy import check_update, drop_junk
 
 LOGS = f"refs/heads/catan/{GAME}"
 CHAT = f"refs/catan-chat/{GAME}"
@@ -226,3 +226,56 @@ def test_the_hook_and_the_readers_ask_the_same_policy(game, monkeypatch):  # typ
     assert asked == [True, False]
     audit(peer, GAME)
     assert len(asked) > 2 and not any(asked[2:])
+
+
+def _well_formed_before(ref: str, game: str) -> bool:
+    """``store.refs.well_formed`` as it was before ``read_name`` (parse, then check)."""
+    from catan_p2p.errors import UsageError
+    from catan_p2p.store.refs import check_name, parse_ref
+
+    try:
+        player, kind, opening = parse_ref(ref, game)
+        check_name("player", player)
+    except UsageError:
+        return False
+    return (
+        kind is None
+        or len(opening or "") == 40
+        and all(c in "0123456789abcdef" for c in opening or "")
+    )
+
+
+def test_well_formed_reads_every_name_as_it_did():
+    """``well_formed`` now asks ``read_name``; on every name of the cases, the junk and
+    their fetched copies it says what it said before."""
+    from catan_p2p.store.refs import well_formed
+
+    genesis = "b" * 40
+    names = [r.format(L=LOGS, C=CHAT, G=GAME, genesis=genesis) for r, *_ in CASES]
+    names += _junk(genesis, 2_000) + [f"{LOGS}/{k}/{genesis}/red" for k in ("seat", "trade")]
+    names += [n.replace("refs/heads/", "refs/remotes/seat-red/", 1) for n in names]
+    names = [n for n in names if not n.startswith("refs/remotes//")]  # Git makes no such name
+    for ref in names:
+        assert well_formed(ref, GAME) == _well_formed_before(ref, GAME), ref
+
+
+def test_junk_a_remote_took_before_its_hook_blocks_no_honest_push(game):  # type: ignore[no-untyped-def]
+    """A remote that ran without the hook may already hold junk beside the game (an
+    unknown kind, a deeper answer, a blob on a name of no seat). The hook reads the
+    other refs as a reader does, so an honest push is still taken and a rewind still
+    refused."""
+    table, _, oids = game
+    remote = new_repo(table.objects)
+    remote.refs.refs.update(table.remote.refs)
+    genesis = oids["genesis"]
+    remote.refs.refs.update(
+        {
+            f"{LOGS}/bribe/{genesis}/blue": oids["head"],
+            f"{LOGS}/seat/{genesis}/blue/deeper": oids["head"],
+            f"{LOGS}/mallory": oids["blob"],
+            f"{LOGS}/Upper": oids["tree"],
+        }
+    )
+    assert hook.check_update(remote, genesis, oids["head"], f"{LOGS}/blue") is None
+    rewind = hook.check_update(remote, oids["head"], genesis, f"{LOGS}/red")
+    assert rewind is not None and "never rewritten" in rewind

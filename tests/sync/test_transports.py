@@ -154,17 +154,29 @@ def _settle(clones: dict[str, Path]) -> None:
     shown from hidden cards, the deck secrets one seat after another), and each can be
     the next seat's cue, so two rounds are not always enough; every round that changes
     something brings the game nearer its end, so a handful always is.
+
+    Each seat syncs as ``catan-p2p sync`` does (``GitSession.sync`` over this transport:
+    the test's environment reaches every Git child), in this process: a ``sync``
+    process per seat and round cost a Python start and a verification of the whole
+    game from its genesis each, most of a test that plays no bots. The real processes
+    are the bots', ``verify``'s and the forged push's sync below.
     """
-    before = None
-    for _ in range(8):
-        for p, clone in clones.items():
-            synced = cli("sync", "--repo", str(clone))
-            assert synced.returncode == 0, f"{p}: {synced.stdout}{synced.stderr}"
-        heads = {p: git("for-each-ref", "refs/heads/catan", cwd=c) for p, c in clones.items()}
-        if heads == before:
-            return
-        before = heads
-    pytest.fail(f"the peers did not settle in 8 rounds of sync: {before}")
+    sessions = {p: GitSession(c, "g", (p,)) for p, c in clones.items()}
+    try:
+        before = None
+        for _ in range(8):
+            for p, session in sessions.items():
+                status = session.sync()
+                said = f"{p}: {status.error} {status.forks} {session.rejected}"
+                assert status.error is None and not status.forks and not session.rejected, said
+            heads = {p: git("for-each-ref", "refs/heads/catan", cwd=c) for p, c in clones.items()}
+            if heads == before:
+                return
+            before = heads
+        pytest.fail(f"the peers did not settle in 8 rounds of sync: {before}")
+    finally:
+        for session in sessions.values():
+            session.close()
 
 
 def _push(clone: Path, *args: str) -> subprocess.CompletedProcess:

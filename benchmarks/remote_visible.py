@@ -83,15 +83,16 @@ def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visibl
                 stuck = time.perf_counter() + 60.0
             elif "blue" in waiting:
                 bstate = blue.state
-                if "blue" not in actors(bstate):
-                    # Blue's syncer recorded what the game needed of it (a robbed seat's
-                    # answer is written by a sync, not chosen): Red must fetch it.
+                choices = blue.legal_actions("blue")
+                if "blue" not in actors(bstate) or not choices:
+                    # Blue's syncer records what the game needs of it without a choice (a
+                    # robbed seat's answer is written by a sync): Red must fetch it.
                     red.sync()
                     time.sleep(0.01)
                     continue
                 steps += 1
                 stuck = time.perf_counter() + 60.0
-                syncer.submit(bots["blue"].decide(bstate, blue.legal_actions("blue")))
+                syncer.submit(bots["blue"].decide(bstate, choices))
                 syncer.wait_sent(30.0)
                 deadline = time.perf_counter() + 30.0
                 while red.head != blue.head and time.perf_counter() < deadline:

@@ -23,7 +23,7 @@ hook only stops a cheat earlier. Anything outside ``refs/heads/catan/`` and
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from catan_p2p.errors import CatanError
@@ -34,7 +34,6 @@ from catan_p2p.store.refs import (
     ZERO,
     RefName,
     game_prefix,
-    parse_ref,
     player_ref,
     read_name,
 )
@@ -90,7 +89,7 @@ def _check(
     """Verify what the update brings: one genesis for the game, every new commit."""
     game, player = name.game, name.player
     mine = game_prefix(game) + "/"
-    after = {r: o for r, o in after.items() if r.startswith(mine)}
+    after = _logs_and_answers(repo, game, {r: o for r, o in after.items() if r.startswith(mine)})
     genesis = repo.genesis_of(new)
     for other, oid in after.items():
         if other != ref and oid != ZERO and repo.genesis_of(oid) != genesis:
@@ -114,7 +113,8 @@ def _check(
                 "key can move this branch"
             )
     for other, oid in after.items():
-        if other == ref or oid == ZERO or parse_ref(other, game)[1] is not None:
+        other_name = read_name(other, game)
+        if other == ref or oid == ZERO or other_name is None or not other_name.is_log:
             continue
         if not (liveness.extends(repo, oid, new) or liveness.extends(repo, new, oid)):
             return (
@@ -128,10 +128,7 @@ def _check_chat(repo: GameRepo, old: str, new: str, ref: str, name: RefName) -> 
     """A chat ref is a seat's own: its new lines are chat lines that seat signed."""
     game, player = name.game, name.player
     try:  # the seat keys of the newest log here (the hook verified each when it came)
-        logs = {
-            r: o for r, o in repo.refs.list(game_prefix(game)).items()
-            if parse_ref(r, game)[1] is None
-        }  # fmt: skip
+        logs = _logs_and_answers(repo, game, repo.refs.list(game_prefix(game)), logs_only=True)
         newest = max(logs.values(), key=repo.depth) if logs else None
         state = repo.state_of(newest)[0] if newest else None
     except (CatanError, ValueError) as exc:
@@ -146,14 +143,36 @@ def _check_chat(repo: GameRepo, old: str, new: str, ref: str, name: RefName) -> 
     return None if reason is None else f"{ref}: {reason}"
 
 
+def _logs_and_answers(
+    repo: GameRepo,
+    game: str,
+    refs: dict[str, str],
+    seats: Collection[str] | None = None,
+    logs_only: bool = False,
+) -> dict[str, str]:
+    """The refs of ``game`` (deletions in a push included) the ref policy takes as a
+    reader: junk a remote took before its hook was installed is not read, so it blocks
+    no honest push."""
+    out = {}
+    for ref, oid in refs.items():
+        name = read_name(ref, game)
+        if name is None or (logs_only and not name.is_log):
+            continue
+        if oid == ZERO or refpolicy.check_update(repo, ref, ZERO, oid, game, lambda: seats) is None:
+            out[ref] = oid
+    return out
+
+
 def _trust_accepted(repo: GameRepo, game: str, genesis: str, verifier: Verifier) -> None:
     """Start from the player logs this remote holds: the hook verified each when it came.
 
     Only the commits a push adds are verified then, not the whole game again (a remote
     that ran without the hook before should be checked once with `catan-p2p verify`).
     """
-    for ref, oid in repo.refs.list(game_prefix(game)).items():
-        if parse_ref(ref, game)[1] is None and oid != genesis:
+    seats = repo.open_genesis(genesis)[0].players
+    logs = _logs_and_answers(repo, game, repo.refs.list(game_prefix(game)), seats, logs_only=True)
+    for oid in logs.values():
+        if oid != genesis:
             try:
                 if repo.genesis_of(oid) == genesis:
                     verifier.trust(oid, repo.state_of(oid)[0])

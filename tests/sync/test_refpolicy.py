@@ -257,3 +257,25 @@ def test_well_formed_reads_every_name_as_it_did():
     names = [n for n in names if not n.startswith("refs/remotes//")]  # Git makes no such name
     for ref in names:
         assert well_formed(ref, GAME) == _well_formed_before(ref, GAME), ref
+
+
+def test_junk_a_remote_took_before_its_hook_blocks_no_honest_push(game):  # type: ignore[no-untyped-def]
+    """A remote that ran without the hook may already hold junk beside the game (an
+    unknown kind, a deeper answer, a blob on a name of no seat). The hook reads the
+    other refs as a reader does, so an honest push is still taken and a rewind still
+    refused."""
+    table, _, oids = game
+    remote = new_repo(table.objects)
+    remote.refs.refs.update(table.remote.refs)
+    genesis = oids["genesis"]
+    remote.refs.refs.update(
+        {
+            f"{LOGS}/bribe/{genesis}/blue": oids["head"],
+            f"{LOGS}/seat/{genesis}/blue/deeper": oids["head"],
+            f"{LOGS}/mallory": oids["blob"],
+            f"{LOGS}/Upper": oids["tree"],
+        }
+    )
+    assert hook.check_update(remote, genesis, oids["head"], f"{LOGS}/blue") is None
+    rewind = hook.check_update(remote, oids["head"], genesis, f"{LOGS}/red")
+    assert rewind is not None and "never rewritten" in rewind

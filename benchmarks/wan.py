@@ -520,26 +520,15 @@ def _cell(x: object) -> str:
     return "-" if x is None else str(x)
 
 
-def report(result: dict) -> str:
-    checks = "; ".join(_linked(**c) for c in result["link_checks"])
-    c = result["link_checks"][-1]
+def _row_table(runs_by_row: dict) -> list[str]:
     lines = [
-        f"# WAN benchmark: {result['peers']} bot peers, {result['rtt_ms']:.0f} ms round trip",
-        "",
-        f"Link check (TCP ping-pong, {c['pings']} pings, one check per invocation): added "
-        f"{checks} median for a {c['rtt_setting_ms']:.0f} ms setting.",
-        f"Target: a move at every other peer within {result['target_ms']:.0f} ms (median); "
-        f"floor about {result['floor_ms']:.0f} ms. Bots: {result['bots']}.",
-        "",
-        "## A move to every other peer (median of the runs' medians)",
-        "",
         "| transport/layout | runs (moves) | to every peer median [spread] / p90 ms "
         "| to each peer median / p90 ms | push landed ms | landed to fetched ms "
         "| fetched to shown ms | idle fetch ms | connections / action | bytes / action "
         "| s / action | load (1/5/15 min) per run | niced CPU % per run |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, runs in result["runs"].items():
+    for name, runs in runs_by_row.items():
         skipped = [r["skipped"] for r in runs if "skipped" in r]
         s = summarise(runs)
         if not s["runs"]:
@@ -555,6 +544,26 @@ def report(result: dict) -> str:
             f"{s['bytes_per_action']} | {s['wall_s_per_action']} | {'; '.join(s['loads'])} | "
             f"{'; '.join(_cell(x) for x in s['niced_cpu_pct'])} |"
         )
+    return lines
+
+
+def report(result: dict) -> str:
+    checks = "; ".join(_linked(**c) for c in result["link_checks"])
+    c = result["link_checks"][-1]
+    lines = [
+        f"# WAN benchmark: {result['peers']} bot peers, {result['rtt_ms']:.0f} ms round trip",
+        "",
+        f"Link check (TCP ping-pong, {c['pings']} pings, one check per invocation): added "
+        f"{checks} median for a {c['rtt_setting_ms']:.0f} ms setting.",
+        f"Target: a move at every other peer within {result['target_ms']:.0f} ms (median); "
+        f"floor about {result['floor_ms']:.0f} ms. Bots: {result['bots']}.",
+        "",
+        "## A move to every other peer (median of the runs' medians)",
+        "",
+        *_row_table(result["runs"]),
+    ]
+    for name, ab in result.get("ab", {}).items():
+        lines += ["", f"## A/B: {name}", "", *_row_table(ab["runs"])]
     if result.get("games"):
         lines += [
             "",
@@ -576,6 +585,8 @@ def report(result: dict) -> str:
                     f"{e.get('median_ms')} / {e.get('p90_ms')} | {g['connections_per_action']} "
                     f"| {g['bytes_per_action']} | {g['load_before']}; {g['load_after']} |"
                 )
+    if result.get("notes"):
+        lines += ["", "## Where the time goes", "", *result["notes"]]
     return "\n".join(lines) + "\n"
 
 
@@ -602,7 +613,13 @@ def main(argv: list[str] | None = None) -> int:
         "--ab", action="store_true", help="run the shipped bots beside the variant, interleaved"
     )
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--render", action="store_true", help="only write wan.md again from --out's wan.json"
+    )
     args = parser.parse_args(argv)
+    if args.render:
+        (args.out / "wan.md").write_text(report(json.loads((args.out / "wan.json").read_text())))
+        return 0
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
     unknown = [r for r in rows if r not in ROWS]
     if unknown:
@@ -630,6 +647,9 @@ def main(argv: list[str] | None = None) -> int:
     path = args.out / "wan.json"
     old = json.loads(path.read_text()) if args.merge and path.exists() else {}
     result["link_checks"] = old.get("link_checks", []) + result["link_checks"]
+    for kept in ("ab", "notes"):
+        if kept in old:
+            result[kept] = old[kept]
     args.out.mkdir(parents=True, exist_ok=True)
 
     def save(new: dict) -> None:

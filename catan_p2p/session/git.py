@@ -1,10 +1,10 @@
 """A running game recorded in Git: hot-seat (every seat here) or networked (one seat).
 
-``GitSession`` orchestrates; the protocol lives in ``sync/``: ``sync.seats.Seats`` is the
-local seats' replica (what they see, where an action goes, merges, the moves nobody
-chooses, adopting what peers offer), ``sync.exchange.Exchange`` the traffic with the
-remotes. One owner: a session is used by one thread; behind a window that is the sync
-thread (``client.syncer``), and the window reads the frozen snapshots it publishes.
+``GitSession`` orchestrates; the protocol lives in ``sync/``: ``sync.seats.Seats`` is the local
+seats' replica (what they see, where an action goes, merges, the moves nobody chooses, adopting
+what peers offer), ``sync.exchange.Exchange`` the traffic with the remotes. One owner: a session
+is used by one thread; behind a window that is the sync thread (``client.syncer``), and the
+window reads the frozen snapshots it publishes.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from catan_p2p.sync.exchange import Exchange
 from catan_p2p.sync.publish import Source
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.sync.seats import Seats, game_start
-from catan_p2p.sync.seen import SeenLog
 from catan_p2p.sync.signing import SeatKey
 
 
@@ -77,8 +76,7 @@ class GitSession:
         self.peers = self.seats.peers
         self._status = SyncStatus(peers=self.players)
         self._history = History(self.repo)
-        self._wait_start: tuple[str, int] | None = None  # head -> waiting_since()
-        self._first_sight = SeenLog(self.repo.git_dir, game)  # where the wait counts from
+        self._wait = liveness.Wait(self.repo, game)  # counted from this peer's first sight
         if not read_only:
             check_claimed(self.state, self.keys, game)
 
@@ -131,13 +129,8 @@ class GitSession:
         return self._history.upto(self.head, self.seats.open_answers())
 
     def waiting_since(self) -> int:
-        """When the game began waiting on the next move, as this peer counts it for an
-        ``abandon``: when it first saw the head (``liveness.waiting_since``); cached."""
-        head = self.head
-        if self._wait_start is None or self._wait_start[0] != head:
-            since = liveness.waiting_since(self.repo, head, self._first_sight.first_seen(head))
-            self._wait_start = (head, since)
-        return self._wait_start[1]
+        """When the wait for the next move began, as this peer counts it (``liveness.Wait``)."""
+        return self._wait.since(self.head)
 
     def take_rejected(self) -> dict[str, str]:
         """Rejections not reported yet (commit id -> reason), each handed out once."""
@@ -211,7 +204,7 @@ class GitSession:
             self._status, forks=found.forks, behind=found.behind, waiting=found.waiting
         )
         self.checkpoint.note(self.seats.lead().head)
-        self._first_sight.first_seen(self.head)
+        self._wait.saw(self.head)
 
     def _readopt(self) -> None:  # after a stale lease was fetched again
         self._sync_local(True, None)
@@ -249,8 +242,7 @@ class GitSession:
     def peer_heads(self) -> dict[str, tuple[str, int]]:
         """Each seat's log head on the shared remote, with its commit time (for when a
         peer was last heard of)."""
-        heads = refpolicy.tracked_logs(self.repo, self.game_id, self.players)
-        return {p: (oid, self.repo.commit(oid).when) for p, oid in heads.items()}
+        return refpolicy.tracked_logs(self.repo, self.game_id, self.players)
 
     def close(self) -> None:
         self.checkpoint.note(self.seats.lead().head, now=True)

@@ -25,6 +25,7 @@ from catan_p2p.rules.state import NOBODY, GameState
 from catan_p2p.store.objects import Commit
 from catan_p2p.sync.protocol import ABANDON, MergeInfo, parse_action, trailer, who
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.sync.seen import SeenLog
 
 KIND = ABANDON
 #: How far ahead of a peer's clock any commit may be dated (clocks differ); one dated
@@ -51,6 +52,26 @@ def waiting_since(repo: GameRepo, head: str, seen_at: int) -> int:
     ``CLOCK_SKEW`` before the line's newest date, so that the abandon it then writes
     (``abandon_time``) is one every peer takes at once."""
     return max(seen_at, wait_start(repo, head) - CLOCK_SKEW)
+
+
+class Wait:
+    """How long one peer has waited on each head: ``waiting_since`` from this machine's
+    first sight of it (``SeenLog``), worked out once per head."""
+
+    def __init__(self, repo: GameRepo, game: str) -> None:
+        self.repo = repo
+        self.seen = SeenLog(repo.git_dir, game)
+        self._last: tuple[str, int] | None = None  # head -> waiting_since
+
+    def saw(self, head: str) -> None:
+        """Note ``head`` as seen now, unless it was seen before."""
+        self.seen.first_seen(head)
+
+    def since(self, head: str) -> int:
+        """When the game began waiting on the move after ``head`` (``waiting_since``)."""
+        if self._last is None or self._last[0] != head:
+            self._last = (head, waiting_since(self.repo, head, self.seen.first_seen(head)))
+        return self._last[1]
 
 
 def abandon_time(repo: GameRepo, parent: str, timeout: int) -> int:

@@ -99,11 +99,16 @@ def player_heads(repo: GameRepo, game: str, seats: Collection[str] | None = None
     return out
 
 
-def tracked_logs(repo: GameRepo, game: str, seats: Collection[str]) -> dict[str, str]:
-    """Each seat's log as last fetched from the shared remote (seat -> commit)."""
+def tracked_logs(repo: GameRepo, game: str, seats: Collection[str]) -> dict[str, tuple[str, int]]:
+    """Each seat's log as last fetched from the shared remote, with its commit's date (seat
+    -> (commit, time)): when a peer was last heard of."""
     prefix = tracking_ref(game_prefix(game)) + "/"
     heads = player_heads(repo, game, seats)
-    return {ref[len(prefix) :]: oid for ref, oid in heads.items() if ref.startswith(prefix)}
+    return {
+        ref[len(prefix) :]: (oid, repo.commit(oid).when)
+        for ref, oid in heads.items()
+        if ref.startswith(prefix)
+    }
 
 
 def anchor(heads: Mapping[str, str], game: str, local: Iterable[str] = ()) -> str:

@@ -95,6 +95,10 @@ def test_strong_and_alphabeta_bots_play_as_network_peers(tmp_path: Path) -> None
             str(red),
             "--remote",
             str(remote),
+            # Two searching bots as peers, past set-up into the first buildings: what a
+            # network game adds is the same at every score; 10 points doubled the test.
+            "--victory-points",
+            "5",
         ],
         capture_output=True,
         text=True,

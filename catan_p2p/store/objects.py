@@ -79,6 +79,8 @@ class MemoryObjectStore:
 RECENT_KEPT = 20_000
 #: Ids remembered as present without asking the store.
 KNOWN_KEPT = 200_000
+#: How many times a read follows packs a concurrent repack is changing.
+MOVES_FOLLOWED = 8
 
 
 class _CompletePacks(PackedDB):
@@ -106,12 +108,13 @@ class _CompletePacks(PackedDB):
                 self._entities.append([entity.pack().size(), entity, entity.index().sha_to_index])
             except OSError:  # removed meanwhile by a repack: the next update sees it gone
                 continue
+        added = len(self._entities) - len(ours)
         for path in set(ours) - on_disk:
             self._entities.remove(ours[path])
         if set(ours) - on_disk:
             mman.collect()  # unmap packs a repack deleted (they would stay mapped)
         self._sort_entities()
-        return True
+        return bool(added) or bool(set(ours) - on_disk)  # whether the packs changed
 
 
 class _GitDB(GitDB):
@@ -221,14 +224,17 @@ class GitObjectStore:
         if hit is not None:
             return hit
         binsha = bytes.fromhex(oid)
-        for attempt in range(2):
+        for attempt in range(MOVES_FOLLOWED):
             try:
                 stream = self.db.stream(binsha)
                 self._know(oid)
                 return stream.type, stream.read()
             except (BadObject, ValueError, OSError):
-                if attempt == 0:
-                    self.db.update_cache(force=True)  # a repack may have moved it into a pack
+                # A repack may have moved it into a new pack (and a background repack may
+                # move it again while we look): look again while the packs keep changing.
+                moved = self.db.update_cache(force=True)
+                if attempt and not moved:
+                    break
         raise StateFileError(f"object {oid} is missing from {self.git_dir}")
 
     def has(self, oid: str) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from catan_p2p.errors import StateFileError
 from catan_p2p.store.objects import (
     GitObjectStore,
     commit_data,
@@ -207,3 +208,39 @@ def test_the_store_runs_where_os_has_no_pread_pwrite_or_fcntl(tmp_path: Path, mo
     assert again.head == head and again.repo.depth(head) >= 60
     again.close()
     assert _git(path / ".git", "fsck", "--strict").returncode == 0
+
+
+@pytest.mark.slow
+def test_a_read_follows_an_object_a_repack_moved_and_a_missing_one_fails_at_once(
+    tmp_path: Path, monkeypatch
+):
+    """A background ``git repack -d`` moves a loose object into a new pack (and deletes
+    the loose file) after the store last listed the packs: the read looks again and finds
+    it. An object that is nowhere fails after two looks, not after every retry."""
+    git_dir = init_repo(tmp_path / "repo")
+    wanted = object_id(b"blob", b"moved about")
+    subprocess.run(
+        ["git", "--git-dir", str(git_dir), "hash-object", "-w", "--stdin"],
+        input=b"moved about", capture_output=True, check=True,
+    )  # fmt: skip
+    assert _git(git_dir, "update-ref", "refs/tags/kept", wanted).returncode == 0  # packed
+    store = GitObjectStore(git_dir)
+    assert store.has(wanted)  # loose
+    store.db.update_cache(force=True)  # and the store has listed the packs: none yet
+    assert _git(git_dir, "repack", "-a", "-d", "-q").returncode == 0
+    assert not (git_dir / "objects" / wanted[:2] / wanted[2:]).exists()
+    real = store.db.update_cache
+    looks: list[bool] = []
+
+    def counted(force: bool = False) -> bool:
+        looks.append(real(force))
+        return looks[-1]
+
+    monkeypatch.setattr(store.db, "update_cache", counted)
+    assert store.read(wanted) == (b"blob", b"moved about")
+    assert looks == [True]  # one look again, which saw the new pack
+    looks.clear()
+    with pytest.raises(StateFileError, match="is missing"):
+        store.read(object_id(b"blob", b"never written"))
+    assert looks == [False, False]  # the packs did not change: no more looking
+    store.close()

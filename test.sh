@@ -2,7 +2,8 @@
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
 #   ./test.sh            everything (what .ci/run runs): 9 min 6 s in a fresh clone on 2
-#                        cores at a load of 1-3 (2026-11-25: 1,549 tests)
+#                        cores at a load of 1-3 (2026-11-25: 1,549 tests); later 785-817 s
+#                        of CPU (1,616 tests, two runs at once at a load of 15-35)
 #   ./test.sh --quick    skips tests marked slow or network (every test that starts a
 #                        process; tests/conftest.py fails one that is not marked): the
 #                        edit-test loop: 63 s on 2 cores at a load of 1-3 (1,265 tests)

@@ -299,6 +299,11 @@ def _wait_bots(
     return False
 
 
+def _hear_ctrl_c() -> None:
+    """A bot started from a background shell inherits SIGINT ignored; it must hear ``_stop``."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _stop(procs: list[subprocess.Popen]) -> None:
     """Stop the bots as Ctrl-C would (each closes its shared ssh connections), then
     harder if one does not end."""
@@ -415,6 +420,7 @@ def measure(
                         env=env,
                         stdout=subprocess.DEVNULL,
                         stderr=(work / f"{p}.log").open("w"),
+                        preexec_fn=_hear_ctrl_c,
                     )
                 )
             over = _wait_bots(procs, watcher, work, None if actions is None else skip + actions)

@@ -33,6 +33,7 @@ from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store import gitcmd
+from catan_p2p.sync.transport import share_all
 
 PLAYERS = ("red", "blue", "white", "orange")
 RESULTS = Path(__file__).parent / "results" / "lobby.json"
@@ -64,16 +65,7 @@ def build_remote(work: Path, games: int) -> Path:
             session.close()
         if i % 100 == 99:
             print(f"{i + 1} games ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
-    gitcmd.run(
-        None,
-        "-C",
-        str(src),
-        "push",
-        "-q",
-        str(remote),
-        "refs/heads/catan/*:refs/heads/catan/*",
-        check=True,
-    )
+    share_all(src, str(remote))
     plant_junk(remote)
     done.touch()
     return remote

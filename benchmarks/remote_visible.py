@@ -29,6 +29,7 @@ from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store import gitcmd
+from catan_p2p.sync.transport import share_all
 
 
 def _bare(path: Path) -> Path:
@@ -41,16 +42,7 @@ def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visibl
     remote = _bare(work / "remote.git")
     host = work / "host"
     game = create_game(host, ["red", "blue"], STANDARD_BOARD, seed=seed, game_id="v")
-    gitcmd.run(
-        None,
-        "-C",
-        str(host),
-        "push",
-        "-q",
-        str(remote),
-        "refs/heads/catan/*:refs/heads/catan/*",
-        check=True,
-    )
+    share_all(host, str(remote))
     red = join_game(str(remote), work / "red", game, "red")
     blue = join_game(str(remote), work / "blue", game, "blue")
     bots = {p: make_bot("random", f"{seed}/{p}") for p in ("red", "blue")}

@@ -43,6 +43,7 @@ from catan_p2p.session.watch import default_watch_repo, open_watch  # noqa: E402
 from catan_p2p.sim import next_actor  # noqa: E402
 from catan_p2p.store import gitcmd  # noqa: E402
 from catan_p2p.store.refs import player_ref  # noqa: E402
+from catan_p2p.sync.transport import share_all  # noqa: E402
 
 SIZE = (1280, 800)
 PLAYERS = ["red", "blue", "white", "orange"]
@@ -106,25 +107,12 @@ def _bare(path: Path) -> str:
     return str(path)
 
 
-def _share(src: Path, remote: str) -> None:
-    gitcmd.run(
-        None,
-        "-C",
-        str(src),
-        "push",
-        "-q",
-        remote,
-        "refs/heads/catan/*:refs/heads/catan/*",
-        check=True,
-    )
-
-
 def save_watch(work: Path, path: Path) -> None:
     """``catan-p2p watch`` following a game three peers play over a bare remote."""
     remote = _bare(work / "watched.git")
     players = PLAYERS[:3]
     create_game(work / "w-host", players, STANDARD_BOARD, seed="screens-watch", game_id="friday")
-    _share(work / "w-host", remote)  # the seats claimed with this machine's keys
+    share_all(work / "w-host", remote)  # the seats claimed with this machine's keys
     sessions = {p: join_game(remote, work / f"w-{p}", "friday", p) for p in players}
     bots = {p: make_bot("greedy", f"screens/{p}") for p in players}
     play_round_robin(sessions, bots, 260)
@@ -168,7 +156,7 @@ def save_lobby(work: Path, path: Path) -> None:
     sunday = GitSession(work / "club", "sunday")
     play_until(sunday, lambda st: st.turn >= 14)
     sunday.close()
-    _share(work / "club", remote)
+    share_all(work / "club", remote)
     watched = open_watch(remote, "sunday", default_watch_repo(remote, "sunday"))
     watched.sync()  # as the watch window does: the copy verified up to the newest move
     watched.close()

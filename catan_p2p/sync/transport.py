@@ -17,6 +17,7 @@ from catan_p2p.errors import RemoteError
 from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import (
     CHAT_PREFIX,
+    PREFIX,
     REMOTE,
     game_prefix,
     tracking_prefix,
@@ -86,6 +87,12 @@ def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:
             _stop_gently(proc, signal_first=False)  # Git had the SIGINT too
             raise
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def share_all(src: Path, url: str) -> None:
+    """Push every game log of the repository at ``src`` to ``url`` as it is: a set-up step
+    for benchmarks and screenshots (a seat publishes with ``push``)."""
+    gitcmd.run(None, "-C", str(src), "push", "-q", url, f"{PREFIX}/*:{PREFIX}/*", check=True)
 
 
 def _stop_gently(proc: subprocess.Popen, signal_first: bool, grace: float = 5.0) -> None:

@@ -20,6 +20,9 @@ from catan_p2p.errors import RemoteError, UsageError
 from catan_p2p.session.lobby import list_remote
 from catan_p2p.session.start import join_game
 
+#: What to do when the remote cannot be read.
+UNREACHABLE = "check the URL and that the remote is reachable, then run `catan-p2p join` again"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p join``."""
@@ -53,9 +56,7 @@ def which_game(url: str, player: str) -> str:
     try:
         found = list_remote(url)
     except RemoteError as exc:
-        raise without_retry_advice(
-            exc, "check the URL and that the remote is reachable, then run `catan-p2p join` again"
-        ) from None
+        raise without_retry_advice(exc, UNREACHABLE) from None
     games = [g.game for g in found.games if player in g.open_seats]
     if len(games) == 1:
         return games[0]
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         except RemoteError as exc:
             raise without_retry_advice(
                 exc,
-                "check the URL and that the remote is reachable, then run `catan-p2p join` again",
+                UNREACHABLE,
             ) from None
     state = session.state
     waiting = [p for p, k in zip(state.players, state.seats, strict=True) if not k]

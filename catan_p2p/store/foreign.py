@@ -7,7 +7,7 @@ writes it: a symlink anywhere under ``refs/``, a file where a directory belongs 
 reverse, a FIFO or device, a ``.lock`` (a writer at work), a value that is not 40 hex
 and a newline, a ``packed-refs`` of another shape or over ``PACKED_BYTES``, more than
 ``ENTRIES`` names under the prefixes, a reftable or a linked worktree, a config that
-includes another file. Every file is opened without following a link and without
+includes another file or hides refs, another user's folder. Every file is opened without following a link and without
 blocking, checked to be a regular file, and read up to a fixed size, so a hostile
 folder costs a few system calls and never hangs the reader. None means "ask Git".
 """
@@ -84,8 +84,16 @@ def _read(root: int, names: list[str], prefixes: list[str]) -> dict[str, str]:
     return out
 
 
+#: Words of a config that change what a fetch sees (another ref storage, an included
+#: file, hidden refs, a namespace): such a remote is left to Git.
+_CONFIG_DOUBTS = (b"refstorage", b"include", b"hiderefs", b"namespace")
+
+
 def _check_repository(root: int) -> None:
-    """A files-backend git directory of its own (no reftable, no linked worktree)."""
+    """A files-backend git directory of its own (no reftable, no linked worktree) that
+    this user owns (Git may refuse another's), read as a plain fetch would see it."""
+    if os.environ.get("GIT_NAMESPACE") or os.fstat(root).st_uid != _uid():
+        raise _Doubt("a Git namespace, or another user's repository")
     for absent in ("reftable", "commondir"):
         if _stat(root, absent) is not None:
             raise _Doubt(f"{absent} present")
@@ -96,8 +104,12 @@ def _check_repository(root: int) -> None:
     config = _stat(root, "config")
     if config is not None:
         text = _small_file(root, "config", _CONFIG_BYTES).lower()
-        if b"refstorage" in text or b"include" in text:
-            raise _Doubt("the config names another ref storage or includes a file")
+        if any(word in text for word in _CONFIG_DOUBTS):
+            raise _Doubt("the config changes what a fetch sees")
+
+
+def _uid() -> int:
+    return os.geteuid() if hasattr(os, "geteuid") else -1
 
 
 def _parts(ref: str) -> list[str]:

@@ -169,6 +169,9 @@ HOSTILE = {
         "[include]\n\tpath = /elsewhere\n"
     ),
     "a config linked to /dev/zero": _replace("config", lambda p: p.symlink_to("/dev/zero")),
+    "a config hiding refs": lambda b: (b / "config").write_text(
+        "[uploadpack]\n\thideRefs = refs/heads/catan\n"
+    ),
     "a linked worktree's git directory": lambda b: (b / "commondir").write_text("..\n"),
     "no HEAD": lambda b: (b / "HEAD").unlink(),
     "packed-refs of another shape": lambda b: (b / "packed-refs").write_text(f"{A}  {RED}\n"),
@@ -196,6 +199,13 @@ def test_a_hostile_remote_folder_is_read_as_doubt_and_fetched(tmp_path: Path, sh
     bare = _remote(tmp_path)
     HOSTILE[shape](bare)
     assert read_foreign(bare, LOGS, [STEP, chat_prefix(G)]) is None
+    assert not _idle(bare)
+
+
+@posix
+def test_a_git_namespace_is_left_to_git(tmp_path: Path, monkeypatch):
+    bare = _remote(tmp_path)
+    monkeypatch.setenv("GIT_NAMESPACE", "other")
     assert not _idle(bare)
 
 

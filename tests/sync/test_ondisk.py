@@ -328,6 +328,12 @@ def _git(cwd: Path, *args: str) -> str:
     ).stdout.strip()
 
 
+def _sentence(error: str | None) -> str | None:
+    """An error without Git's own words (which of its processes says "not our ref"
+    first varies from run to run)."""
+    return None if error is None else error.split(" (", 1)[0]
+
+
 @pytest.mark.network
 @pytest.mark.slow
 @pytest.mark.parametrize(
@@ -348,11 +354,11 @@ def test_a_hostile_bare_remote_leaves_the_peer_where_the_real_fetch_leaves_it(
     blue = sessions["blue"]
     HOSTILE[shape](remote)
     gits = _Gits(monkeypatch)
-    with_shortcut = blue.sync().error
+    with_shortcut = _sentence(blue.sync().error)
     assert gits.fetches() == 1
     tracked = _git(tmp_path / "blue", "for-each-ref", "refs/remotes")
     monkeypatch.setattr(ondisk, "unchanged", lambda *a, **k: False)
-    assert blue.sync().error == with_shortcut
+    assert _sentence(blue.sync().error) == with_shortcut
     assert _git(tmp_path / "blue", "for-each-ref", "refs/remotes") == tracked
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from catan_p2p.errors import CatanError
@@ -45,6 +47,16 @@ COMMANDS: dict[str, str] = {
 #: Commands that record moves: a Ctrl-C there keeps every move made so far (each one is a
 #: commit). The others say only that they stopped, or what they leave (``INTERRUPTED``).
 SAVES = frozenset({"play", "new", "join", "bot", "sync", "abandon", "chat"})
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, a service manager, a test's time limit): the command stops as
+    after a Ctrl-C, so it saves what it played, closes its shared ssh connections and
+    removes its temporary folders on the way out."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated()
 
 
 def command_module(name: str):  # type: ignore[no-untyped-def]
@@ -94,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if module is None:
         print(f"catan-p2p: the {name} command is not built yet in this version.", file=sys.stderr)
         return 2
+    in_main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _terminate) if in_main else None
     try:
         return int(module.run(args) or 0)
     except CatanError as exc:
@@ -115,15 +129,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         print(f"catan-p2p {name}: {said}", file=sys.stderr)
         return 1
-
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         said = getattr(module, "INTERRUPTED", None)
         if said is None:
             said = (
                 "interrupted; everything played so far is saved" if name in SAVES else "interrupted"
             )
+        if isinstance(exc, Terminated):
+            said = said.replace("interrupted", "terminated", 1)
         print(f"catan-p2p {name}: {said}.", file=sys.stderr)
-        return 130
+        return 128 + signal.SIGTERM if isinstance(exc, Terminated) else 130
+    finally:
+        if in_main and before is not None:
+            signal.signal(signal.SIGTERM, before)
 
 
 if __name__ == "__main__":

@@ -131,7 +131,7 @@ def ssh_reuse(git_dir: Path | str | None = None) -> Iterator[None]:
     no-op.
     """
     command = None if os.name == "nt" or _ssh_reuse else _ssh_command(git_dir)
-    where = Path(tempfile.mkdtemp(prefix="catan-", dir="/tmp")) if command else None
+    where = Path(tempfile.mkdtemp(prefix=f"catan-{os.getpid()}-", dir="/tmp")) if command else None
     changed = None
     if command and where and len(str(where)) + 40 < _SOCKET_ROOM:  # room for 40 more
         changed = shared_ssh_command(command, str(where / SOCKET_NAME))

@@ -9,12 +9,15 @@ its socket directory removed, so no ssh process is left behind. A user's own ssh
 
 from __future__ import annotations
 
+import signal
+import subprocess
 import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from gitgames import CLI, cli
 from remotes import ServerUnavailable, serve
 
 from catan_p2p.store import gitcmd
@@ -114,3 +117,45 @@ def test_transfers_share_one_connection_and_none_outlives_the_command(tmp_path, 
         assert not _processes_naming(where), "an ssh process outlived the command"
         done = gitcmd.run(None, "ls-remote", remote.url)  # a connection of its own again
         assert done.returncode == 0 and link.stats.connections == 3
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_a_bot_stopped_with_sigterm_saves_and_leaves_no_folder(tmp_path):
+    """``kill PID`` (a service manager, a time limit) stops a bot as a Ctrl-C does: one
+    sentence, exit 143, its ssh socket folder removed and no lock left in its repository
+    (it used to die on the spot and leave ``/tmp/catan-*`` behind)."""
+    bare = tmp_path / "remote.git"
+    gitcmd.run(None, "init", "-q", "--bare", str(bare), check=True)
+    red, blue = tmp_path / "red", tmp_path / "blue"
+    made = cli(
+        "new", "--players", "red,blue", "--game", "g", "--repo", str(red), "--remote", str(bare)
+    )
+    assert made.returncode == 0, made.stderr
+    joined = cli("join", str(bare), "--game", "g", "--as", "blue", "--repo", str(blue))
+    assert joined.returncode == 0, joined.stderr
+    # Blue waits for Red's first settlement, syncing: a bot that is idle, not finished.
+    bot = subprocess.Popen(
+        [*CLI, "bot", "--as", "blue", "--repo", str(blue)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not list(Path("/tmp").glob(f"catan-{bot.pid}-*")):  # its ssh socket folder
+            assert bot.poll() is None, bot.communicate()
+            assert time.monotonic() < deadline, "the bot never started"
+            time.sleep(0.05)
+        bot.send_signal(signal.SIGTERM)
+        out, err = bot.communicate(timeout=60)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+    assert bot.returncode == 143, err
+    assert err.strip().endswith("terminated; everything played so far is saved."), err
+    assert "Traceback" not in err
+    assert not list(Path("/tmp").glob(f"catan-{bot.pid}-*"))
+    assert not list((blue / ".git").rglob("*.lock"))
+    assert cli("verify", "--repo", str(blue)).returncode == 0

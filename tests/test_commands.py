@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -293,3 +294,23 @@ def test_the_resume_hint_names_the_game_when_the_repository_holds_several(capsys
     assert pick_flag(repo, first) == ""
     run(capsys, "new", "--players", "red,white", "--repo", str(repo), "--game", "second")
     assert pick_flag(repo, "second") == " --game second"
+
+
+@pytest.mark.slow  # git update-ref
+def test_verify_names_the_refs_beside_the_game_it_did_not_read(capsys, tmp_path):
+    repo = tmp_path / "g"
+    game = new_game(capsys, repo)
+    head = git("-C", str(repo), "rev-parse", f"refs/heads/catan/{game}/red").strip()
+    for name in ("zz-not-a-seat", "purple", "x1", "x2"):
+        git("-C", str(repo), "update-ref", f"refs/heads/catan/{game}/{name}", head)
+    code, out, err = run(capsys, "verify", "--repo", str(repo))
+    assert code == 0, err
+    line = out.splitlines()[-1]
+    assert line.startswith("Not read: 4 refs beside the game that the protocol does not take")
+    assert (
+        f"refs/heads/catan/{game}/purple: 'purple' holds no seat" in line
+        and line.count(f"catan/{game}/") == 3
+    )
+    assert line.endswith("; and 1 more); the game was verified without them.")
+    code, out, err = run(capsys, "verify", "--repo", str(repo), "--json")
+    assert code == 0 and json.loads(out)["junk"] == 4

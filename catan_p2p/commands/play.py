@@ -9,6 +9,7 @@ are bots is kept beside the game in the repository's Git directory.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
 import sys
@@ -39,6 +40,8 @@ from catan_p2p.rules.state import SEAT_COLOURS, GameState  # noqa: E402
 from catan_p2p.session.base import MemorySession, Session  # noqa: E402
 from catan_p2p.session.chat import ChatLog  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
+from catan_p2p.store import gitcmd  # noqa: E402
+from catan_p2p.sync.repo import find_git_dir  # noqa: E402
 
 COLOURS = SEAT_COLOURS
 BOT_STRATEGY = "greedy" if "greedy" in STRATEGIES else "random"
@@ -133,7 +136,7 @@ def local_keys(repo: Path, players: tuple[str, ...] | list[str]) -> dict:
     started in the wrong repository) would then pick up.
     """
     from catan_p2p.session.keys import existing_key, remember
-    from catan_p2p.sync.repo import find_git_dir, init_repo
+    from catan_p2p.sync.repo import init_repo
     from catan_p2p.sync.signing import SeatKey
 
     try:
@@ -332,12 +335,25 @@ def play_in_window(game: Game, args: argparse.Namespace, screen: pygame.Surface)
 
     Returns the surface last drawn on (the window may have been resized).
     """
+    with _shared_ssh(game):
+        return _window(game, args, screen)
+
+
+def _shared_ssh(game: Game):  # type: ignore[no-untyped-def]
+    """A networked window polls its remote several times a second: over ssh, one
+    connection per host for all of it (``gitcmd.ssh_reuse``), closed with the window."""
+    if not game.networked or game.repo is None:
+        return contextlib.nullcontext()
+    return gitcmd.ssh_reuse(find_git_dir(game.repo))
+
+
+def _window(game: Game, args: argparse.Namespace, screen: pygame.Surface) -> pygame.Surface:
     from catan_p2p.client.app import App
+    from catan_p2p.client.sound import Sounds
     from catan_p2p.client.syncer import Syncer
 
     chat = open_chat(game.session)
     syncer = Syncer(game.session, chat=chat).start() if game.networked else None
-    from catan_p2p.client.sound import Sounds
 
     app = App(
         game.session,

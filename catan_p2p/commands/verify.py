@@ -91,6 +91,22 @@ def waiting_line(repo: GameRepo, head: str, state: GameState) -> str | None:
     return f"The game waits for {names} ({expecting(state)}) since {when}."
 
 
+#: At most this many refused refs are named; a remote may hold any number of them.
+JUNK_NAMED = 3
+
+
+def unread(junk: dict[str, str]) -> str | None:
+    """One line on the refs beside the game that the ref policy refused (none read)."""
+    if not junk:
+        return None
+    named = "; ".join(why for _, why in sorted(junk.items())[:JUNK_NAMED])
+    more = f"; and {len(junk) - JUNK_NAMED} more" if len(junk) > JUNK_NAMED else ""
+    return (
+        f"Not read: {len(junk)} ref{'s' * (len(junk) != 1)} beside the game that the "
+        f"protocol does not take ({named}{more}); the game was verified without them."
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     repo = open_repo(args.repo)
     game = repo.only_game(args.game)
@@ -107,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
                 "head": report.head,
                 "waiting": pending(repo, report.head, report.state) if report.ok else [],
                 "waits_for": waits_for(report.state) if report.state is not None else [],
+                "junk": len(report.junk),
             }
         )
     elif report.ok:
@@ -129,9 +146,13 @@ def run(args: argparse.Namespace) -> int:
         stalled = waiting_line(repo, report.head, state)
         if stalled:
             print(stalled)
+        if said := unread(report.junk):
+            print(said)
     else:
         if report.problem:
             print(f"Game {game}: bad commit {report.bad_commit}: {report.problem}", file=sys.stderr)
         for fork in report.forks:
             print(f"Game {game}: {fork}", file=sys.stderr)
+        if said := unread(report.junk):
+            print(said, file=sys.stderr)
     return 0 if report.ok else 1

@@ -14,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 
+from catan_p2p.store import gitcmd
+
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
@@ -53,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
         pygame.display.quit()
         raise
     try:
-        watch(spectator, screen, muted=args.mute)
+        with gitcmd.ssh_reuse(spectator.repo.git_dir):  # it polls: one ssh connection per host
+            watch(spectator, screen, muted=args.mute)
     finally:
         spectator.close()
         pygame.display.quit()

@@ -244,3 +244,24 @@ def test_window_plays_against_a_bot_running_as_its_own_peer_process(tmp_path, wi
         syncer.stop()
         bot.kill()
         bot.wait()
+
+
+@pytest.mark.slow  # asks git config
+@pytest.mark.parametrize("networked", [True, False])
+def test_a_networked_window_shares_one_ssh_connection_per_host(tmp_path, monkeypatch, networked):
+    """The window polls its remote several times a second: over ssh it shares one
+    connection per host while it is open (as the bot does), and closes it after."""
+    from catan_p2p.commands import play
+    from catan_p2p.store import gitcmd
+
+    monkeypatch.delenv("GIT_SSH", raising=False)
+    monkeypatch.setenv("GIT_SSH_COMMAND", "ssh -p 2222")
+    (tmp_path / "g" / ".git").mkdir(parents=True)
+    seen = []
+    monkeypatch.setattr(
+        play, "_window", lambda *a: seen.append(gitcmd.environment()["GIT_SSH_COMMAND"])
+    )
+    game = play.Game(None, Seats((RED,)), tmp_path / "g", networked=networked)  # type: ignore[arg-type]
+    play.play_in_window(game, play.build_options(), None)  # type: ignore[arg-type]
+    assert ("ControlMaster=auto" in seen[0]) is networked
+    assert gitcmd.environment()["GIT_SSH_COMMAND"] == "ssh -p 2222"

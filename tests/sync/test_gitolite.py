@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,10 @@ from catan_p2p.sync.repo import init_repo
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 PLAYERS = ("red", "blue")
+#: Actions the peers play through the server: the set-up (8) and a few turns. Each
+#: sync is ssh and a gitolite process per repository it reaches, so a longer game pays
+#: for more of the same.
+ACTIONS = 20
 
 OWN_REPOSITORIES = "".join(f"repo catan-{p}\n    RW+ = {p}\n    R = @all\n" for p in PLAYERS)
 OWN_REFS = (
@@ -42,15 +46,20 @@ OWN_REFS = (
 )
 
 
-@contextmanager
-def _serving(tmp_path: Path, conf: str) -> Iterator[Gitolite]:
-    """The gitolite of ``conf``, or the test skipped where it cannot run here."""
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Gitolite]:
+    """One gitolite for the module with both rule sets (each test its own repositories),
+    or the tests skipped where it cannot run here: its keys, set-up and sshd cost more
+    than a game through it."""
+    workdir = tmp_path_factory.mktemp("gitolite")
     with ExitStack() as stack:
         try:
-            server = stack.enter_context(gitolite(tmp_path, PLAYERS, conf, shared_connection=True))
+            served = stack.enter_context(
+                gitolite(workdir, PLAYERS, OWN_REPOSITORIES + OWN_REFS, shared_connection=True)
+            )
         except ServerUnavailable as exc:  # pragma: no cover - depends on the machine
             pytest.skip(str(exc))
-        yield server
+        yield served
 
 
 def _clone(tmp_path: Path, player: str, server) -> Path:  # type: ignore[no-untyped-def]
@@ -74,52 +83,50 @@ def _push_as(server, player: str, clone: Path, spec: str, url: str):  # type: ig
     )  # fmt: skip
 
 
-def test_each_seat_publishes_to_a_repository_only_it_can_write(tmp_path: Path):
-    with _serving(tmp_path, OWN_REPOSITORIES) as server:
-        urls = {p: server.url(f"catan-{p}") for p in PLAYERS}
-        red_path = _clone(tmp_path, "red", server)
-        create_game(red_path, list(PLAYERS), seed="gl", game_id="g", local=("red",),
-                    publish_url=urls["red"])  # fmt: skip
-        red = GitSession(red_path, "g", ("red",))
-        red.add_point("blue", urls["blue"])
-        red.sync()
-        blue_path = _clone(tmp_path, "blue", server)
-        blue = join_game(urls["red"], blue_path, "g", "blue", publish_url=urls["blue"])
-        sessions = {"red": red, "blue": blue}
-        settle(sessions)
-        assert not red.state.lobby_open
-        _play(sessions, 40)
-        assert red.head == blue.head
-        # Each point holds its owner's refs only; Blue cannot write Red's point at all.
-        for p in PLAYERS:
-            names = git("for-each-ref", "--format=%(refname)", cwd=server.path(f"catan-{p}"))
-            assert names.split() and all(n.endswith(f"/{p}") for n in names.split())
-        before = git("rev-parse", "refs/heads/catan/g/red", cwd=server.path("catan-red"))
-        pushed = _push_as(server, "blue", blue_path, f"+{blue.genesis}:refs/heads/catan/g/red",
-                          urls["red"])  # fmt: skip
-        assert pushed.returncode != 0 and "DENIED" in pushed.stderr, pushed.stderr
-        assert git("rev-parse", "refs/heads/catan/g/red", cwd=server.path("catan-red")) == before
+def test_each_seat_publishes_to_a_repository_only_it_can_write(tmp_path: Path, server):
+    urls = {p: server.url(f"catan-{p}") for p in PLAYERS}
+    red_path = _clone(tmp_path, "red", server)
+    create_game(red_path, list(PLAYERS), seed="gl", game_id="g", local=("red",),
+                publish_url=urls["red"])  # fmt: skip
+    red = GitSession(red_path, "g", ("red",))
+    red.add_point("blue", urls["blue"])
+    red.sync()
+    blue_path = _clone(tmp_path, "blue", server)
+    blue = join_game(urls["red"], blue_path, "g", "blue", publish_url=urls["blue"])
+    sessions = {"red": red, "blue": blue}
+    settle(sessions)
+    assert not red.state.lobby_open
+    _play(sessions, ACTIONS)
+    assert red.head == blue.head
+    # Each point holds its owner's refs only; Blue cannot write Red's point at all.
+    for p in PLAYERS:
+        names = git("for-each-ref", "--format=%(refname)", cwd=server.path(f"catan-{p}"))
+        assert names.split() and all(n.endswith(f"/{p}") for n in names.split())
+    before = git("rev-parse", "refs/heads/catan/g/red", cwd=server.path("catan-red"))
+    pushed = _push_as(server, "blue", blue_path, f"+{blue.genesis}:refs/heads/catan/g/red",
+                      urls["red"])  # fmt: skip
+    assert pushed.returncode != 0 and "DENIED" in pushed.stderr, pushed.stderr
+    assert git("rev-parse", "refs/heads/catan/g/red", cwd=server.path("catan-red")) == before
 
 
-def test_one_repository_where_each_key_writes_only_its_own_refs(tmp_path: Path):
-    with _serving(tmp_path, OWN_REFS) as server:
-        url = server.url("catan-table")
-        red_path = _clone(tmp_path, "red", server)
-        create_game(red_path, list(PLAYERS), seed="gl1", game_id="g", local=("red",))
-        transport.set_remote(red_path / ".git", url)
-        red = GitSession(red_path, "g", ("red",))
-        red.sync()
-        blue = join_game(url, _clone(tmp_path, "blue", server), "g", "blue")
-        sessions = {"red": red, "blue": blue}
-        _play(sessions, 40)
-        assert red.head == blue.head
-        bare = server.path("catan-table")
-        before = git("rev-parse", "refs/heads/catan/g/red", cwd=bare)
-        # Blue's key may not move Red's log, nor put junk under Red's name or the game's.
-        for spec in (f"+{blue.genesis}:refs/heads/catan/g/red",
-                     f"{blue.head}:refs/heads/catan/g/junk",
-                     f"{blue.head}:refs/heads/catan/g/steal/{'0' * 40}/red"):  # fmt: skip
-            pushed = _push_as(server, "blue", tmp_path / "blue", spec, url)
-            assert pushed.returncode != 0 and "DENIED" in pushed.stderr, (spec, pushed.stderr)
-        assert git("rev-parse", "refs/heads/catan/g/red", cwd=bare) == before
-        assert red.sync().error is None and blue.sync().error is None
+def test_one_repository_where_each_key_writes_only_its_own_refs(tmp_path: Path, server):
+    url = server.url("catan-table")
+    red_path = _clone(tmp_path, "red", server)
+    create_game(red_path, list(PLAYERS), seed="gl1", game_id="g", local=("red",))
+    transport.set_remote(red_path / ".git", url)
+    red = GitSession(red_path, "g", ("red",))
+    red.sync()
+    blue = join_game(url, _clone(tmp_path, "blue", server), "g", "blue")
+    sessions = {"red": red, "blue": blue}
+    _play(sessions, ACTIONS)
+    assert red.head == blue.head
+    bare = server.path("catan-table")
+    before = git("rev-parse", "refs/heads/catan/g/red", cwd=bare)
+    # Blue's key may not move Red's log, nor put junk under Red's name or the game's.
+    for spec in (f"+{blue.genesis}:refs/heads/catan/g/red",
+                 f"{blue.head}:refs/heads/catan/g/junk",
+                 f"{blue.head}:refs/heads/catan/g/steal/{'0' * 40}/red"):  # fmt: skip
+        pushed = _push_as(server, "blue", tmp_path / "blue", spec, url)
+        assert pushed.returncode != 0 and "DENIED" in pushed.stderr, (spec, pushed.stderr)
+    assert git("rev-parse", "refs/heads/catan/g/red", cwd=bare) == before
+    assert red.sync().error is None and blue.sync().error is None

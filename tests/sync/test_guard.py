@@ -73,8 +73,18 @@ def _two_settlements(red: GitSession) -> tuple[str, str]:
     return out[0], out[1]
 
 
-def test_the_hook_refuses_a_move_pushed_into_another_players_branch(tmp_path):
-    remote, seats = _table(tmp_path, hook=True)
+@pytest.fixture(scope="module")
+def guarded_table(tmp_path_factory) -> tuple[Path, Path, dict[str, GitSession]]:
+    """A table on a guarded remote, set once for the two tests below: (folder, remote,
+    seats). Each push they make is refused, or (the first settlement of the second)
+    one the first's refused push does not touch, so neither depends on the other's run."""
+    folder = tmp_path_factory.mktemp("guarded")
+    remote, seats = _table(folder, hook=True)
+    return folder, remote, seats
+
+
+def test_the_hook_refuses_a_move_pushed_into_another_players_branch(guarded_table):
+    tmp_path, remote, seats = guarded_table
     red = seats["red"]
     mine, _ = _two_settlements(red)
     done = _push(tmp_path / "red", str(remote), f"{mine}:refs/heads/catan/g/white")
@@ -83,8 +93,8 @@ def test_the_hook_refuses_a_move_pushed_into_another_players_branch(tmp_path):
     assert git("rev-parse", "refs/heads/catan/g/white", cwd=remote).strip() == red.head
 
 
-def test_equivocation_is_refused_by_the_hook_and_reported_by_peers(tmp_path):
-    remote, seats = _table(tmp_path, hook=True)
+def test_equivocation_is_refused_by_the_hook_and_reported_by_peers(guarded_table):
+    tmp_path, remote, seats = guarded_table
     red = seats["red"]
     first, second = _two_settlements(red)
     assert _push(tmp_path / "red", str(remote), f"{first}:refs/heads/catan/g/red").returncode == 0

@@ -648,6 +648,27 @@ def test_a_signed_commit_with_a_malformed_field_is_rejected_by_the_verifier(game
 # --- end to end: two clones, a bare remote, ``catan-p2p sync`` ---------------------------------
 
 
+@pytest.fixture(scope="module")
+def seated(tmp_path_factory) -> Path:
+    """A bare remote (``remote.git``) and Red's and Blue's clones (``red``, ``blue``), both
+    seats claimed and merged by the real CLI, made once: each test below gets a copy."""
+    from gitgames import cli, git
+
+    folder = tmp_path_factory.mktemp("seated")
+    remote, red_dir, blue_dir = folder / "remote.git", folder / "red", folder / "blue"
+    git("init", "--bare", "-q", str(remote))
+    made = cli(
+        "new", "--players", "red,blue", "--seed", "e2e", "--game", "g",
+        "--repo", str(red_dir), "--remote", str(remote),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    joined = cli("join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue_dir))
+    assert joined.returncode == 0, joined.stderr
+    merged = cli("sync", "--repo", str(red_dir))  # Red merges the seat claims
+    assert merged.returncode == 0, merged.stderr
+    return folder
+
+
 @pytest.mark.slow
 @pytest.mark.network
 @pytest.mark.parametrize(
@@ -658,23 +679,21 @@ def test_a_signed_commit_with_a_malformed_field_is_rejected_by_the_verifier(game
         pytest.param(lambda d: [d[0].upper(), *d[1:]], id="card-upper-case"),
     ],
 )
-def test_a_pushed_hostile_shuffle_is_refused_by_the_other_peers_sync(tmp_path: Path, spoil):
+def test_a_pushed_hostile_shuffle_is_refused_by_the_other_peers_sync(
+    seated: Path, tmp_path: Path, spoil
+):
     """Red signs a first settlement whose shuffle is malformed and pushes it to the bare
     remote; Blue's ``catan-p2p sync`` names the commit and the rule, with no traceback."""
+    import shutil
+
     from gitgames import cli, git, sign_commit
 
-    remote = tmp_path / "remote.git"
-    git("init", "--bare", "-q", str(remote))
-    red_dir, blue_dir = tmp_path / "red", tmp_path / "blue"
-    made = cli(
-        "new", "--players", "red,blue", "--seed", "e2e", "--game", "g",
-        "--repo", str(red_dir), "--remote", str(remote),
-    )  # fmt: skip
-    assert made.returncode == 0, made.stderr
-    joined = cli("join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue_dir))
-    assert joined.returncode == 0, joined.stderr
-    merged = cli("sync", "--repo", str(red_dir))  # Red merges the seat claims
-    assert merged.returncode == 0, merged.stderr
+    from catan_p2p.sync import transport
+
+    shutil.copytree(seated, tmp_path / "t", symlinks=True)
+    remote, red_dir, blue_dir = (tmp_path / "t" / n for n in ("remote.git", "red", "blue"))
+    for clone in (red_dir, blue_dir):
+        transport.set_remote(clone / ".git", str(remote))
 
     red = GitSession(red_dir, "g", ("red",))
     state = red.committed_state

@@ -6,7 +6,8 @@ plain ``git init --bare`` for the other, as a forge would be) served as a path, 
 small HTTP server (``tests/sync/remotes.py``), all on 127.0.0.1. Red creates the game
 and Blue joins through the URL with the real CLI; over every transport once, guarded
 and plain alike (``PLAYED``), a ``catan-p2p bot`` process per seat then plays a short
-game (3 victory points) or, past the time bound, as much of it as it managed.
+game (3 victory points) until Red's log on the remote is past set-up, or to its end if
+that comes first.
 Afterwards both peers verify and hold the same head as the remote.
 
 Forged commits travel over the same transport: the guarded remote refuses one with
@@ -29,16 +30,20 @@ import pytest
 from gitgames import CLI, cli, git, sign_commit
 from remotes import KINDS, Served, ServerUnavailable, serve
 
+from catan_p2p.cli import main
 from catan_p2p.rules.actions import BuildSettlement, EndTurn
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
+from catan_p2p.store import gitcmd
+from catan_p2p.sync.repo import find_git_dir
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
-PLAY_SECONDS = 6.0  # bots play this long unless the game ends first ...
-MIN_COMMITS = 20  # ... and past it only until Red's log on the remote is past set-up
+#: Bots play until Red's log on the remote is past set-up (or the game ends first):
+#: playing on for a fixed time paid for more of the same moves, each push a hook run.
+MIN_COMMITS = 20
 HARD_LIMIT = 120.0  # a game that has not got that far by then fails the test
 #: Where the bot processes play (a game takes 20-40 s): every transport once, and each
 #: of guarded and plain remotes twice. The other variants check set-up and forgeries.
@@ -121,7 +126,7 @@ def _play(tmp_path: Path, clones: dict[str, Path], bare: Path) -> bool:
     try:
         while any(proc.poll() is None for proc in procs.values()):
             elapsed = time.monotonic() - start
-            if elapsed > PLAY_SECONDS and _remote_commits(bare, "red") >= MIN_COMMITS:
+            if _remote_commits(bare, "red") >= MIN_COMMITS:
                 break
             if elapsed > HARD_LIMIT:
                 tails = "\n".join(f"{p}: {f.read_text()[-800:]}" for p, f in logs.items())
@@ -140,10 +145,15 @@ def _play(tmp_path: Path, clones: dict[str, Path], bare: Path) -> bool:
     return all("won." in text for text in texts.values())
 
 
-def _verified_head(clone: Path) -> str:
-    done = cli("verify", "--json", "--repo", str(clone))
-    report = json.loads(done.stdout)
-    assert done.returncode == 0 and report["ok"], f"{clone.name}: {done.stdout}{done.stderr}"
+def _verified_head(clone: Path, capsys) -> str:  # type: ignore[no-untyped-def]
+    """``catan-p2p verify --json`` of ``clone``, run in this process: the command's own
+    code, without a Python start per clone (the bots, ``new``, ``join`` and ``sync`` are
+    the real processes here)."""
+    capsys.readouterr()
+    code = main(["verify", "--json", "--repo", str(clone)])
+    said = capsys.readouterr()
+    report = json.loads(said.out)
+    assert code == 0 and report["ok"], f"{clone.name}: {said.out}{said.err}"
     return report["head"]
 
 
@@ -159,21 +169,26 @@ def _settle(clones: dict[str, Path]) -> None:
     the test's environment reaches every Git child), in this process: a ``sync``
     process per seat and round cost a Python start and a verification of the whole
     game from its genesis each, most of a test that plays no bots. The real processes
-    are the bots', ``verify``'s and the forged push's sync below.
+    are the bots', ``new``'s, ``join``'s and the forged push's sync below.
     """
     sessions = {p: GitSession(c, "g", (p,)) for p, c in clones.items()}
     try:
-        before = None
-        for _ in range(8):
-            for p, session in sessions.items():
-                status = session.sync()
-                said = f"{p}: {status.error} {status.forks} {session.rejected}"
-                assert status.error is None and not status.forks and not session.rejected, said
-            heads = {p: git("for-each-ref", "refs/heads/catan", cwd=c) for p, c in clones.items()}
-            if heads == before:
-                return
-            before = heads
-        pytest.fail(f"the peers did not settle in 8 rounds of sync: {before}")
+        # Over ssh, one connection for all of these syncs, as a bot keeps one for its own.
+        with gitcmd.ssh_reuse(find_git_dir(next(iter(clones.values())))):
+            before = None
+            for _ in range(8):
+                for p, session in sessions.items():
+                    status = session.sync()
+                    said = f"{p}: {status.error} {status.forks} {session.rejected}"
+                    assert status.error is None and not status.forks, said
+                    assert not session.rejected, said
+                heads = {
+                    p: git("for-each-ref", "refs/heads/catan", cwd=c) for p, c in clones.items()
+                }
+                if heads == before:
+                    return
+                before = heads
+            pytest.fail(f"the peers did not settle in 8 rounds of sync: {before}")
     finally:
         for session in sessions.values():
             session.close()
@@ -215,7 +230,9 @@ def _forge_reds_end_turn(blue_clone: Path) -> str:
         blue.close()
 
 
-def test_two_bot_processes_play_through_the_remote(served: tuple[Served, bool], tmp_path: Path):
+def test_two_bot_processes_play_through_the_remote(
+    served: tuple[Served, bool], tmp_path: Path, capsys
+):
     remote, hook = served
     clones = {"red": tmp_path / "red", "blue": tmp_path / "blue"}
     made = cli(
@@ -239,7 +256,7 @@ def test_two_bot_processes_play_through_the_remote(served: tuple[Served, bool], 
     played = (remote.kind, hook) in PLAYED
     finished = _play(tmp_path, clones, remote.path) if played else False
     _settle(clones)
-    heads = {p: _verified_head(c) for p, c in clones.items()}
+    heads = {p: _verified_head(c, capsys) for p, c in clones.items()}
     assert heads["red"] == heads["blue"], heads
     on_remote = {
         p: git("rev-parse", f"refs/heads/catan/g/{p}", cwd=remote.path).strip() for p in clones

@@ -276,8 +276,13 @@ def run(
     max_actions: int = MAX_ACTIONS,
     net_actions: int | None = None,
     visible_moves: int | None = None,
+    players: tuple[int, ...] = PLAYER_COUNTS,
 ) -> dict:
-    """Run every measurement and write results.json, report.md and the plots to ``out``."""
+    """Run every measurement and write results.json, report.md and the plots to ``out``.
+
+    ``players`` (the player counts measured) and the sizes after ``workdir`` are for
+    smoke tests; ``catan-p2p bench`` always measures every count at its own sizes.
+    """
     if visible_moves is None:
         visible_moves = 10 if quick else 60
     net_games = QUICK["net_games"] if quick else FULL_NET_GAMES
@@ -285,7 +290,7 @@ def run(
         net_actions = min(max_actions, QUICK["net_actions"] if quick else MAX_ACTIONS)
     round_trips = QUICK["round_trips"] if quick else 20
     engine_games = QUICK["engine_games"] if quick else 100
-    k = len(PLAYER_COUNTS)
+    k = len(players)
     steps = k * games + 2 * k * net_games + 2 + 1 + 1
     bar = Progress(steps, stream=sys.stderr if progress else open(os.devnull, "w"))  # noqa: SIM115
     started = time.time()
@@ -302,10 +307,10 @@ def run(
     with tempfile.TemporaryDirectory(prefix="catan-bench-", dir=workdir) as tmp:
         work = Path(tmp)
         # Hot-seat games, 2p and 4p interleaved so machine load hits both alike.
-        runs: dict[int, list] = {n: [] for n in PLAYER_COUNTS}
-        stores: dict[int, list] = {n: [] for n in PLAYER_COUNTS}
+        runs: dict[int, list] = {n: [] for n in players}
+        stores: dict[int, list] = {n: [] for n in players}
         for g in range(games):
-            for n in PLAYER_COUNTS:
+            for n in players:
                 bar.step(f"hot-seat {n}p game {g + 1}/{games}", 0)
                 r = gitgames.play_hotseat(work, n, f"bench/{n}p/{g}", max_actions)
                 s = gitgames.storage(r.git_dir)
@@ -336,13 +341,13 @@ def run(
                     raw[f"diff_bytes_game0_{n}p"] = s["diff_bytes"]
                 _cleanup(r.git_dir.parent)
                 bar.step(f"hot-seat {n}p game {g + 1}/{games}")
-        for n in PLAYER_COUNTS:
+        for n in players:
             result[f"hotseat_{n}p"] = per_players(runs[n], stores[n])
             raw[f"diff_bytes_{n}p"] = [d for s in stores[n] for d in s["diff_bytes"]]
 
         # Networked: one clone per seat through a bare remote, then through git daemon.
         for transport_name in ("bare", "daemon"):
-            for n in PLAYER_COUNTS:
+            for n in players:
                 net_runs = []
                 for g in range(net_games):
                     bar.step(f"networked {transport_name} {n}p game {g + 1}", 0)
@@ -402,7 +407,7 @@ def run(
     )
     bar.step("engine without Git")
     result["seconds"] = round(time.time() - started, 1)
-    headline(result)
+    headline(result, players)
     result["targets"] = check_targets(result)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
@@ -414,9 +419,9 @@ def run(
     return result
 
 
-def headline(result: dict) -> None:
-    """The flat keys issue 5 asks for, each for 2 and 4 players."""
-    for n in PLAYER_COUNTS:
+def headline(result: dict, players: tuple[int, ...] = PLAYER_COUNTS) -> None:
+    """The flat keys issue 5 asks for, each for 2 and 4 players (and each count measured)."""
+    for n in players:
         h = result[f"hotseat_{n}p"]
         net = result[f"networked_bare_{n}p"]
         commits = h["commits"]["mean"]

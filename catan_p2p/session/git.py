@@ -65,10 +65,8 @@ class GitSession:
         self.players = start[1].players
         self.local_players = self.exchange.local = tuple(local_players or self.players)
         self.keys, throwaway = seat_keys(self.local_players, keys, self.repo.git_dir, read_only)
-        seat = next((p for p in self.local_players if p not in throwaway), "")
-        self.checkpoint = checkpoint.Keeper(
-            self.repo.git_dir, game, self.genesis, seat or None, self.keys.get(seat)
-        )
+        seat = checkpoint.seat_of(self.players, self.local_players, throwaway)
+        self.checkpoint = checkpoint.Keeper(self.repo.git_dir, game, self.genesis, seat, self.keys)
         resume = partial(self.checkpoint.resume, self.repo)
         self.seats = Seats.open(
             self.repo, start, self.keys, resume, self._committed, self._answered
@@ -77,6 +75,7 @@ class GitSession:
         self._status = SyncStatus(peers=self.players)
         self._history = History(self.repo)
         self._wait = liveness.Wait(self.repo, game)  # counted from this peer's first sight
+        self.checkpoint.note(self.seats.lead().head, now=True)  # bisect, log, show never close
         if not read_only:
             check_claimed(self.state, self.keys, game)
 

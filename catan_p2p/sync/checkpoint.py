@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from catan_p2p.errors import StateFileError
@@ -73,6 +74,15 @@ def save(git_dir: Path, game: str, genesis: str, player: str, key: SeatKey, oid:
         tmp.unlink(missing_ok=True)  # a read-only disk costs the next command time, no more
 
 
+def seat_of(
+    players: tuple[str, ...], local: tuple[str, ...], throwaway: frozenset[str]
+) -> str | None:
+    """The seat whose key keeps the checkpoint: the first local one holding its own key,
+    in the game's order whatever order the caller named the seats in (the CLI sorts
+    them, a game played here does not), so every command in this repository shares it."""
+    return next((p for p in players if p in local and p not in throwaway), None)
+
+
 #: Seconds between two saves of the verified head while syncing (and always at close).
 EVERY = 5.0
 
@@ -84,9 +94,15 @@ class Keeper:
     """
 
     def __init__(
-        self, git_dir: Path | None, game: str, genesis: str, seat: str | None, key: SeatKey | None
+        self,
+        git_dir: Path | None,
+        game: str,
+        genesis: str,
+        seat: str | None,
+        keys: Mapping[str, SeatKey],
     ) -> None:
         self.git_dir, self.game, self.genesis = git_dir, game, genesis
+        key = keys.get(seat) if seat is not None else None
         self.seat = seat if git_dir is not None and key is not None else None
         self.key = key
         self.head: str | None = None

@@ -18,6 +18,8 @@ def finished_game(tmp_path_factory):
         discards = [c for c in merges if "discards" in c.summary and len(c.parents) > 2]
         trades = [c for c in merges if "trade answers" in c.summary]
         if discards and trades:
+            # As a closed session would: the CLI tests over this game then verify from here.
+            session.checkpoint.note(session.seats.lead().head, now=True)
             return path, session, result
     pytest.fail("six bot games never produced both a multi-player discard merge and a trade merge")
 

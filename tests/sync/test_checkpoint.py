@@ -151,3 +151,27 @@ def test_a_checkpoint_of_a_commit_that_is_gone_costs_time_only(played, monkeypat
     assert again.head == session.head
     again.close()
     assert _file(played).read_text().split()[0] == session.head  # a good one again
+
+
+def test_a_read_only_command_keeps_what_it_verified(played, monkeypatch):
+    """``log``, ``show`` and ``bisect`` open a read-only session and end without closing
+    it: the head they verified is noted at once, so the next command verifies nothing."""
+    session = GitSession(played, "g")
+    play_some(session, 6, seed="unnoted")
+    moved = session.head
+    session.repo.close()  # ended without close: the checkpoint lags behind the head
+    assert _file(played).read_text().split()[0] != moved
+    checked = _counting(monkeypatch)
+    reader = GitSession(played, "g", read_only=True)
+    assert checked and reader.head == moved
+    assert _file(played).read_text().split()[0] == moved
+    checked.clear()
+    assert GitSession(played, "g", read_only=True).head == moved and checked == []
+
+
+def test_seats_named_in_another_order_share_the_checkpoint(played, monkeypatch):
+    """The CLI names a hot-seat game's seats sorted (blue before red), a game played here
+    in the game's order: both keep the checkpoint with the first seat in the game's order."""
+    checked = _counting(monkeypatch)
+    sorted_seats = GitSession(played, "g", ("blue", "red"), read_only=True)
+    assert checked == [] and sorted_seats.checkpoint.seat == "red"

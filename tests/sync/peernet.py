@@ -94,8 +94,8 @@ class DiskCheckpoint(checkpoint.Keeper):
     most every five seconds of real time, so a run does not depend on the machine's speed.
     """
 
-    def __init__(self, disk: dict[str, str], _git_dir, game, genesis, seat, key) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(Path(), game, genesis, seat, key)
+    def __init__(self, disk: dict[str, str], _git_dir, game, genesis, seat, keys) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(Path(), game, genesis, seat, keys)
         self.disk = disk
 
     def note(self, head: str | None, now: bool = False) -> None:

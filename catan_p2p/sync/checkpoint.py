@@ -40,16 +40,26 @@ def _mac(key: SeatKey, genesis: str, game: str, oid: str) -> str:
     return hmac.new(secret, f"{game} {oid}".encode(), hashlib.sha256).hexdigest()
 
 
+def line(key: SeatKey, genesis: str, game: str, oid: str) -> str:
+    """The file's text noting ``oid``: the commit id and its MAC."""
+    return f"{oid} {_mac(key, genesis, game, oid)}\n"
+
+
+def parse(text: str, key: SeatKey, genesis: str, game: str) -> str | None:
+    """The commit a file's ``text`` names, if its MAC checks under ``key``; else None."""
+    oid, _, mac = text.strip().partition(" ")
+    if len(oid) != 40 or not hmac.compare_digest(mac, _mac(key, genesis, game, oid)):
+        return None
+    return oid
+
+
 def load(git_dir: Path, game: str, genesis: str, player: str, key: SeatKey) -> str | None:
     """The commit ``player``'s key vouches this machine verified, or None."""
     try:
         text = _path(git_dir, game, player).read_text(encoding="ascii")
     except (OSError, UnicodeDecodeError):
         return None
-    oid, _, mac = text.strip().partition(" ")
-    if len(oid) != 40 or not hmac.compare_digest(mac, _mac(key, genesis, game, oid)):
-        return None
-    return oid
+    return parse(text, key, genesis, game)
 
 
 def save(git_dir: Path, game: str, genesis: str, player: str, key: SeatKey, oid: str) -> None:
@@ -58,7 +68,7 @@ def save(git_dir: Path, game: str, genesis: str, player: str, key: SeatKey, oid:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(exist_ok=True)
-        tmp.write_text(f"{oid} {_mac(key, genesis, game, oid)}\n", encoding="ascii")
+        tmp.write_text(line(key, genesis, game, oid), encoding="ascii")
         tmp.replace(path)
     except OSError:
         tmp.unlink(missing_ok=True)  # a read-only disk costs the next command time, no more
@@ -103,7 +113,7 @@ class Keeper:
         commit is still here with the tree the verifier derives from its state."""
         if self.seat is None:
             return None
-        oid = load(self.git_dir, self.game, self.genesis, self.seat, self.key)  # type: ignore[arg-type]
+        oid = self._load()
         if oid is None:
             return None
         try:
@@ -124,5 +134,12 @@ class Keeper:
         if not now and time.monotonic() - self._at < EVERY:
             return
         self._at = time.monotonic()
-        save(self.git_dir, self.game, self.genesis, self.seat, self.key, head)  # type: ignore[arg-type]
+        self._save(head)
         self.head = head
+
+    def _load(self) -> str | None:
+        """The commit the seat's file names, if its MAC checks (``load``)."""
+        return load(self.git_dir, self.game, self.genesis, self.seat, self.key)  # type: ignore[arg-type]
+
+    def _save(self, head: str) -> None:
+        save(self.git_dir, self.game, self.genesis, self.seat, self.key, head)  # type: ignore[arg-type]

@@ -8,8 +8,10 @@ or dropped.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
+from types import MappingProxyType
 
 from catan_p2p.errors import ForkError, IllegalAction
 from catan_p2p.rules.actions import (
@@ -59,6 +61,14 @@ _PLAYS = {
 }
 
 
+@lru_cache(maxsize=16)
+def _dice_chain(secret: bytes) -> tuple[tuple[str, ...], Mapping[str, int]]:
+    """The dice chain of ``secret`` and each element's place in it: 4,097 hashes, made
+    once per process and secret (a session reopened after a crash needs it again)."""
+    elements = tuple(chain(secret))
+    return elements, MappingProxyType({e: i for i, e in enumerate(elements)})
+
+
 class Peer:
     """The replica of ``player`` in ``repo`` for game ``info.game``."""
 
@@ -91,12 +101,11 @@ class Peer:
         if self._head is not None:
             verifier.verify(self._head)
 
-    def _chain(self) -> list[str]:
+    def _chain(self) -> tuple[str, ...]:
         """This player's dice chain in this game, from its key (the same on every device)."""
         if self._dice is None:
             secret = self.key.secret(b"catan-p2p dice chain", bytes.fromhex(self.genesis))
-            self._dice = chain(secret)
-            self._dice_at = {e: i for i, e in enumerate(self._dice)}
+            self._dice, self._dice_at = _dice_chain(secret)
         return self._dice
 
     def dice_anchor(self) -> str:

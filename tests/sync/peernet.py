@@ -15,6 +15,10 @@ from its refs.
 
 Time is virtual: ``Clock.now`` moves when the model says so, and while a node acts,
 ``time.time`` reads the clock plus that node's skew.
+
+A node's disk also holds its checkpoint (``sync.checkpoint``: the head its session last
+verified, under a MAC of its seat key), as a real machine's git directory does; a node
+restarted after a crash trusts it and verifies what came after, as ``catan-p2p`` does.
 """
 
 from __future__ import annotations
@@ -24,10 +28,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from unittest import mock
 
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.refs import game_prefix, parse_ref, player_ref, tracking_prefix, well_formed
+from catan_p2p.sync import checkpoint
 from catan_p2p.sync.refpolicy import drop_junk
 from catan_p2p.sync.repo import GameRepo, MemoryGameRepo
 from catan_p2p.sync.signing import SeatKey
@@ -79,6 +87,29 @@ def new_repo(objects: dict) -> MemoryGameRepo:
     return repo
 
 
+class DiskCheckpoint(checkpoint.Keeper):
+    """``checkpoint.Keeper`` whose file is a string on the node's disk (``Node.disk``).
+
+    The file's text and its MAC are the real ones; it is noted after every sync, not at
+    most every five seconds of real time, so a run does not depend on the machine's speed.
+    """
+
+    def __init__(self, disk: dict[str, str], _git_dir, game, genesis, seat, keys) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(Path(), game, genesis, seat, keys)
+        self.disk = disk
+
+    def note(self, head: str | None, now: bool = False) -> None:
+        super().note(head, now=True)
+
+    def _load(self) -> str | None:
+        text = self.disk.get(self.game + "." + str(self.seat))
+        return None if text is None else checkpoint.parse(text, self.key, self.genesis, self.game)  # type: ignore[arg-type]
+
+    def _save(self, head: str) -> None:
+        line = checkpoint.line(self.key, self.genesis, self.game, head)  # type: ignore[arg-type]
+        self.disk[self.game + "." + str(self.seat)] = line
+
+
 @dataclass
 class Remote:
     """A plain Git remote: refs anyone may set, objects shared with everyone."""
@@ -103,6 +134,7 @@ class Node:
         self.skew = 0
         self.session: GitSession | None = None
         self.pushes_refused = 0
+        self.disk: dict[str, str] = {}  # its checkpoint file (``DiskCheckpoint``)
 
     @property
     def ref(self) -> str:
@@ -116,7 +148,8 @@ class Node:
 
     def start(self) -> GitSession:
         """(Re)open the session from the repository: a restart after a crash."""
-        with self.acting():
+        keeper = partial(DiskCheckpoint, self.disk)
+        with self.acting(), mock.patch.object(checkpoint, "Keeper", keeper):
             self.session = GitSession(self.repo, GAME, (self.player,), keys={self.player: self.key})
         return self.session
 

@@ -65,46 +65,57 @@ def _raw_tree(repo: GameRepo, tree: str, entries: list[tuple[bytes, bytes, str]]
     return repo.store.write(b"tree", data)
 
 
-def _rigs(repo: GameRepo) -> dict[str, str]:
-    """Genesis commits a dishonest creator could write, by what is wrong with them."""
+def _rig(repo: GameRepo, name: str) -> str:
+    """The genesis tree a dishonest creator could write, by what is wrong with it (only
+    that one is written: the deep tree alone is 3,000 tree objects)."""
     honest = _honest_tree(repo)
-    turn = json.loads(repo.store.read(parse_tree(repo.store.read(honest)[1])["turn.json"][1])[1])
-    rich = json.loads(json.dumps(turn))
-    for res in rich["resources"].values():
-        res["red"], res["bank"] = 5, res["bank"] - 5
-    late = dict(turn, turn=99)
-    game_json = repo.store.read(parse_tree(repo.store.read(honest)[1])["game.json"][1])[1]
-    empty = repo.store.write(b"blob", b"")
-    deep = repo.store.write(b"tree", b"")
-    for _ in range(3000):
-        deep = repo.store.write(b"tree", b"40000 d\0" + bytes.fromhex(deep))
-    return {
-        "rich start": _swap(repo, honest, "turn.json", dumps(rich)),
-        "turn 99 by a duplicate key": _swap(
+    entries = parse_tree(repo.store.read(honest)[1])
+    turn = json.loads(repo.store.read(entries["turn.json"][1])[1])
+    game_json = repo.store.read(entries["game.json"][1])[1]
+
+    def rich() -> str:
+        rich = json.loads(json.dumps(turn))
+        for res in rich["resources"].values():
+            res["red"], res["bank"] = 5, res["bank"] - 5
+        return _swap(repo, honest, "turn.json", dumps(rich))
+
+    def empty() -> str:
+        return repo.store.write(b"blob", b"")
+
+    def deep() -> str:
+        deep = repo.store.write(b"tree", b"")
+        for _ in range(3000):
+            deep = repo.store.write(b"tree", b"40000 d\0" + bytes.fromhex(deep))
+        return _swap(repo, honest, "board", None, (True, deep))
+
+    rigs = {
+        "rich start": rich,
+        "turn 99 by a duplicate key": lambda: _swap(
             repo,
             honest,
             "turn.json",
             dumps(turn)[:-2] + b',\n "turn": 99\n}\n',
         ),
-        "late start": _swap(repo, honest, "turn.json", dumps(late)),
-        "count as a string": _swap(
+        "late start": lambda: _swap(repo, honest, "turn.json", dumps(dict(turn, turn=99))),
+        "count as a string": lambda: _swap(
             repo, honest, "deck.json", dumps({"knight": "14"} | {"monopoly": 2})
         ),
-        "extra file": _swap(repo, honest, "notes.txt", b"hi\n"),
-        "extra player file": _swap(repo, honest, "players/x.json", b"{}\n"),
-        "dot-dot entry": _raw_tree(repo, honest, [(b"100644", b"..", empty)]),
-        "non-utf8 name": _raw_tree(repo, honest, [(b"100644", b"\xff\xfe.json", empty)]),
-        "symlink": _raw_tree(repo, honest, [(b"120000", b"zz", empty)]),
-        "submodule": _raw_tree(repo, honest, [(b"160000", b"zz", empty)]),
-        "deep tree": _swap(repo, honest, "board", None, (True, deep)),
-        "huge board": _swap(repo, honest, "board/board.json", b" " * (300 * 1024)),
-        "game.json with a float": _swap(
+        "extra file": lambda: _swap(repo, honest, "notes.txt", b"hi\n"),
+        "extra player file": lambda: _swap(repo, honest, "players/x.json", b"{}\n"),
+        "dot-dot entry": lambda: _raw_tree(repo, honest, [(b"100644", b"..", empty())]),
+        "non-utf8 name": lambda: _raw_tree(repo, honest, [(b"100644", b"\xff\xfe.json", empty())]),
+        "symlink": lambda: _raw_tree(repo, honest, [(b"120000", b"zz", empty())]),
+        "submodule": lambda: _raw_tree(repo, honest, [(b"160000", b"zz", empty())]),
+        "deep tree": deep,
+        "huge board": lambda: _swap(repo, honest, "board/board.json", b" " * (300 * 1024)),
+        "game.json with a float": lambda: _swap(
             repo,
             honest,
             "game.json",
             game_json.replace(b'"victory_points": 10', b'"victory_points": 10.0'),
         ),
     }
+    return rigs[name]()
 
 
 @pytest.fixture(params=REPOSITORIES)
@@ -141,7 +152,7 @@ def test_the_honest_genesis_is_derived(repo):
     ],
 )
 def test_a_rigged_genesis_is_refused_by_the_peer(repo, rig):
-    oid = _write_genesis(repo, _rigs(repo)[rig])
+    oid = _write_genesis(repo, _rig(repo, rig))
     with pytest.raises(VerificationError) as err:
         derive_genesis(repo.store, repo.commit(oid))
     assert oid[:10] in str(err.value)
@@ -181,7 +192,7 @@ def test_join_refuses_a_rigged_genesis_and_adopts_nothing(tmp_path, hook):
     creator = tmp_path / "creator"
     init_repo(creator)
     repo = GameRepo(creator)
-    oid = _write_genesis(repo, _rigs(repo)["rich start"])
+    oid = _write_genesis(repo, _rig(repo, "rich start"))
     repo.refs.set(player_ref("g", "red"), oid, None)
     pushed = git("push", str(remote), "refs/heads/catan/g/red", cwd=creator, check=False)
     del pushed
@@ -225,9 +236,8 @@ def test_the_hook_answers_hostile_input_in_one_line(tmp_path):
     work = tmp_path / "w"
     init_repo(work)
     repo = GameRepo(work)
-    rigs = _rigs(repo)
     for name in ("non-utf8 name", "deep tree", "symlink"):
-        oid = _write_genesis(repo, rigs[name])
+        oid = _write_genesis(repo, _rig(repo, name))
         repo.refs.set(player_ref("g", "red"), oid, repo.refs.get(player_ref("g", "red")))
         import subprocess
 

@@ -57,7 +57,7 @@ from catan_p2p.rules.actions import Abandon, EndTurn
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.menu import legal_actions
-from catan_p2p.rules.state import Phase
+from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import waits_for
 from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import answer_ref, parse_ref, player_ref, tracking_prefix, well_formed
@@ -124,6 +124,8 @@ class ProtocolModel(RuleBasedStateMachine):
         self.steps = 0
         self._depth = 0
         self.last_quiet = 0
+        self._conserved_last: dict[str, tuple[GameState, ...]] = {}  # see _conserved
+        self._lost_last: dict[str, tuple[str, int]] = {}  # see _nothing_lost
         FIGURES["games"] += 1
 
     # --- helpers -------------------------------------------------------------------------
@@ -556,9 +558,8 @@ class ProtocolModel(RuleBasedStateMachine):
             for bad in self.bad:
                 assert not node.repo.is_ancestor(bad, head), f"{p} adopted forgery {bad[:10]}"
             # Conservation of cards, pieces and the deck, answers included.
-            check_invariants(session.committed_state)
             state = session.state
-            check_invariants(state)
+            self._conserved(p, session.committed_state, state)
             # The game moves on or names whom it waits for.
             if not state.is_over:
                 waiting = waits_for(state)
@@ -566,8 +567,34 @@ class ProtocolModel(RuleBasedStateMachine):
                 if p in waiting and state.phase is not Phase.TRADE:
                     assert session.legal_actions(p), f"{p} is waited on but has no legal action"
             # Nothing an honest peer wrote is lost.
-            for oid in self.wrote[p]:
-                assert reaches(node.repo, head, oid), f"{p}'s own commit {oid[:10]} was lost"
+            self._nothing_lost(p, node.repo, head)
+
+    def _conserved(self, player: str, *states: GameState) -> None:
+        """``check_invariants`` of each state, but of one object once: it is a pure
+        function of frozen data, so a state (the head's, when no answer is open, is also
+        the state shown) already checked, at this step or the last, holds again."""
+        seen = self._conserved_last.get(player, ())
+        for state in states:
+            if not any(state is old for old in seen):
+                check_invariants(state)
+                seen = (*seen, state)
+        self._conserved_last[player] = states
+
+    def _nothing_lost(self, player: str, repo, head: str) -> None:  # type: ignore[no-untyped-def]
+        """Every commit ``player`` wrote is reachable from ``head``.
+
+        Incremental, and equivalent to walking from ``head`` to each of them: reaching is
+        transitive, so when ``head`` reaches the head checked last time it reaches every
+        commit that one reached; only the commits written since are walked to. Otherwise
+        (a head that lost its line) every one of them is walked to again.
+        """
+        wrote = self.wrote[player]
+        last, done = self._lost_last.get(player, (None, 0))
+        if last is None or not (last == head or reaches(repo, head, last)):
+            done = 0
+        for oid in wrote[done:]:
+            assert reaches(repo, head, oid), f"{player}'s own commit {oid[:10]} was lost"
+        self._lost_last[player] = (head, len(wrote))
 
 
 QUICK = settings(

@@ -609,13 +609,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=ACTIONS, help="actions timed per run")
     parser.add_argument("--rtt", type=float, default=100.0, help="round trip of the link, ms")
     parser.add_argument("--repeats", type=int, default=REPEATS, help="runs per row")
-    parser.add_argument(
-        "--peers",
-        type=int,
-        default=len(PLAYERS),
-        choices=range(2, len(PLAYERS) + 1),
-        help="bot peers (seats) per run (smoke tests: 2)",
-    )
+    seats = range(2, len(PLAYERS) + 1)
+    parser.add_argument("--peers", type=int, default=len(PLAYERS), choices=seats, help="bot peers")
     parser.add_argument(
         "--rows",
         default=",".join(ROWS),

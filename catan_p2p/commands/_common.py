@@ -9,15 +9,17 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catan_p2p.errors import CatanError, RemoteError, UsageError
 from catan_p2p.rules.state import GameState
-from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import existing_key
 from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import game_prefix, parse_ref, well_formed
 from catan_p2p.sync.repo import GameRepo
+
+if TYPE_CHECKING:  # imported where a session opens: verify, show and keys need none
+    from catan_p2p.session.git import GitSession
 
 
 def open_repo(path: str | None) -> GameRepo:
@@ -39,6 +41,8 @@ def local_seats(repo: GameRepo, game: str) -> tuple[str, ...]:
 def open_session(
     path: str | None, game: str | None, seats: tuple[str, ...] | None = None, **options: bool
 ) -> GitSession:
+    from catan_p2p.session.git import GitSession
+
     repo = open_repo(path)
     game_id = repo.only_game(game)
     return GitSession(repo.path, game_id, seats or local_seats(repo, game_id), **options)
@@ -67,6 +71,8 @@ def viewer_session(path: str | None, game: str | None, viewer: str, key: str | N
             "player's cards; pass --key with the key that claimed the seat, or leave out --as "
             "for the public view"
         )
+    from catan_p2p.session.git import GitSession
+
     session = GitSession(repo.path, game_id, (viewer,), keys={viewer: found}, read_only=True)
     state = session.state
     if state.seats and state.seats[state.players.index(viewer)] != found.public:

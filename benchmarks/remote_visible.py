@@ -108,12 +108,14 @@ def summary(xs: list[float]) -> dict:
     }
 
 
-def run(moves: int = 30) -> dict:
-    """Both figures, as ``catan-p2p bench`` records them."""
+def run(moves: int = 30, poll_moves: int | None = None) -> dict:
+    """Both figures, as ``catan-p2p bench`` records them (``poll_moves``, default
+    ``moves``: fewer for polling alone, for a smoke test)."""
     result = {}
     for name, watch in (("watch", True), ("poll", False)):
+        n = moves if watch or poll_moves is None else poll_moves
         with tempfile.TemporaryDirectory(prefix="catan-visible-") as tmp:
-            result[name] = summary(measure(Path(tmp), moves, watch))
+            result[name] = summary(measure(Path(tmp), n, watch))
     result["remote_move_visible_ms"] = result["watch"]["median"]
     return result
 

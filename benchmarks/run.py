@@ -277,6 +277,7 @@ def run(
     net_actions: int | None = None,
     visible_moves: int | None = None,
     players: tuple[int, ...] = PLAYER_COUNTS,
+    visible_poll_moves: int | None = None,
 ) -> dict:
     """Run every measurement and write results.json, report.md and the plots to ``out``.
 
@@ -395,7 +396,7 @@ def run(
     bar.step("remote move visible", 0)
     from benchmarks import remote_visible
 
-    visible = remote_visible.run(visible_moves)
+    visible = remote_visible.run(visible_moves, visible_poll_moves)
     result["remote_move_visible"] = visible
     result["remote_move_visible_ms"] = visible["remote_move_visible_ms"]
     bar.step("remote move visible")

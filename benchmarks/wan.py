@@ -24,7 +24,8 @@ Each row (transport/layout) is run ``--repeats`` times; the summary gives the me
 the runs' medians and their spread. ``--game`` plays whole games instead (the wall time
 from the bots' start until every bot has ended the game). ``--merge`` keeps the rows
 of an earlier ``wan.json`` that this run did not measure (rows can be measured, and a
-row measured under load measured again, one at a time).
+row measured under load measured again, one at a time). ``--peers 2`` plays two seats
+instead of four (the smoke test's size; ``--merge`` keeps runs of one size only).
 
 Writes ``benchmarks/results/wan.json`` and ``wan.md`` (or under ``--out``).
 """
@@ -56,7 +57,7 @@ sys.path.insert(0, str(ROOT / "tests" / "sync"))  # the servers are the tests' f
 
 from remotes import ServerUnavailable, serve  # noqa: E402
 
-PLAYERS = ("red", "blue", "white", "orange")
+PLAYERS = ("red", "blue", "white", "orange")  # ``--peers N``: the first N of these
 GAME = "wan"
 KINDS = ("daemon", "ssh", "http")
 LAYOUTS = ("shared", "points")
@@ -164,20 +165,21 @@ def _cli(*args: str, env: dict[str, str]) -> None:
         raise RuntimeError(f"catan-p2p {args[0]} failed: {done.stderr.strip()[-500:]}")
 
 
-def _setup(layout: str, urls: dict[str, str], work: Path, env: dict[str, str]) -> None:
+def _setup(
+    layout: str, urls: dict[str, str], work: Path, env: dict[str, str], seats: tuple[str, ...]
+) -> None:
     """Red creates the game, the others join, with the CLI (over the link at 0 ms)."""
-    players = ",".join(PLAYERS)
-    common = ["--players", players, "--seed", "wan", "--game", GAME]
+    common = ["--players", ",".join(seats), "--seed", "wan", "--game", GAME]
     if layout == "shared":
         _cli("new", *common, "--remote", urls["shared"], "--repo", str(work / "red"), env=env)
-        for p in PLAYERS[1:]:
+        for p in seats[1:]:
             _cli(
                 "join", urls["shared"], "--game", GAME, "--as", p, "--repo", str(work / p), env=env
             )
     else:
-        peers = [a for p in PLAYERS[1:] for a in ("--peer", f"{p}={urls[p]}")]
+        peers = [a for p in seats[1:] for a in ("--peer", f"{p}={urls[p]}")]
         _cli("new", *common, "--publish", urls["red"], *peers, "--repo", str(work / "red"), env=env)
-        for p in PLAYERS[1:]:
+        for p in seats[1:]:
             _cli(
                 "join", urls["red"], "--game", GAME, "--as", p, "--publish", urls[p],
                 "--repo", str(work / p), env=env,
@@ -203,10 +205,12 @@ def _stats(xs: list[float]) -> dict:
     }
 
 
-def _analyse(watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int) -> dict:
+def _analyse(
+    watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int, seats: tuple[str, ...]
+) -> dict:
     """Per move: from the mover recording it to each other peer's log holding it, with
     when the push landed and when each other peer's fetch brought it."""
-    heads = {p: watcher.seen[p][-1][1] for p in PLAYERS if watcher.seen[p]}
+    heads = {p: watcher.seen[p][-1][1] for p in seats if watcher.seen[p]}
     # A peer stopped at the end may not hold the last head another one reached.
     lines = [_first_parent_line(work / p / ".git", h) for p, h in heads.items()]
     line = max(lines, key=len)
@@ -220,7 +224,7 @@ def _analyse(watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int)
 
     def fetched_at(peer: str, i: int) -> float | None:
         """When any of ``peer``'s tracking refs first held move ``i`` (or later)."""
-        times = [first_at(f"track:{peer}:{p}", i) for p in PLAYERS]
+        times = [first_at(f"track:{peer}:{p}", i) for p in seats]
         return min((t for t in times if t is not None), default=None)
 
     pairs: list[float] = []
@@ -231,14 +235,14 @@ def _analyse(watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int)
     moves = 0
     for i in range(skip, len(line)):
         oid = line[i]
-        movers = [p for p in PLAYERS if any(o == oid for _, o in watcher.seen[p])]
-        times = {p: first_at(p, i) for p in PLAYERS}
+        movers = [p for p in seats if any(o == oid for _, o in watcher.seen[p])]
+        times = {p: first_at(p, i) for p in seats}
         if not movers or any(t is None for t in times.values()):
             continue  # never seen exactly (a merge made inside a batch), or not yet everywhere
         mover = min(movers, key=lambda p: times[p])  # type: ignore[arg-type, return-value]
         t0 = times[mover]
         assert t0 is not None
-        others = [times[p] - t0 for p in PLAYERS if p != mover]  # type: ignore[operator]
+        others = [times[p] - t0 for p in seats if p != mover]  # type: ignore[operator]
         if min(others) < 0:
             continue  # another peer held it first: not the mover's own record
         moves += 1
@@ -247,7 +251,7 @@ def _analyse(watcher: Watcher, work: Path, remote_of: dict[str, str], skip: int)
         at_remote = first_at(f"remote:{remote_of[mover]}", i)
         if at_remote is not None:
             landed.append((at_remote - t0) * 1e3)
-        for p in PLAYERS:
+        for p in seats:
             got, shown = fetched_at(p, i), times[p]
             if p == mover or got is None or shown is None or got > shown:
                 continue
@@ -362,13 +366,14 @@ def measure(
     rtt_ms: float,
     work: Path,
     variant: Variant = Variant(),
+    seats: tuple[str, ...] = PLAYERS,
 ) -> dict:
-    """Four bots play ``actions`` actions (None: the whole game) through ``kind`` behind
-    the link; the figures."""
+    """A bot per seat (four by default) plays ``actions`` actions (None: the whole game)
+    through ``kind`` behind the link; the figures."""
     work.mkdir(parents=True)
     remotes = work / "remotes"
     remotes.mkdir()
-    names = ["shared"] if layout == "shared" else list(PLAYERS)
+    names = ["shared"] if layout == "shared" else list(seats)
     for n in names:
         _git("init", "-q", "--bare", str(remotes / f"{n}.git"))
     env = {**os.environ, "CATAN_P2P_HOME": str(work / "home")}
@@ -388,21 +393,21 @@ def measure(
         else:
             base = served.url.replace(f":{port}/", f":{link.port}/").rsplit("/", 1)[0]
         urls = {n: f"{base}/{n}.git" for n in names}
-        _setup(layout, urls, work, env)
-        remote_of = {p: ("shared" if layout == "shared" else p) for p in PLAYERS}
-        places = {p: (work / p / ".git", f"refs/heads/catan/{GAME}/{p}") for p in PLAYERS}
-        for p in PLAYERS:  # where a mover's push lands: its log on its remote
+        _setup(layout, urls, work, env, seats)
+        remote_of = {p: ("shared" if layout == "shared" else p) for p in seats}
+        places = {p: (work / p / ".git", f"refs/heads/catan/{GAME}/{p}") for p in seats}
+        for p in seats:  # where a mover's push lands: its log on its remote
             places[f"remote:{p}"] = (
                 remotes / f"{remote_of[p]}.git",
                 f"refs/heads/catan/{GAME}/{p}",
             )
-            for q in PLAYERS:  # what p's fetches brought of q's log
+            for q in seats:  # what p's fetches brought of q's log
                 source = "origin" if layout == "shared" else f"seat-{q}"
                 places[f"track:{p}:{q}"] = (
                     work / p / ".git",
                     f"refs/remotes/{source}/catan/{GAME}/{q}",
                 )
-        remote_of = {p: p for p in PLAYERS}
+        remote_of = {p: p for p in seats}
         watcher = Watcher(places).start()
         skip = len(_first_parent_line(work / "red" / ".git", f"refs/heads/catan/{GAME}/red"))
         link.rtt_ms = rtt_ms
@@ -413,7 +418,7 @@ def measure(
         if variant.ssh_per_transfer and kind == "ssh":
             env["GIT_SSH_COMMAND"] += " -o ControlMaster=no"  # gitcmd.ssh_reuse stands back
         try:
-            for p in PLAYERS:
+            for p in seats:
                 procs.append(
                     subprocess.Popen(
                         [*bot, "--as", p, "--repo", str(work / p)],
@@ -432,7 +437,7 @@ def measure(
             watcher.stop()
         with _probe_env(env, kind, variant) as probe:
             idle = _idle_fetch_ms(work / "red", urls[names[0]], probe)
-        result = _analyse(watcher, work, remote_of, skip)
+        result = _analyse(watcher, work, remote_of, skip, seats)
     acts = max(1, result["actions"])
     result.update(
         {
@@ -492,6 +497,7 @@ def run(
     repeats: int = REPEATS,
     variants: tuple[Variant, ...] = (Variant(),),
     saved: Callable[[dict], None] = lambda out: None,
+    seats: tuple[str, ...] = PLAYERS,
 ) -> dict:
     """Each row ``repeats`` times, rows and variants interleaved (so a busy spell hits
     every one alike); ``saved`` is called with the figures after every run."""
@@ -502,7 +508,9 @@ def run(
             for variant in variants:
                 with tempfile.TemporaryDirectory(prefix="catan-wan-") as tmp:
                     try:
-                        fig = measure(kind, layout, actions, rtt_ms, Path(tmp) / "w", variant)
+                        fig = measure(
+                            kind, layout, actions, rtt_ms, Path(tmp) / "w", variant, seats
+                        )
                     except ServerUnavailable as exc:
                         fig = {"skipped": str(exc)}
                     except (RuntimeError, subprocess.SubprocessError, OSError) as exc:
@@ -601,6 +609,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=ACTIONS, help="actions timed per run")
     parser.add_argument("--rtt", type=float, default=100.0, help="round trip of the link, ms")
     parser.add_argument("--repeats", type=int, default=REPEATS, help="runs per row")
+    seats = range(2, len(PLAYERS) + 1)
+    parser.add_argument("--peers", type=int, default=len(PLAYERS), choices=seats, help="bot peers")
     parser.add_argument(
         "--rows",
         default=",".join(ROWS),
@@ -637,11 +647,15 @@ def main(argv: list[str] | None = None) -> int:
         actions, repeats = (args.actions if args.actions != ACTIONS else 15), 1
     if args.game:
         actions = None
+    path = args.out / "wan.json"
+    old = json.loads(path.read_text()) if args.merge and path.exists() else {}
+    if old.get("peers", args.peers) != args.peers:
+        parser.error(f"{path} holds runs of {old['peers']} peers; give --peers {old['peers']}")
     variant = Variant(args.idle_max, args.ssh_per_transfer)
     variants = (Variant(), variant) if args.ab else (variant,)
     result: dict = {
         "rtt_ms": args.rtt,
-        "peers": len(PLAYERS),
+        "peers": args.peers,
         "bots": "catan-p2p bot processes (greedy, --poll 0.05), one clone each",
         "machine": {"cores": os.cpu_count(), "python": platform.python_version()},
         "link_checks": [{**check(args.rtt), "load": _load()}],
@@ -650,8 +664,6 @@ def main(argv: list[str] | None = None) -> int:
         "runs": {},
         "games": {},
     }
-    path = args.out / "wan.json"
-    old = json.loads(path.read_text()) if args.merge and path.exists() else {}
     result["link_checks"] = old.get("link_checks", []) + result["link_checks"]
     for kept in ("ab", "notes"):
         if kept in old:
@@ -666,7 +678,7 @@ def main(argv: list[str] | None = None) -> int:
         path.write_text(json.dumps(result, indent=2) + "\n")
         (args.out / "wan.md").write_text(report(result))
 
-    save(run(actions, args.rtt, rows, repeats, variants, save))
+    save(run(actions, args.rtt, rows, repeats, variants, save, PLAYERS[: args.peers]))
     print(report(result))
     return 0
 

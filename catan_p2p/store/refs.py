@@ -202,6 +202,30 @@ def _write_at_start(fd: int, data: bytes) -> None:
     write_all(fd, data)
 
 
+def parse_packed(text: str, strict: bool = False) -> dict[str, str]:
+    """The refs a ``packed-refs`` file lists (name -> id), peeled lines skipped.
+
+    ``strict``: the file is someone else's (``read_foreign``); any line of another shape
+    than Git writes (a header first, ``<40 hex> <refs/...>``, ``^<40 hex>`` after a ref)
+    raises ``ValueError`` instead of being read as best it can.
+    """
+    out: dict[str, str] = {}
+    for i, line in enumerate(text.splitlines()):
+        if strict and not (
+            (i == 0 and line.startswith("# pack-refs with:"))
+            or (line.startswith("^") and i > 0 and _OPENING.match(line[1:]))
+            or _PACKED_LINE.match(line)
+        ):
+            raise ValueError(f"packed-refs line {i + 1} is not of a shape Git writes")
+        if line and line[0] not in "#^":
+            oid, _, name = line.partition(" ")
+            out[name] = oid
+    return out
+
+
+_PACKED_LINE = re.compile(r"^[0-9a-f]{40} refs/[!-~]+$")
+
+
 class RefStore(Protocol):
     """Where refs live: read one, list a namespace, move one by compare-and-swap."""
 
@@ -225,13 +249,7 @@ class Refs:
 
     def _packed(self) -> dict[str, str]:
         packed = self.git_dir / "packed-refs"
-        out: dict[str, str] = {}
-        if packed.exists():
-            for line in packed.read_text().splitlines():
-                if line and line[0] not in "#^":
-                    oid, _, name = line.partition(" ")
-                    out[name] = oid
-        return out
+        return parse_packed(packed.read_text()) if packed.exists() else {}
 
     def get(self, name: str) -> str | None:
         """The commit id a ref points at, or None when it does not exist."""

@@ -18,7 +18,7 @@ from typing import Protocol
 from catan_p2p.errors import RemoteError, UsageError
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import REMOTE, tracking_ref
-from catan_p2p.sync import publish, refpolicy, transport
+from catan_p2p.sync import ondisk, publish, refpolicy, transport
 from catan_p2p.sync.publish import Source
 from catan_p2p.sync.repo import GameRepo
 
@@ -182,7 +182,13 @@ class Exchange:
         return errors.get(REMOTE)
 
     def _fetch_from(self, src: Source, logs: list[str], steps: list[str]) -> frozenset[str]:
+        """Fetch ``src`` (the logs it lacks come back); an idle poll of a remote on this
+        machine's disk whose refs all equal the tracking refs already starts no Git."""
         url = None if src.name == REMOTE else src.url
+        if self._fetch is None and ondisk.unchanged(
+            self.repo.refs, src.url, self.game, logs, steps, src.name
+        ):
+            return frozenset()
         fetch = self._fetch or transport.fetch
         return fetch(self.repo.git_dir, self.game, logs, steps, src.name, url)
 

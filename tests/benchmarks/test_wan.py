@@ -35,7 +35,9 @@ def _check_run(fig: dict) -> None:
 
 
 def test_short_runs_write_every_figure_and_merge(tmp_path: Path):
-    short = ["--repeats", "1", "--actions", "3", "--rtt", "40", "--out", str(tmp_path)]
+    # Two peers: every figure is a move reaching the other peers, and one other shows it.
+    short = ["--repeats", "1", "--actions", "3", "--rtt", "40", "--peers", "2"]
+    short += ["--out", str(tmp_path)]
     assert wan.main(["--rows", "daemon/points", *short]) == 0
     assert wan.main(["--rows", "ssh/shared", "--merge", *short]) == 0
     saved = json.loads((tmp_path / "wan.json").read_text())
@@ -48,3 +50,11 @@ def test_short_runs_write_every_figure_and_merge(tmp_path: Path):
         _check_run(ssh)
     table = (tmp_path / "wan.md").read_text()
     assert "daemon/points" in table and "ssh/shared" in table
+
+
+def test_merging_runs_of_another_number_of_peers_is_refused(tmp_path: Path, capsys):
+    (tmp_path / "wan.json").write_text(json.dumps({"peers": 4, "runs": {}}))
+    with pytest.raises(SystemExit) as exit_:
+        wan.main(["--rows", "daemon/points", "--merge", "--peers", "2", "--out", str(tmp_path)])
+    assert exit_.value.code == 2
+    assert "holds runs of 4 peers; give --peers 4" in capsys.readouterr().err

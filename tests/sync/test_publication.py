@@ -132,7 +132,7 @@ def test_a_forged_descendant_on_a_players_branch_does_not_block_that_player(
 
 def _jammed_and_restored(tmp_path: Path, remote: Path, url: str) -> None:
     sessions = _shared(tmp_path, url=url)
-    _play(sessions, 20)
+    _play(sessions, 12)  # the set-up: Red's branch holds every seat's moves
     settle(sessions)
     red, blue = sessions["red"], sessions["blue"]
     head = red.head
@@ -250,7 +250,7 @@ def test_a_game_published_only_at_each_seats_own_point(tmp_path: Path):
     assert not state.lobby_open
     claimed = sessions["blue"].points()
     assert claimed == {p: str(u) for p, u in points.items()}
-    _play(sessions, 40)
+    _play(sessions, 20)  # the set-up (12) and some turns, each seat reading the others' points
     settle(sessions)
     assert len({s.head for s in sessions.values()}) == 1
     # Every point holds only its owner's refs.

@@ -72,6 +72,10 @@ class HexTile:
     number: int | None
 
 
+#: Board graphs by their board's description (``Board.graph``).
+_GRAPHS: dict[str, BoardGraph] = {}
+
+
 @dataclass(frozen=True)
 class Board:
     """A land hexagon of ``radius`` with its number tokens and ports, ringed by sea."""
@@ -131,8 +135,16 @@ class Board:
 
     @cached_property
     def graph(self) -> BoardGraph:
-        """The lookup tables of this board, built on first use and then shared."""
-        return BoardGraph(self)
+        """The lookup tables of this board, built on first use and then shared, also by
+        every board of the same description in this process (a session reads its board
+        from the genesis and again from a checkpoint; a build takes about 10 ms)."""
+        key = repr((self.radius, self.tiles, self.ports))  # exact: tells 6 from 6.0 or True
+        graph = _GRAPHS.get(key)
+        if graph is None:
+            if len(_GRAPHS) >= 64:
+                _GRAPHS.clear()
+            graph = _GRAPHS[key] = BoardGraph(self)
+        return graph
 
     def to_data(self) -> dict:
         """Plain JSON-ready data; ``Board.from_data`` is its inverse."""
@@ -176,7 +188,10 @@ class Board:
 
 
 class BoardGraph:
-    """Int-indexed adjacency tables of one board (tiles, vertices and edges on land)."""
+    """Int-indexed adjacency tables of one board (tiles, vertices and edges on land).
+
+    A function of the board's radius, tiles and ports alone (``board`` is the first
+    board of that description it was built for)."""
 
     def __init__(self, board: Board) -> None:
         self.board = board

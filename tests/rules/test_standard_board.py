@@ -144,3 +144,19 @@ def test_vertex_ids_name_three_mutually_adjacent_tiles():
         assert distance(a, b) == distance(b, c) == distance(a, c) == 1
     for vertex in GRAPH.vertices:
         assert vertex == tuple(sorted(vertex))
+
+
+def test_boards_of_one_description_share_one_graph_and_no_other_board_does():
+    """``Board.graph`` is shared by every board of the same description (a session reads
+    its board twice); a board that differs in one number token, or whose token is a
+    float equal to it, gets its own."""
+    data = STANDARD_BOARD.to_data()
+    again = Board.from_data(data)
+    assert again is not STANDARD_BOARD and again.graph is GRAPH
+    tile = next(t for t in data["tiles"] if t["number"] == 6)
+    tile["number"] = 8
+    other = Board.from_data(data)
+    assert other.graph is not GRAPH and other.graph.tile_number != GRAPH.tile_number
+    tile["number"] = 6.0  # equal to 6, so the boards compare equal, but not one description
+    floated = Board.from_data(data)
+    assert floated == STANDARD_BOARD and floated.graph is not GRAPH

@@ -249,21 +249,26 @@ def open_table(players: tuple[str, ...], seed: str, dishonest: str | None = None
 
 
 def snapshot(table: Table) -> dict:
-    """The refs of every repository and of the remote (objects are shared anyway)."""
+    """The refs of every repository and of the remote (objects are shared anyway), and
+    each node's checkpoint."""
     return {
         "remote": dict(table.remote.refs),
         "nodes": {p: dict(n.repo.refs.refs) for p, n in table.nodes.items()},
+        "disks": {p: dict(n.disk) for p, n in table.nodes.items()},
         "now": table.clock.now,
     }
 
 
 def restore(base: Table, snap: dict, dishonest: str | None) -> Table:
-    """A new table at ``snap`` of ``base``: fresh repositories and sessions."""
+    """A new table at ``snap`` of ``base``: fresh repositories and sessions, which start
+    from the checkpoints the nodes had (verifying what came after them), as machines
+    that played the game so far and start again."""
     clock = Clock(snap["now"])
     nodes = {}
     for p, refs in snap["nodes"].items():
         node = Node(p, new_repo(base.objects), clock, honest=p != dishonest)
         node.repo.refs.refs.update(refs)
+        node.disk.update(snap["disks"][p])
         nodes[p] = node
     table = Table(Remote(dict(snap["remote"])), nodes, clock, base.objects)
     for node in nodes.values():

@@ -28,6 +28,10 @@ class LogEntry:
     author: str  # the player's colour
     action: Action  # resolved: dice, stolen card and drawn card filled in
     summary: str  # the commit summary line, e.g. "Red: build road (0,-1|0,0)"
+    #: For an answer of a concurrent step: the commit it was made on. The answers of one
+    #: step share it and count as their merge applies them (``concurrent.as_merged``: a
+    #: steal an earlier answer showed is not shown twice); None for a move of the line.
+    opening: str | None = None
 
 
 @dataclass(frozen=True)

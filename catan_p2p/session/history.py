@@ -32,7 +32,9 @@ class History:
             self._at = (head, entries)
         elif self._at is None:
             self._at = (head, entries)
-        return entries + [LogEntry(a.commit, a.player, a.action, str(a.action)) for a in answers]
+        return entries + [
+            LogEntry(a.commit, a.player, a.action, str(a.action), opening=head) for a in answers
+        ]
 
     def _entries(self, commits: Iterable[str]) -> list[LogEntry]:
         entries = []
@@ -40,7 +42,9 @@ class History:
             c = self.repo.commit(oid)
             for answer in c.parents[1:]:
                 ac = self.repo.commit(answer)
-                entries.append(LogEntry(answer, ac.author, parse_action(ac), ac.summary))
+                entries.append(
+                    LogEntry(answer, ac.author, parse_action(ac), ac.summary, ac.parents[0])
+                )
             if len(c.parents) == 1:
                 entries.append(LogEntry(oid, c.author, parse_action(c), c.summary))
         return entries

@@ -17,7 +17,8 @@ from dataclasses import replace
 import pytest
 
 from catan_p2p.bots import make_bot
-from catan_p2p.errors import IllegalAction, StateFileError
+from catan_p2p.client.replay import replayed
+from catan_p2p.errors import CatanError, IllegalAction, StateFileError
 from catan_p2p.rules.actions import (
     AnswerTrade,
     EndTurn,
@@ -34,6 +35,7 @@ from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Phase, TradeOffer
 from catan_p2p.rules.state import Answer as Reply
 from catan_p2p.rules.steals import settle, stolen_resource
+from catan_p2p.session.base import LogEntry
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
@@ -456,3 +458,31 @@ def test_verify_names_each_steal_whose_card_waits_to_be_shown(played):
     assert len(lines) == len(state.steals)
     steal = state.steals[0]
     assert f"turn {steal.turn}: the card {FOUR[steal.mover].capitalize()} stole" in lines[0]
+
+
+def test_a_replay_counts_one_steal_shown_in_two_answers_of_a_merge_once(played):
+    """Found by a six-bot game whose replay (the final PNG, the replay window) stopped on
+    it while every peer verified it: the log lists a merge's answers one after another,
+    each made on the opening, so robber and robbed both show the steal; the replay must
+    apply them as the merge does."""
+    session = played
+    state = _with_pending(session)
+    steal = state.steals[0]
+    third = next(s for s in range(4) if s not in (steal.mover, steal.victim))
+    offer = TradeOffer(one(0), one(1), (Reply.PENDING,) * 4)
+    opening = state._replace(phase=Phase.TRADE, current=third, trade=offer)
+    entries = [
+        LogEntry(
+            f"{s:040x}",
+            FOUR[s],
+            AnswerTrade(FOUR[s], False, steals=_proof(session, opening, s)),
+            "",
+            opening="o" * 40,
+        )
+        for s in sorted((steal.mover, steal.victim))
+    ]
+    answers = [Answer(e.author, e.commit, e.action) for e in entries]
+    *_, last = replayed(opening, entries)
+    assert last == concurrent.with_answers(opening, answers)
+    with pytest.raises(CatanError, match="action 2 .* is refused: steal"):
+        list(replayed(opening, [replace(e, opening=None) for e in entries]))  # one by one

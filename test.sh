@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs): 7 min 22 s in a fresh clone on 2
-#                        cores at a load of 1-2 (2026-11-25: 1,619 tests, venv included);
-#                        785-817 s of CPU (1,616 tests, two runs at once at a load of 15-35)
+#   ./test.sh            everything (what .ci/run runs): 5 min 5 s in a fresh clone on 2
+#                        cores at a load of 1 (2026-11-25: 1,687 tests, venv included,
+#                        pytest 4 min 44 s); about 480 s of CPU (--cpu-report)
 #   ./test.sh --quick    skips tests marked slow or network (every test that starts a
 #                        process; tests/conftest.py fails one that is not marked): the
-#                        edit-test loop: 39 s on 2 cores at a load of 1-2 (1,331 tests)
+#                        edit-test loop: 42 s on 2 cores at a load of 1-2 (1,387 tests)
 # On a shared machine compare CPU times, not wall times: --cpu-report PATH writes each
 # test's (its own and its children's) as JSON lines.
 set -euo pipefail

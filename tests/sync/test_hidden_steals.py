@@ -364,8 +364,9 @@ def test_the_robber_shows_its_own_steals_to_play_a_monopoly(played):
         step(plain, PlayMonopoly(FOUR[m], Resource.ORE))
 
 
-def test_robber_and_robbed_both_showing_one_steal_in_a_trade_merge_show_it_once(played):
-    session = played
+def _both_answer_an_offer(session):
+    """A pending steal, a third seat's trade offer, and the robber's and the robbed
+    player's answers to it (each made on the opening, so each shows the steal)."""
     state = _with_pending(session)
     steal = state.steals[0]
     third = next(s for s in range(4) if s not in (steal.mover, steal.victim))
@@ -377,6 +378,11 @@ def test_robber_and_robbed_both_showing_one_steal_in_a_trade_merge_show_it_once(
         )
         for s in sorted((steal.mover, steal.victim))
     ]
+    return steal, opening, answers
+
+
+def test_robber_and_robbed_both_showing_one_steal_in_a_trade_merge_show_it_once(played):
+    steal, opening, answers = _both_answer_an_offer(played)
     for a in answers:
         step(opening, a.action)  # each is legal on its own
     merged = concurrent.with_answers(opening, answers)
@@ -465,23 +471,8 @@ def test_a_replay_counts_one_steal_shown_in_two_answers_of_a_merge_once(played):
     it while every peer verified it: the log lists a merge's answers one after another,
     each made on the opening, so robber and robbed both show the steal; the replay must
     apply them as the merge does."""
-    session = played
-    state = _with_pending(session)
-    steal = state.steals[0]
-    third = next(s for s in range(4) if s not in (steal.mover, steal.victim))
-    offer = TradeOffer(one(0), one(1), (Reply.PENDING,) * 4)
-    opening = state._replace(phase=Phase.TRADE, current=third, trade=offer)
-    entries = [
-        LogEntry(
-            f"{s:040x}",
-            FOUR[s],
-            AnswerTrade(FOUR[s], False, steals=_proof(session, opening, s)),
-            "",
-            opening="o" * 40,
-        )
-        for s in sorted((steal.mover, steal.victim))
-    ]
-    answers = [Answer(e.author, e.commit, e.action) for e in entries]
+    _, opening, answers = _both_answer_an_offer(played)
+    entries = [LogEntry(a.commit, a.player, a.action, "", opening="o" * 40) for a in answers]
     *_, last = replayed(opening, entries)
     assert last == concurrent.with_answers(opening, answers)
     with pytest.raises(CatanError, match="action 2 .* is refused: steal"):

@@ -44,24 +44,20 @@ def pytest_collection_modifyitems(config, items):
         items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
-#: The genesis time of every game a test creates in this process (games that CLI child
-#: processes create keep the clock's). The deck secrets, and with them the dice chains
-#: and the shuffle, hash the genesis id, so with the fixed keys above every test game is
-#: the same game on every run: no test passes, fails or skips by the luck of the clock.
+#: The genesis time of every game a test creates, in this process and in the
+#: ``catan-p2p`` processes it starts (``$CATAN_P2P_GENESIS_TIME``). The deck secrets, and
+#: with them the dice chains and the shuffle, hash the genesis id, so with the fixed keys
+#: above every test game is the same game on every run: no test passes, fails or skips by
+#: the luck of the clock.
 GENESIS_TIME = 1_700_000_000
 
 
 @pytest.fixture(autouse=True, scope="session")
 def _fixed_genesis_time():
-    from catan_p2p.session import start as session_start
-
-    real = session_start.write_genesis
-
-    def write_genesis(repo, declared, board, when=None):
-        return real(repo, declared, board, GENESIS_TIME if when is None else when)
+    from catan_p2p.session.start import GENESIS_TIME_ENV
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(session_start, "write_genesis", write_genesis)
+        patch.setenv(GENESIS_TIME_ENV, str(GENESIS_TIME))
         yield
 
 

@@ -59,6 +59,39 @@ def test_new_with_a_colour_twice_is_refused_and_leaves_no_git_behind(capsys, tmp
 
 
 @pytest.mark.slow
+def test_new_at_a_fixed_genesis_time_deals_the_same_game_again(capsys, tmp_path, monkeypatch):
+    """``$CATAN_P2P_GENESIS_TIME`` (set for every test by conftest) fixes the genesis, so
+    the same keys and seed deal the same game; another time deals another."""
+    from catan_p2p.session.start import GENESIS_TIME_ENV
+    from catan_p2p.store.refs import player_ref
+
+    def genesis(repo: Path, when: int) -> str:
+        monkeypatch.setenv(GENESIS_TIME_ENV, str(when))
+        new_game(capsys, repo, "--game", "g", "--seed", "s")
+        game = GameRepo(repo)
+        return game.genesis_of(game.refs.get(player_ref("g", "red")))
+
+    first = genesis(tmp_path / "a", 1_700_000_123)
+    assert genesis(tmp_path / "b", 1_700_000_123) == first
+    assert GameRepo(tmp_path / "a").commit(first).when == 1_700_000_123
+    assert genesis(tmp_path / "c", 1_700_000_124) != first
+
+
+@pytest.mark.parametrize("value", ["yesterday", "-5", "1.5"])
+def test_new_with_a_genesis_time_that_is_no_number_is_refused_and_leaves_nothing(
+    capsys, tmp_path, monkeypatch, value
+):
+    from catan_p2p.session.start import GENESIS_TIME_ENV
+
+    monkeypatch.setenv(GENESIS_TIME_ENV, value)
+    repo = tmp_path / "g"
+    code, out, err = run(capsys, "new", "--players", "red,blue", "--repo", str(repo))
+    assert code == 1
+    assert GENESIS_TIME_ENV in one_sentence(err) and "unset it" in err
+    assert not repo.exists()
+
+
+@pytest.mark.slow
 def test_new_into_a_repository_holding_a_game_is_refused_without_game(capsys, tmp_path):
     repo = tmp_path / "g"
     first = new_game(capsys, repo)

@@ -21,7 +21,7 @@ from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import remember, seat_key
-from catan_p2p.session.start import create_game
+from catan_p2p.session.start import create_game, genesis_time
 from catan_p2p.store.schema import MAX_TIMEOUT
 from catan_p2p.sync import transport
 from catan_p2p.sync.repo import GameRepo
@@ -150,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--players names {', '.join(twice)} more than once; every seat needs its own colour"
         )
+    when = genesis_time()  # a bad $CATAN_P2P_GENESIS_TIME is refused before anything is made
     path = default_game_repo(args.repo, "new")
     refuse_foreign_folder(path, "new")
     if args.remote:
@@ -180,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
             keys=keys,
             timeout=parse_duration(args.timeout) if args.timeout else 0,
             publish_url=args.publish,
+            when=when,
         )
         for colour, url in peers.items():
             transport.set_config(GameRepo(path).git_dir, f"catan.point.{colour}", url)

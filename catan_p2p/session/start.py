@@ -31,6 +31,26 @@ from catan_p2p.sync.protocol import GenesisInfo, genesis_message
 from catan_p2p.sync.repo import GameRepo, init_repo
 from catan_p2p.sync.signing import SeatKey
 
+#: The environment variable that fixes the time of a game's genesis (seconds since the
+#: epoch), as ``GIT_COMMITTER_DATE`` fixes Git's: the deck secrets and the dice chains hash
+#: the genesis id, so the same keys, seed and time deal the same game again (tests and
+#: benchmarks that start ``catan-p2p`` processes). It grants nothing: whoever writes the
+#: genesis chooses its time anyway, and a time ahead of a peer's clock is refused.
+GENESIS_TIME_ENV = "CATAN_P2P_GENESIS_TIME"
+
+
+def genesis_time() -> int | None:
+    """The time ``$CATAN_P2P_GENESIS_TIME`` fixes, or None (now)."""
+    text = os.environ.get(GENESIS_TIME_ENV, "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise UsageError(
+            f"${GENESIS_TIME_ENV} is {text!r}, not seconds since 1970 (like 1700000000); "
+            "set a number or unset it"
+        )
+    return int(text)
+
 
 def new_game_id() -> str:
     return "g" + os.urandom(4).hex()
@@ -68,8 +88,9 @@ def create_game(
         keys: signing keys by player (default: ``session.keys.seat_key``).
         timeout: seconds a player may keep the game waiting before the others may end
             it (``abandon``); 0 for no limit.
-        when: the genesis commit's time (default now). The deck secrets hash the
-            genesis id, so a fixed time (with fixed keys) replays the same game.
+        when: the genesis commit's time (default ``$CATAN_P2P_GENESIS_TIME``, else now).
+            The deck secrets hash the genesis id, so a fixed time (with fixed keys)
+            replays the same game.
         publish_url: where the local seats publish (protocol 6), named in their claims.
     """
     players = tuple(check_name("player", p) for p in players)
@@ -97,7 +118,7 @@ def create_game(
     if game_repo.has_game(game):
         raise UsageError(f"{path} already holds a game {game!r}; choose another --game id")
     board = board if board is not None else standard_board(len(players))  # (5-6: extension)
-    oid = write_genesis(game_repo, declared, board, when)
+    oid = write_genesis(game_repo, declared, board, genesis_time() if when is None else when)
     seats = players if local is None else local
     for p in seats:
         game_repo.refs.set(player_ref(game, p), oid, None)

@@ -165,14 +165,15 @@ def join_game(
     }
     genesis = _joined_genesis(game_repo, game_id, tracked, url)
     logs = [r for r in tracked if parse_ref(r, game_id)[1] is None]
+    state, _ = game_repo.open_genesis(genesis)
     # the seat claims made so far (they name the seats' publication points)
     transport.fetch(
         game_repo.git_dir,
         game_id,
         [local_ref(r, game_id) for r in logs],
         [answers_prefix(game_id, SEAT.name, genesis)],
+        players=state.players,
     )
-    state, _ = game_repo.open_genesis(genesis)
     if player not in state.players:
         raise UsageError(f"{player!r} is not a seat of game {game_id} ({', '.join(state.players)})")
     mine = player_ref(game_id, player)

@@ -3,8 +3,8 @@
 A bot and the window poll their remotes several times a second and most polls find
 nothing new, yet each ``git fetch`` costs a process and milliseconds of CPU. When the
 remote is a folder here (a path or a ``file://`` URL; a bot game's bare repository, a
-hot seat over a shared folder), ``unchanged`` reads exactly what the fetch would ask
-for (the logs by name, the open steps' answer prefixes, the chat prefix) with
+hot seat over a shared folder), ``unchanged`` reads exactly what the fetch would bring
+(the logs, the players' answers to the open steps and their chat refs, by name) with
 ``store.foreign`` and compares it with this repository's tracking refs. Only when every
 value there already equals its tracking ref may the caller skip the fetch: a skip
 changes nothing here, so nothing is adopted that a fetch did not bring and verification
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from catan_p2p.store.foreign import read_foreign
-from catan_p2p.store.refs import RefStore, tracking_prefix, tracking_ref
-from catan_p2p.sync.transport import chat_prefix, chat_tracking_prefix
+from catan_p2p.store.refs import RefStore, tracking_ref
+from catan_p2p.sync.transport import answers_and_chat, log_players
 
 
 def remote_dir(url: str | None) -> Path | None:
@@ -57,25 +57,18 @@ def unchanged(
     """Whether a fetch of ``logs`` and ``steps`` (and the chat) from ``url`` into the
     tracking refs of ``source`` would change nothing here: the remote is a folder on
     this machine, read without doubt, holds every one of ``logs``, and every value it
-    holds of them equals this repository's tracking ref. False: fetch."""
+    holds of them and of the players' answers and chat refs equals this repository's
+    tracking ref (junk beside them is not read: the fetch does not bring it). False:
+    fetch."""
     where = remote_dir(url)
     if where is None or not logs:
         return False
-    chat = chat_prefix(game)
-    there = read_foreign(where, logs, [*steps, chat])
+    seats = answers_and_chat(game, steps, log_players(logs), source)
+    there = read_foreign(where, [*logs, *seats], [])
     if there is None or any(log not in there for log in logs):
         return False  # a missing log is for the fetch to report
-    here = {
-        **refs.list(tracking_prefix(game, source)),
-        **refs.list(chat_tracking_prefix(game, source)),
-    }
-    chat_here = chat_tracking_prefix(game, source)
     for ref, value in there.items():
-        mine = (
-            chat_here + ref[len(chat) :]
-            if ref.startswith(chat + "/")
-            else tracking_ref(ref, source)
-        )
-        if here.get(mine) != value:
+        mine = seats.get(ref) or tracking_ref(ref, source)
+        if refs.get(mine) != value:
             return False
     return True

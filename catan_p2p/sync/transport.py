@@ -19,6 +19,7 @@ from catan_p2p.store.refs import (
     CHAT_PREFIX,
     PREFIX,
     REMOTE,
+    check_name,
     game_prefix,
     tracking_prefix,
     tracking_ref,
@@ -161,6 +162,7 @@ def fetch(
     steps: Sequence[str] = (),
     source: str = REMOTE,
     url: str | None = None,
+    players: Sequence[str] | None = None,
 ) -> frozenset[str]:
     """Fetch what a peer of ``game`` needs from one remote, into ``refs/remotes/<source>/``.
 
@@ -170,8 +172,12 @@ def fetch(
             of any shape or count beside the game costs nothing. None: every ref under
             the game's prefix (``join`` discovering a game; ``--prune`` then drops
             tracking refs the remote no longer has).
-        steps: answer prefixes of the open concurrent steps (``.../<kind>/<opening>``),
-            fetched whole (an answer branch exists only once its player answered).
+        steps: answer prefixes of the open concurrent steps (``.../<kind>/<opening>``):
+            the answer of each of ``players`` under each, if there is one yet.
+        players: whose answers and chat refs to fetch (None: the players of ``logs``).
+            A name under these prefixes that is no such player is never even written
+            here (``seat_specs``): a hundred thousand junk chat refs beside a game made
+            a peer's first sync time out, and every later one cost a second.
         source: the tracking namespace (``origin``: the shared remote; ``seat-<p>``: a
             seat's publication point); ``url`` (default: the configured ``source``).
 
@@ -180,17 +186,20 @@ def fetch(
         deleted): each is left out and the fetch tried again without it.
     """
     where = _checked_url(url or source)
-    chat = f"+{chat_prefix(game)}/*:{chat_tracking_prefix(game, source)}/*"
     if logs is None:
         spec = f"+{game_prefix(game)}/*:{tracking_prefix(game, source)}/*"
+        chat = f"+{chat_prefix(game)}/*:{chat_tracking_prefix(game, source)}/*"
         _fetch(git_dir, where, [spec, chat], ("--prune",))
         return frozenset()
+    names = log_players(logs) if players is None else list(players)
     wanted = [f"+{ref}:{tracking_ref(ref, source)}" for ref in logs]
-    wanted += [f"+{p}/*:{tracking_ref(p, source)}/*" for p in steps]
+    seats = seat_specs(chat_prefix(game), chat_tracking_prefix(game, source), names)
+    for p in steps:
+        seats += seat_specs(p, tracking_ref(p, source), names)
     missing: set[str] = set()
     while True:
         try:
-            _fetch(git_dir, where, [*wanted, chat])
+            _fetch(git_dir, where, [*wanted, *seats])
             return frozenset(missing)
         except _MissingRef as gone:
             spec = f"+{gone.ref}:{tracking_ref(gone.ref, source)}"
@@ -200,6 +209,80 @@ def fetch(
                 ) from None
             wanted.remove(spec)
             missing.add(gone.ref)
+
+
+#: Every byte a ref name may end with (Git refuses the others there): a seat's pattern
+#: ``<base>/<p>*`` followed by each is every longer name, none of them ``<p>`` itself.
+_LAST_BYTES = tuple(
+    chr(b) if b < 0x80 else bytes([b]).decode("utf-8", "surrogateescape")
+    for b in range(0x21, 0x100)
+    if chr(b) not in "~^:?*[\\/.\x7f"
+)
+
+
+def log_players(logs: Sequence[str]) -> list[str]:
+    """The players whose logs ``logs`` are (``refs/heads/catan/<game>/<player>``)."""
+    return [ref.rsplit("/", 1)[1] for ref in logs]
+
+
+def answers_and_chat(
+    game: str, steps: Sequence[str], players: Sequence[str], source: str = REMOTE
+) -> dict[str, str]:
+    """Each ref a fetch of ``steps`` brings for ``players`` (their answers, their chat
+    refs), by exact name, with the tracking ref it lands on."""
+    out = seat_refs(chat_prefix(game), chat_tracking_prefix(game, source), players)
+    for step in steps:
+        out.update(seat_refs(step, tracking_ref(step, source), players))
+    return out
+
+
+def seat_refs(base: str, dst: str, players: Sequence[str]) -> dict[str, str]:
+    """``<base>/<player>`` -> ``<dst>/<player>`` for each player: the refs under ``base``
+    a fetch brings (a chat ref, an answer), by exact name."""
+    return {f"{base}/{check_name('player', p)}": f"{dst}/{p}" for p in players}
+
+
+def seat_specs(base: str, dst: str, players: Sequence[str]) -> list[str]:
+    """Refspecs that fetch exactly ``<base>/<p>`` of each of ``players`` into ``dst``,
+    and nothing else under ``base``, without failing when one is missing.
+
+    An exact refspec fails the whole fetch when the remote lacks the ref (a seat that
+    never chatted, an answer not given yet), and a pattern ``<base>/*`` writes every
+    junk name someone put there. So each player gets the pattern ``<base>/<p>*`` (the
+    server lists only names starting so) and negative patterns take back every longer
+    name: ``<base>/<p>*<x>`` matches names of at least ``len(p) + len(x)`` characters
+    after ``base/`` ending in ``x`` (Git's rule), so ``<p>`` itself is never taken back.
+    A longer name that is another player's (``red`` and ``red2``) is spared by taking
+    back longer endings instead (Git 2.29 or later: negative refspecs).
+    """
+    specs: list[str] = []
+    names = sorted(set(players))
+    for p in names:
+        specs.append(f"+{base}/{p}*:{dst}/{p}*")
+        kept = [n[len(p) :] for n in names if n.startswith(p) and n != p]
+        specs += [f"^{base}/{p}*{t}" for t in _endings(kept, "")]
+        specs += [f"^{base}/{p}{t}" for t in _exact_junk(kept)]
+    return specs
+
+
+def _endings(kept: Sequence[str], tail: str) -> list[str]:
+    """Endings ``t`` such that no name ``p + s`` with ``s`` in ``kept`` has ``s`` ending
+    in ``t`` with ``len(s) >= len(t)``, covering every nonempty ``s`` not in ``kept``
+    (together with ``_exact_junk``)."""
+    out = []
+    for x in _LAST_BYTES:
+        t = x + tail
+        if any(s.endswith(t) for s in kept):
+            out += _endings(kept, t)
+        else:
+            out.append(t)
+    return out
+
+
+def _exact_junk(kept: Sequence[str]) -> list[str]:
+    """The proper endings of ``kept`` names that are no kept name themselves: the
+    patterns of ``_endings`` need longer names, these are taken back one by one."""
+    return sorted({s[i:] for s in kept for i in range(1, len(s))} - set(kept))
 
 
 #: At most this many logs are read when a game is discovered (``join``): a remote may

@@ -183,12 +183,28 @@ HOSTILE = {
     "packed-refs linked to /dev/zero": lambda b: (b / "packed-refs").symlink_to("/dev/zero"),
     "packed-refs a FIFO": lambda b: os.mkfifo(b / "packed-refs"),
     "packed-refs a directory": lambda b: (b / "packed-refs").mkdir(),
-    "too many names under a step": _many,
-    "names nested too deep": lambda b: _write(b, f"{STEP}/a/b/c/d/e", A),
-    "a name Git does not write": lambda b: _write(b, f"{STEP}/.hidden", A),
     "a link under a step": lambda b: (b / f"{STEP}/red").symlink_to("/dev/zero"),
     "a FIFO under the chat": lambda b: os.mkfifo(b / f"{chat_prefix(G)}/blue"),
 }
+
+
+#: Junk beside the refs the fetch brings (it asks for the players' answers and chat refs
+#: by name): neither a doubt nor a change, so an idle poll stays idle.
+BESIDE = {
+    "too many names under a step": _many,
+    "names nested too deep": lambda b: _write(b, f"{STEP}/a/b/c/d/e", A),
+    "a name Git does not write": lambda b: _write(b, f"{STEP}/.hidden", A),
+    "a chat ref of no player": lambda b: _write(b, f"{chat_prefix(G)}/mallory", C),
+    "a longer name beginning with a player's": lambda b: _write(b, f"{CHAT}-x", C),
+}
+
+
+@posix
+@pytest.mark.parametrize("shape", sorted(BESIDE))
+def test_junk_beside_the_players_refs_is_not_read_and_keeps_a_poll_idle(tmp_path: Path, shape: str):
+    bare = _remote(tmp_path)
+    BESIDE[shape](bare)
+    assert _idle(bare)
 
 
 @posix

@@ -15,12 +15,14 @@ def _keys_home(tmp_path_factory):
     import hashlib
     import os
 
+    from catan_p2p.rules.state import SEAT_COLOURS
     from catan_p2p.sync.signing import SeatKey
 
     home = tmp_path_factory.mktemp("catan_home")
-    # Fixed keys for the usual colours: the dice come from chains derived from the seat
-    # keys, so fixed keys make every test game the same from run to run.
-    for name in ("red", "blue", "white", "orange", "green", "black"):
+    # Fixed keys for every seat colour: the dice come from chains derived from the seat
+    # keys, so fixed keys make every test game the same from run to run. (The list was
+    # once hand-kept and missed brown: the six-seat network game's dice changed each run.)
+    for name in SEAT_COLOURS:
         seed = hashlib.sha256(f"catan-p2p test key {name}".encode()).digest()
         SeatKey.from_seed(seed).save(home / "keys" / name)
     old = os.environ.get("CATAN_P2P_HOME")
@@ -139,13 +141,14 @@ def pytest_configure(config):
 def pytest_runtest_protocol(item, nextitem):
     """Track what each test starts, and its CPU time for ``--cpu-report``."""
     import json
+    import os
     import resource
     import time
 
     global _started, _may_start
     _started = []
     _may_start = any(item.get_closest_marker(m) for m in _PROCESS_MARKS)
-    wall, cpu = time.perf_counter(), time.process_time()
+    began, wall, cpu = time.time(), time.perf_counter(), time.process_time()
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         return (yield)
@@ -156,6 +159,8 @@ def pytest_runtest_protocol(item, nextitem):
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             line = {
                 "test": item.nodeid,
+                "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+                "start": round(began, 3),
                 "marks": [m for m in _PROCESS_MARKS if item.get_closest_marker(m)],
                 "wall": round(time.perf_counter() - wall, 3),
                 "cpu": round(time.process_time() - cpu, 3),

@@ -30,6 +30,8 @@ GAME_TIMEOUT = 420
 #: verifications by every process, and under load a random game outlived GAME_TIMEOUT.
 #: To 3 points (a first building after set-up) 4 greedy seats took 47-177 actions in 12
 #: in-memory games (set-up is 16): long enough for a bot to be killed and come back.
+#: The games are the same on every run (conftest fixes the keys and the genesis time):
+#: with seed "net" 50 commits, with "s8" 41 (with "daemon", once used, 92).
 VICTORY_POINTS = 3
 KILL_AFTER = 30  # commits (genesis, claims and set-up are 22) before a bot is SIGKILLed
 
@@ -152,7 +154,7 @@ def test_four_bot_processes_play_through_git_daemon(tmp_path: Path, capsys):
         port,
     ):
         url = f"git://127.0.0.1:{port}/game.git"
-        clones = _set_up(tmp_path, url, seed="daemon")
+        clones = _set_up(tmp_path, url, seed="s8")  # the same game every run: 41 commits
         _play(tmp_path, clones)
         _assert_converged(clones, capsys)
 

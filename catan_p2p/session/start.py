@@ -163,7 +163,7 @@ def join_game(
     tracked = {
         r: oid for r, oid in fetched(game_repo.refs, game_id).items() if well_formed(r, game_id)
     }
-    genesis = _joined_genesis(game_repo, game_id, tracked, url)
+    genesis = joined_genesis(game_repo, game_id, tracked, url)
     logs = [r for r in tracked if parse_ref(r, game_id)[1] is None]
     state, _ = game_repo.open_genesis(genesis)
     # the seat claims made so far (they name the seats' publication points)
@@ -192,7 +192,7 @@ def join_game(
     return session
 
 
-def _joined_genesis(repo: GameRepo, game: str, tracked: dict[str, str], url: str) -> str:
+def joined_genesis(repo: GameRepo, game: str, tracked: dict[str, str], url: str) -> str:
     """The start of the game a remote holds, counting only the logs that are seats of
     the genesis they lead to, and that genesis's creator's log among them: a log of a
     name with no seat, pointing at another game of the same id, is junk."""

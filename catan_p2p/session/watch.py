@@ -20,7 +20,7 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import catan_home
-from catan_p2p.session.start import fetch
+from catan_p2p.session.start import fetch, joined_genesis
 from catan_p2p.store.refs import (
     check_name,
     game_prefix,
@@ -88,13 +88,18 @@ def open_watch(url: str, game: str, repo: Path) -> Spectator:
         (game_repo.git_dir / WATCH_MARK).write_text("a spectator's copy: no seat is played here\n")
     transport.set_remote(game_repo.git_dir, url)
     fetch(game_repo, game)
-    tracked = game_repo.refs.list(tracking_prefix(game))
-    heads = [oid for ref, oid in tracked.items() if parse_ref(ref, game)[1] is None]
-    if not heads:
+    tracked = {
+        ref: oid
+        for ref, oid in game_repo.refs.list(tracking_prefix(game)).items()
+        if well_formed(ref, game) and parse_ref(ref, game)[1] is None
+    }
+    if not tracked:
         raise UsageError(
             f"the remote {url} has no game {game!r}; list its games with `catan-p2p games {url}`"
         )
-    genesis = game_repo.genesis_of(heads[0])
+    # the start the seats' logs lead to, as a join reads it: not whichever log is listed
+    # first (a log of no seat may lead to another game of the same id, or to no game)
+    genesis = joined_genesis(game_repo, game, tracked, url)
     players = game_repo.open_genesis(genesis)[0].players
     for p in players:  # the spectator's verified copies start at the genesis
         if game_repo.refs.get(player_ref(game, p)) is None:

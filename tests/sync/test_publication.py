@@ -16,11 +16,13 @@ from gitgames import git, settle, sign_commit
 from remotes import KINDS, ServerUnavailable, serve
 
 from catan_p2p.bots import make_bot
+from catan_p2p.errors import VerificationError
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
+from catan_p2p.session.watch import open_watch
 from catan_p2p.store.refs import player_ref
 from catan_p2p.sync import publish, transport
 
@@ -215,6 +217,34 @@ def test_a_log_of_no_seat_pointing_at_another_game_does_not_stop_join_or_sync(tm
         assert status.error is None and not status.forks, status
     spare = join_game(str(remote), tmp_path / "blue-laptop", "g", "blue")
     assert spare.genesis == sessions["red"].genesis
+
+
+def test_watch_reads_the_start_the_seats_logs_lead_to(tmp_path: Path):
+    """A spectator took the start of whichever log its repository listed first: a log of
+    no seat (``aaa``) leading to another game of the same id, or to a commit of no game,
+    could show a forged game or stop ``watch`` with a traceback, by the order of a
+    directory listing. It now reads the start as ``join`` does; a second game whose
+    creator's own log is there is refused in one sentence."""
+    sessions = _shared(tmp_path, ("red", "blue"))
+    remote = tmp_path / "remote.git"
+    real = sessions["red"].genesis
+    other = tmp_path / "other"
+    create_game(other, ["red", "blue"], seed="evil", game_id="g")
+    git("init", "-q", str(tmp_path / "x"))
+    git("commit", "-q", "--allow-empty", "-m", "x", cwd=tmp_path / "x")
+    fake = git("rev-parse", "refs/heads/catan/g/red", cwd=other).strip()
+    git("push", "-q", str(remote), f"{fake}:refs/heads/catan/g/aaa", cwd=other)
+    git("push", "-q", str(remote), "HEAD:refs/heads/catan/g/aab", cwd=tmp_path / "x")
+    spectator = open_watch(str(remote), "g", tmp_path / "watch")
+    for p in ("red", "blue"):
+        assert spectator.repo.genesis_of(spectator.repo.refs.get(player_ref("g", p))) == real
+    assert spectator.state.players == sessions["red"].state.players
+    creator = tmp_path / "creator"
+    create_game(creator, ["aaa", "blue"], seed="evil", game_id="g")
+    forged = git("rev-parse", "refs/heads/catan/g/aaa", cwd=creator).strip()
+    git("push", "-q", "-f", str(remote), f"{forged}:refs/heads/catan/g/aaa", cwd=creator)
+    with pytest.raises(VerificationError, match="2 different starts of game g"):
+        open_watch(str(remote), "g", tmp_path / "watch-2")
 
 
 # --- publication points --------------------------------------------------------------------

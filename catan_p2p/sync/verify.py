@@ -11,6 +11,7 @@ apply + serialise + hash, never a trusted read.
 from __future__ import annotations
 
 import time
+from typing import NoReturn
 
 from catan_p2p.errors import IllegalAction, NotYetValid, StateFileError, VerificationError
 from catan_p2p.rules.actions import Abandon, Action
@@ -112,6 +113,10 @@ def check_not_ahead(c: Commit) -> None:
         )
 
 
+#: Refused commits a verifier remembers (``Verifier._refuse``), oldest forgotten first.
+REFUSED_KEPT = 16384
+
+
 class Verifier:
     """Verified states of one game for one peer, keyed by commit id."""
 
@@ -128,6 +133,7 @@ class Verifier:
         self.states: dict[str, GameState] = {}
         self._writer = StateWriter(HashingStore(), info)
         self._pinned: set[str] = set()
+        self._refused: dict[str, VerificationError] = {}
         if genesis is not None and genesis_state is not None:
             self.trust(genesis, genesis_state)
             self._pinned.add(genesis)
@@ -154,23 +160,51 @@ class Verifier:
         chain = []
         cur = oid
         while cur not in self.states:
+            refused = self._refused.get(cur)
+            if refused is not None:
+                self._refuse(chain, refused)
             chain.append(cur)
             parents = self.repo.commit(cur).parents
             if not parents:
-                raise VerificationError(
-                    f"commit {cur[:10]} is a root this peer does not know: "
-                    "it belongs to another game or history was rewritten"
+                self._refuse(
+                    chain,
+                    VerificationError(
+                        f"commit {cur[:10]} is a root this peer does not know: "
+                        "it belongs to another game or history was rewritten"
+                    ),
                 )
             cur = parents[0]
         state = self.states[cur]
-        for c_id in reversed(chain):
-            state = self._verify_one(self.repo.commit(c_id), state)
-            self.states[c_id] = state
+        for i in range(len(chain) - 1, -1, -1):
+            try:
+                state = self._verify_one(self.repo.commit(chain[i]), state)
+            except NotYetValid:
+                raise  # taken once its time has come: not remembered
+            except VerificationError as exc:
+                self._refuse(chain[: i + 1], exc)
+            self.states[chain[i]] = state
         if len(self.states) > 256:
             for old in list(self.states)[: len(self.states) - 128]:
                 if old != oid and old not in self._pinned:
                     del self.states[old]
         return state
+
+    def _refuse(self, chain: list[str], exc: VerificationError) -> NoReturn:
+        """Remember that every commit of ``chain`` (newest first, down to the refused
+        one) is refused for ``exc``, then raise it.
+
+        Red team: 30,000 unsigned commits on a seat's log on a shared remote were read
+        back one by one at every sync (0.6 s of CPU each, ten times that for 300,000)
+        while the seat could not restore its branch. A walk now stops at the first
+        commit already refused: the head, and a commit every ``len(chain) // 1024``, so
+        a head moved on, or a sibling of it, costs a few steps.
+        """
+        step = max(1, len(chain) // 1024)
+        for oid in {*chain[::step], *chain[:1], *chain[-1:]}:
+            self._refused[oid] = exc
+        while len(self._refused) > REFUSED_KEPT:
+            del self._refused[next(iter(self._refused))]
+        raise exc
 
     def _check_tree(self, c: Commit, state: GameState) -> None:
         tree = self.tree_of(state)

@@ -64,21 +64,28 @@ def chat_tracking_prefix(game: str, source: str = REMOTE) -> str:
 # ----------------------------------------------------------------------------------------
 
 
-def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:
+def _git(git_dir: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     """Run one Git command; stopped, Git is let to remove its ``.lock`` files first.
 
     ``subprocess.run`` SIGKILLs its child on a timeout or a Ctrl-C, and a fetch killed
     while updating a tracking ref leaves ``<ref>.lock`` behind: every later fetch then
     fails on it. Git removes its locks on SIGINT (a Ctrl-C reaches the whole process
-    group) and on SIGTERM, so it gets the time to.
+    group) and on SIGTERM, so it gets the time to. ``stdin``: what Git reads (a name's
+    bytes that are no UTF-8 pass as ``surrogateescape`` made them, as in arguments).
     """
     # A URL from a seat claim (protocol 6) never runs a command through ext::.
     cmd = ["-c", "protocol.ext.allow=never", *args]
     with gitcmd.start(
-        git_dir, *cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        git_dir,
+        *cmd,
+        stdin=None if stdin is None else subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        encoding="utf-8",
+        errors="surrogateescape",
     ) as proc:
         try:
-            out, err = proc.communicate(timeout=TIMEOUT)
+            out, err = proc.communicate(stdin, timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             _stop_gently(proc, signal_first=True)
             raise RemoteError(
@@ -338,13 +345,14 @@ def _fetch(git_dir: Path, where: str, specs: list[str], options: tuple[str, ...]
         "--no-auto-maintenance",
         "--no-show-forced-updates",
         *options,
-        "--",
+        "--stdin",  # the refspecs: a seat's names take a few hundred (``seat_specs``),
+        "--",  # more than a Windows command line holds
         where,
-        *specs,
     )
-    proc = _git(git_dir, *args)
+    lines = "".join(f"{spec}\n" for spec in specs)
+    proc = _git(git_dir, *args, stdin=lines)
     if proc.returncode != 0 and _clear_stale_lock(git_dir, proc.stderr or ""):
-        proc = _git(git_dir, *args)
+        proc = _git(git_dir, *args, stdin=lines)
     if proc.returncode != 0:
         gone = _NO_REF.search(proc.stderr or "")
         if gone is not None:

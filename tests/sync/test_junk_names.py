@@ -12,10 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitgames import git
+from gitgames import git, settle
 
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.chat import ChatLog
+from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.refs import answers_prefix
 from catan_p2p.sync import transport
@@ -95,3 +96,26 @@ def test_twenty_thousand_junk_chat_and_answer_names_stop_no_sync_nor_join(tmp_pa
     spare = join_game(str(remote), tmp_path / "blue-laptop", G, "blue")
     assert spare.head == blue.head
     assert not any("blue0" in r for r in _tracked(tmp_path / "blue-laptop"))
+
+
+def test_a_seats_answer_jammed_before_it_answers_is_put_back(tmp_path: Path):
+    """Someone writes Blue's and White's seat claims on the shared remote before they
+    join (another seat's commit, a blob): each still claims its seat, every peer takes
+    the claims, and set-up starts."""
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    first = tmp_path / "red"
+    create_game(first, ["red", "blue", "white"], seed="jam", game_id=G, local=("red",))
+    transport.set_remote(first / ".git", str(remote))
+    red = GitSession(first, G, ("red",))
+    assert red.sync().error is None
+    seat = answers_prefix(G, "seat", red.genesis)
+    blob = git("hash-object", "-w", "--stdin", cwd=remote, input="junk\n").strip()
+    git("update-ref", f"{seat}/blue", red.head, cwd=remote)
+    (remote / f"{seat}/white").write_text(blob + "\n")  # Git itself would refuse a blob
+    joined = [join_game(str(remote), tmp_path / p, G, p) for p in ("blue", "white")]
+    for s in (red, *joined):
+        assert s.sync().error is None
+    settle({"red": red, "blue": joined[0], "white": joined[1]})
+    assert not red.state.lobby_open and all(red.state.seats)
+    assert len(set(red.state.seats)) == 3 and {s.head for s in (red, *joined)} == {red.head}

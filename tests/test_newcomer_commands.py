@@ -185,6 +185,45 @@ def _minimal(command: str) -> list[str]:
 
 
 @pytest.mark.slow
+def test_new_names_the_games_start_and_join_takes_it(capsys, tmp_path):
+    """``new`` prints the game's first commit in the join it tells the others to run (and
+    ``--json`` gives it): a second game of the same id on the remote cannot pass for it."""
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    code, out, err = run(
+        capsys, "new", "--players", "red,blue", "--repo", str(tmp_path / "red"),
+        "--remote", str(remote), "--game", "friday",
+    )  # fmt: skip
+    assert code == 0, err
+    start = git("-C", str(tmp_path / "red"), "rev-list", "--max-parents=0",
+                "refs/heads/catan/friday/red").strip()  # fmt: skip
+    assert f"catan-p2p join {remote} --game friday --start {start} --as <colour>" in out
+    code, out, err = run(
+        capsys, "join", str(remote), "--game", "friday", "--start", start.upper(),
+        "--as", "blue", "--repo", str(tmp_path / "blue"),
+    )  # fmt: skip
+    assert code == 0, err
+    code, out, err = run(
+        capsys, "new", "--players", "red,blue", "--repo", str(tmp_path / "solo"), "--json"
+    )
+    assert code == 0 and len(json.loads(out)["start"]) == 40
+
+
+@pytest.mark.parametrize("start", ["abc", "z" * 16, "0123456789abcdef0"[:15], "a" * 41])
+def test_join_and_watch_with_a_start_that_is_no_commit_id_are_refused_first(
+    capsys, tmp_path, start
+):
+    for command in (["join", "--as", "blue"], ["watch"]):
+        code, out, err = run(
+            capsys, command[0], str(tmp_path / "remote.git"), "--game", "g", "--start", start,
+            *command[1:], "--repo", str(tmp_path / "mine"),
+        )  # fmt: skip
+        assert code == 1, command
+        assert "--start" in one_sentence(err) and "16 hex digits" in err
+        assert not (tmp_path / "mine").exists()
+
+
+@pytest.mark.slow
 def test_a_bot_refuses_a_seat_held_in_another_repository(capsys, tmp_path):
     remote = shared(capsys, tmp_path)
     code, _, err = run(

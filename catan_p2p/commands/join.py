@@ -18,7 +18,7 @@ from catan_p2p.commands._common import (
 from catan_p2p.commands._options import add_json, add_key, add_publish, parse_peers
 from catan_p2p.errors import RemoteError, UsageError
 from catan_p2p.session.lobby import list_remote
-from catan_p2p.session.start import join_game
+from catan_p2p.session.start import check_start, join_game
 
 #: What to do when the remote cannot be read.
 UNREACHABLE = "check the URL and that the remote is reachable, then run `catan-p2p join` again"
@@ -44,6 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="your own repository for the game, created if missing (default: the current "
         "directory, if it is empty or already holds your seat)",
+    )
+    parser.add_argument(
+        "--start",
+        metavar="COMMIT",
+        help="the game's first commit id, from its creator (`catan-p2p new` prints it): "
+        "tells the game from another of the same id that someone put on the remote",
     )
     add_key(parser)
     add_publish(parser)
@@ -74,6 +80,7 @@ def which_game(url: str, player: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     player = args.as_player.lower()
+    start = check_start(args.start) if args.start else None  # refused before anything is made
     if args.game is None:
         args.game = which_game(args.url, player)
     key = Path(args.key).expanduser() if args.key else None
@@ -87,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         )
     with removed_on_failure(path):
         try:
-            session = join_game(args.url, path, args.game, player, key, args.publish)
+            session = join_game(args.url, path, args.game, player, key, args.publish, start)
             for colour, url in parse_peers(args.peer).items():
                 session.add_point(colour, url)
         except RemoteError as exc:

@@ -22,6 +22,7 @@ from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.session.start import create_game, genesis_time
+from catan_p2p.store.refs import player_ref
 from catan_p2p.store.schema import MAX_TIMEOUT
 from catan_p2p.sync import transport
 from catan_p2p.sync.repo import GameRepo
@@ -119,19 +120,29 @@ def _players(args: argparse.Namespace) -> list[str]:
 
 
 def _tell(
-    args: argparse.Namespace, game: str, players: list[str], path: Path, me: str, pick: str
+    args: argparse.Namespace,
+    game: str,
+    players: list[str],
+    path: Path,
+    me: str,
+    pick: str,
+    start: str,
 ) -> None:
-    """What was made, and how the players go on."""
+    """What was made, and how the players go on (the join names the game's start: a
+    second game of the same id on a shared remote cannot pass for it)."""
     print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
     if args.publish and not args.remote:
         print(f"Published at {args.publish}; you hold {me}'s seat. The others claim with:")
-        print(f"  catan-p2p join {args.publish} --game {game} --as <colour> --publish <URL>")
+        print(
+            f"  catan-p2p join {args.publish} --game {game} --start {start} --as <colour> "
+            "--publish <URL>"
+        )
         print("where <URL> is a repository of their own; tell this game where with")
         print(f"  catan-p2p sync --repo {path} --peer <colour>=<URL>")
         print(f"You play with: catan-p2p play --resume {path}{pick}")
     elif args.remote:
         print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
-        print(f"  catan-p2p join {args.remote} --game {game} --as <colour>")
+        print(f"  catan-p2p join {args.remote} --game {game} --start {start} --as <colour>")
         print("Set-up starts once every seat is claimed (your next sync merges the claims).")
         print(f"You play with: catan-p2p play --resume {path}{pick}")
     else:
@@ -188,12 +199,15 @@ def run(args: argparse.Namespace) -> int:
         if key_path:
             remember(GameRepo(path).git_dir, me, key_path)
         pick = f" --game {game}" if existing else ""
+        made = GameRepo(path)
+        start = made.genesis_of(made.refs.get(player_ref(game, me)) or "")
         if args.remote or args.publish:
             _share(path, game, args.remote, me, keys)
         if args.json:
             print_json(
                 {
                     "game": game,
+                    "start": start,
                     "players": players,
                     "repo": str(path.resolve()),
                     "remote": args.remote,
@@ -202,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
                 }
             )
             return 0
-        _tell(args, game, players, path, me, pick)
+        _tell(args, game, players, path, me, pick, start)
     return 0
 
 

@@ -33,12 +33,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="where to keep the spectator's copy (default: a folder under ~/.catan_p2p/watch)",
     )
+    parser.add_argument(
+        "--start",
+        metavar="COMMIT",
+        help="the game's first commit id, from its creator (`catan-p2p new` prints it): "
+        "tells the game from another of the same id that someone put on the remote",
+    )
     parser.add_argument("--mute", action="store_true", help="start with the sound off")
 
 
 def run(args: argparse.Namespace) -> int:
     from catan_p2p.commands.play import NO_DISPLAY, open_window
+    from catan_p2p.session.start import check_start
 
+    if args.start:
+        check_start(args.start)  # a bad one is refused before a window opens
     screen = open_window()
     if screen is None:
         print(
@@ -50,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     try:
-        spectator = start_watching(args.url, args.game, args.repo)
+        spectator = start_watching(args.url, args.game, args.repo, args.start)
     except BaseException:
         pygame.display.quit()
         raise
@@ -63,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def start_watching(url: str, game: str, repo: str | None):  # type: ignore[no-untyped-def]
+def start_watching(url: str, game: str, repo: str | None, start: str | None = None):  # type: ignore[no-untyped-def]
     """Open the spectator's copy of ``game`` (fetched from ``url``)."""
     from catan_p2p.commands._common import without_retry_advice
     from catan_p2p.errors import RemoteError
@@ -71,7 +80,7 @@ def start_watching(url: str, game: str, repo: str | None):  # type: ignore[no-un
 
     path = Path(repo).expanduser() if repo else default_watch_repo(url, game)
     try:
-        return open_watch(url, game, path)
+        return open_watch(url, game, path, start)
     except RemoteError as exc:
         raise without_retry_advice(exc, "check the URL, then run `catan-p2p watch` again") from None
 

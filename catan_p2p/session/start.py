@@ -139,6 +139,7 @@ def join_game(
     player: str,
     key_path: Path | None = None,
     publish_url: str | None = None,
+    start: str | None = None,
 ) -> GitSession:
     """Fetch ``game_id`` from ``url`` into ``repo`` and claim the seat ``player``.
 
@@ -150,7 +151,9 @@ def join_game(
         publish_url: this seat's publication point (protocol 6), named in its claim.
             ``url`` is then read as another seat's point (the creator's, say) when a
             claim names it, else as the game's shared remote.
+        start: the game's first commit id as its creator named it (``joined_genesis``).
     """
+    start = None if start is None else check_start(start)
     path = Path(repo)
     try:
         game_repo = GameRepo(path)
@@ -163,7 +166,7 @@ def join_game(
     tracked = {
         r: oid for r, oid in fetched(game_repo.refs, game_id).items() if well_formed(r, game_id)
     }
-    genesis = joined_genesis(game_repo, game_id, tracked, url)
+    genesis = joined_genesis(game_repo, game_id, tracked, url, start)
     logs = [r for r in tracked if parse_ref(r, game_id)[1] is None]
     state, _ = game_repo.open_genesis(genesis)
     # the seat claims made so far (they name the seats' publication points)
@@ -192,10 +195,35 @@ def join_game(
     return session
 
 
-def joined_genesis(repo: GameRepo, game: str, tracked: dict[str, str], url: str) -> str:
+#: Hex digits of a game's first commit that ``--start`` needs at least: with fewer,
+#: whoever can write a shared remote could grind a forged start that matches (16: 64 bits).
+START_DIGITS = 16
+
+
+def check_start(start: str) -> str:
+    """``start`` (a game's first commit id, or at least ``START_DIGITS`` of its first hex
+    digits) in lower case; ``UsageError`` naming the form otherwise."""
+    text = start.strip().lower()
+    if not START_DIGITS <= len(text) <= 40 or any(c not in "0123456789abcdef" for c in text):
+        raise UsageError(
+            f"--start {start!r} is not a game's start: give its first commit id (at least "
+            f"{START_DIGITS} hex digits), as `catan-p2p new` printed it"
+        )
+    return text
+
+
+def joined_genesis(
+    repo: GameRepo, game: str, tracked: dict[str, str], url: str, start: str | None = None
+) -> str:
     """The start of the game a remote holds, counting only the logs that are seats of
     the genesis they lead to, and that genesis's creator's log among them: a log of a
-    name with no seat, pointing at another game of the same id, is junk."""
+    name with no seat, pointing at another game of the same id, is junk.
+
+    ``start`` (``check_start``): the one the creator named. Whoever can write a shared
+    remote can put a second game of the same id there, its creator's log included, or
+    delete the real creator's log until its seat puts it back; only the start the
+    creator named tells the real game from such a one.
+    """
     if not tracked:
         raise UsageError(f"the remote {url} has no game {game!r}; check the id with its creator")
     support: dict[str, set[str]] = {}
@@ -212,6 +240,15 @@ def joined_genesis(repo: GameRepo, game: str, tracked: dict[str, str], url: str)
             continue
         if player in seats:
             support.setdefault(root, set()).add(player)
+    if start is not None:
+        named = [r for r in support if r.startswith(start)]
+        if len(named) == 1:
+            return named[0]
+        held = ", ".join(sorted(r[:10] for r in support)) or "none readable"
+        raise UsageError(
+            f"the remote {url} holds no game {game} that starts at {start[:10]} (its starts: "
+            f"{held}); check --start with the game's creator"
+        )
     roots = sorted(
         r for r, who in support.items() if repo.open_genesis(r)[0].players[0] in who
     ) or sorted(support)
@@ -222,7 +259,8 @@ def joined_genesis(repo: GameRepo, game: str, tracked: dict[str, str], url: str)
     if len(roots) != 1:
         raise VerificationError(
             f"the remote {url} holds {len(roots)} different starts of game {game} "
-            f"({', '.join(r[:10] for r in roots)}); ask its creator which one is the game"
+            f"({', '.join(r[:10] for r in roots)}); ask its creator for the game's start "
+            "(`catan-p2p new` printed it) and pass it with --start"
         )
     return roots[0]
 

@@ -20,7 +20,7 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import catan_home
-from catan_p2p.session.start import fetch, joined_genesis
+from catan_p2p.session.start import check_start, fetch, joined_genesis
 from catan_p2p.store.refs import (
     check_name,
     game_prefix,
@@ -53,8 +53,9 @@ def is_spectator_repo(git_dir: Path | None) -> bool:
     return git_dir is not None and (Path(git_dir) / WATCH_MARK).exists()
 
 
-def open_watch(url: str, game: str, repo: Path) -> Spectator:
-    """Fetch ``game`` from ``url`` into ``repo`` and open it read-only.
+def open_watch(url: str, game: str, repo: Path, start: str | None = None) -> Spectator:
+    """Fetch ``game`` from ``url`` into ``repo`` and open it read-only; ``start``: the
+    game's first commit id as its creator named it (``start.joined_genesis``).
 
     Raises:
         UsageError: ``repo`` is a player's repository or a folder of something else, or
@@ -62,6 +63,7 @@ def open_watch(url: str, game: str, repo: Path) -> Spectator:
         RemoteError: the remote cannot be reached.
     """
     check_name("game id", game)
+    start = None if start is None else check_start(start)
     path = Path(repo).expanduser()
     try:
         game_repo = GameRepo(path)
@@ -99,7 +101,7 @@ def open_watch(url: str, game: str, repo: Path) -> Spectator:
         )
     # the start the seats' logs lead to, as a join reads it: not whichever log is listed
     # first (a log of no seat may lead to another game of the same id, or to no game)
-    genesis = joined_genesis(game_repo, game, tracked, url)
+    genesis = joined_genesis(game_repo, game, tracked, url, start)
     players = game_repo.open_genesis(genesis)[0].players
     for p in players:  # the spectator's verified copies start at the genesis
         if game_repo.refs.get(player_ref(game, p)) is None:

@@ -16,7 +16,7 @@ from gitgames import git, settle, sign_commit
 from remotes import KINDS, ServerUnavailable, serve
 
 from catan_p2p.bots import make_bot
-from catan_p2p.errors import VerificationError
+from catan_p2p.errors import UsageError, VerificationError
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.driver import play_round_robin
@@ -245,6 +245,37 @@ def test_watch_reads_the_start_the_seats_logs_lead_to(tmp_path: Path):
     git("push", "-q", "-f", str(remote), f"{forged}:refs/heads/catan/g/aaa", cwd=creator)
     with pytest.raises(VerificationError, match="2 different starts of game g"):
         open_watch(str(remote), "g", tmp_path / "watch-2")
+
+
+def test_a_second_game_of_the_same_id_cannot_pass_for_the_one_its_start_names(tmp_path: Path):
+    """Whoever can write a shared remote can put a second game of the same id there, its
+    creator's log included, and delete the real creator's log until that seat puts it
+    back. A new device cannot tell the games apart by what the remote holds: its join
+    refuses, or takes the only start whose creator's log is left. With the start the
+    real creator printed (``--start``) it joins the real game either way."""
+    sessions = _shared(tmp_path, ("red", "blue"))
+    remote = tmp_path / "remote.git"
+    real = sessions["red"].genesis
+    evil = tmp_path / "evil"
+    create_game(evil, ["white", "blue"], seed="evil", game_id="g")
+    white = git("rev-parse", "refs/heads/catan/g/white", cwd=evil).strip()
+    git("push", "-q", str(remote), f"{white}:refs/heads/catan/g/white", cwd=evil)
+    with pytest.raises(VerificationError, match="pass it with --start"):
+        join_game(str(remote), tmp_path / "b1", "g", "blue")
+    spare = join_game(str(remote), tmp_path / "b2", "g", "blue", start=real[:16])
+    assert spare.genesis == real and spare.head == sessions["blue"].head
+    git("update-ref", "-d", "refs/heads/catan/g/red", cwd=remote)  # until Red puts it back
+    spare = join_game(str(remote), tmp_path / "b3", "g", "blue", start=real)
+    assert spare.genesis == real
+    with pytest.raises(UsageError, match="holds no game g that starts at 0000000000"):
+        join_game(str(remote), tmp_path / "b4", "g", "blue", start="0" * 40)
+    watched = open_watch(str(remote), "g", tmp_path / "watch", start=real)
+    assert watched.repo.genesis_of(watched.repo.refs.get(player_ref("g", "blue"))) == real
+    # What --start is for: without it the new device joins the forged game, and its
+    # sync even puts its own line in place of Blue's real one on the remote (until
+    # Blue's other devices put it back).
+    fooled = join_game(str(remote), tmp_path / "b5", "g", "blue")
+    assert fooled.genesis != real
 
 
 # --- publication points --------------------------------------------------------------------

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs): 5 min 5 s in a fresh clone on 2
-#                        cores at a load of 1 (2026-11-25: 1,687 tests, venv included,
-#                        pytest 4 min 44 s); about 480 s of CPU (--cpu-report)
+#   ./test.sh            everything (what .ci/run runs): about 5 minutes on 2 quiet cores
+#                        (2026-11-25: 1,705 tests, pytest 4 min 26 s; a fresh clone's
+#                        bash .ci/run 5 min 10 s with the venv); about 440 s of CPU
 #   ./test.sh --quick    skips tests marked slow or network (every test that starts a
 #                        process; tests/conftest.py fails one that is not marked): the
-#                        edit-test loop: 42 s on 2 cores at a load of 1-2 (1,387 tests)
+#                        edit-test loop: 46 s on 2 cores at a load of 1-2 (1,397 tests)
 # On a shared machine compare CPU times, not wall times: --cpu-report PATH writes each
 # test's (its own and its children's) as JSON lines.
 set -euo pipefail

@@ -194,13 +194,15 @@ def run(args: argparse.Namespace) -> int:
             publish_url=args.publish,
             when=when,
         )
-        for colour, url in peers.items():
-            transport.set_config(GameRepo(path).git_dir, f"catan.point.{colour}", url)
-        if key_path:
-            remember(GameRepo(path).git_dir, me, key_path)
-        pick = f" --game {game}" if existing else ""
         made = GameRepo(path)
-        start = made.genesis_of(made.refs.get(player_ref(game, me)) or "")
+        for colour, url in peers.items():
+            transport.set_config(made.git_dir, f"catan.point.{colour}", url)
+        if key_path:
+            remember(made.git_dir, me, key_path)
+        pick = f" --game {game}" if existing else ""
+        mine = made.refs.get(player_ref(game, me))
+        assert mine is not None  # create_game set it
+        start = made.genesis_of(mine)
         if args.remote or args.publish:
             _share(path, game, args.remote, me, keys)
         if args.json:

@@ -200,7 +200,7 @@ class Verifier:
         a head moved on, or a sibling of it, costs a few steps.
         """
         step = max(1, len(chain) // 1024)
-        for oid in {*chain[::step], *chain[:1], *chain[-1:]}:
+        for oid in {*chain[::step], *chain[-1:]}:  # chain[::step] holds the head
             self._refused[oid] = exc
         while len(self._refused) > REFUSED_KEPT:
             del self._refused[next(iter(self._refused))]

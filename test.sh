@@ -13,6 +13,10 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/tools/venv.sh" "[dev]"
 cd "$here"
+# Keep bytecode, pytest's rewritten test modules included: where PYTHONDONTWRITEBYTECODE
+# is set (many CI images set it), every worker would rewrite every test module on every
+# run (collecting took 4.3 s of CPU per worker instead of 1.7 s).
+unset PYTHONDONTWRITEBYTECODE
 .venv/bin/ruff check catan_p2p tests tools benchmarks
 if [ -f tools/schema.py ]; then .venv/bin/python tools/schema.py --check; fi
 # One pytest-xdist worker per core, each taking the next test when it is free (the slow

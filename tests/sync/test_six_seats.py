@@ -25,9 +25,9 @@ SIX = SEAT_COLOURS
 GAME_TIMEOUT = 600
 #: The network game's target: 3 points, one more than the set-up gives. The game is the
 #: same on every run (conftest fixes the keys and the genesis time; the bots decide by
-#: what they see): with seed "s21" it is 76 commits, 9 of them rolls, the same game the
-#: hot-seat driver plays. The sevens, steals and special builds are asserted on the
-#: hot-seat game above.
+#: what they see): with seed "s25" it is 68 commits, 6 of them rolls, the same game the
+#: hot-seat driver plays (the shortest of seeds s0-s60; "s21" played 76). The sevens,
+#: steals and special builds are asserted on the hot-seat game above.
 VICTORY_POINTS = 3
 #: What a seat may do in the special building phase, by commit summary.
 SPECIAL = re.compile(
@@ -114,7 +114,7 @@ def test_six_bot_processes_play_through_a_bare_remote_and_every_clone_verifies(
         "--players",
         ",".join(SIX),
         "--seed",
-        "s21",
+        "s25",
         "--game",
         "g",
         "--repo",

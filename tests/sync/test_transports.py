@@ -1,13 +1,13 @@
-"""Two bot processes play through one remote over every transport, with and without the hook.
+"""Two peers through one remote over every transport, with and without the hook.
 
 The remote is one bare repository (``catan-p2p host init`` for the guarded variant, a
 plain ``git init --bare`` for the other, as a forge would be) served as a path, by
 ``git daemon``, by an ``sshd`` of the test's own, and by ``git http-backend`` behind a
 small HTTP server (``tests/sync/remotes.py``), all on 127.0.0.1. Red creates the game
-and Blue joins through the URL with the real CLI; over every transport once, guarded
-and plain alike (``PLAYED``), a ``catan-p2p bot`` process per seat then plays a short
-game (3 victory points) until Red's log on the remote is past set-up, or to its end if
-that comes first.
+and Blue joins through the URL with the real CLI; over git daemon, ssh and HTTP, guarded
+and plain alike (``PLAYED``; bots on a path remote are test_network's games), a
+``catan-p2p bot`` process per seat then plays a short game (3 victory points) until
+Red's log on the remote is past set-up, or to its end if that comes first.
 Afterwards both peers verify and hold the same head as the remote.
 
 Forged commits travel over the same transport: the guarded remote refuses one with
@@ -45,9 +45,10 @@ pytestmark = [pytest.mark.network, pytest.mark.slow]
 #: playing on for a fixed time paid for more of the same moves, each push a hook run.
 MIN_COMMITS = 20
 HARD_LIMIT = 120.0  # a game that has not got that far by then fails the test
-#: Where the bot processes play (a game takes 20-40 s): every transport once, and each
-#: of guarded and plain remotes twice. The other variants check set-up and forgeries.
-PLAYED = {("bare", False), ("daemon", True), ("ssh", False), ("http", True)}
+#: Where the bot processes play: every network transport once, guarded remotes twice.
+#: Bots on a plain bare remote as a path (and over a plain git daemon) are test_network's
+#: four-seat games. The other variants check set-up and forgeries.
+PLAYED = {("daemon", True), ("ssh", False), ("http", True)}
 
 
 @pytest.fixture(

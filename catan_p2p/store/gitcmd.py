@@ -121,6 +121,41 @@ def _ssh_command(git_dir: Path | str | None) -> str | None:
     return run(git_dir, "config", "--get", "core.sshCommand").stdout.strip() or "ssh"
 
 
+def sweep_socket_folders(root: Path = Path("/tmp")) -> list[Path]:
+    """Remove the empty socket folders (``catan-PID-*``) that processes of this user
+    left when they were killed (SIGKILL gives no chance to clean up), and name them.
+
+    Only a folder that is empty, owned by this user and named by a process that no
+    longer exists goes: a live process's folder, or one that still holds a socket (an
+    ssh master outliving its killed owner, gone on its own within ``SSH_PERSIST``
+    seconds and swept by a later start), stays.
+    """
+    removed = []
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return removed
+    for entry in entries:
+        parts = entry.name.split("-", 2)
+        if len(parts) != 3 or parts[0] != "catan" or not parts[1].isdigit():
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid() or not entry.is_dir(
+                follow_symlinks=False
+            ):
+                continue
+            os.kill(int(parts[1]), 0)
+        except ProcessLookupError:
+            try:
+                os.rmdir(entry.path)  # refuses a folder that is not empty
+                removed.append(Path(entry.path))
+            except OSError:
+                pass
+        except (OSError, ValueError, OverflowError):
+            continue  # alive (another user's process), or nothing to judge by
+    return removed
+
+
 @contextmanager
 def ssh_reuse(git_dir: Path | str | None = None) -> Iterator[None]:
     """Within: Git's transfers over ssh share one connection per host; at the end every
@@ -131,6 +166,8 @@ def ssh_reuse(git_dir: Path | str | None = None) -> Iterator[None]:
     no-op.
     """
     command = None if os.name == "nt" or _ssh_reuse else _ssh_command(git_dir)
+    if command:
+        sweep_socket_folders()
     where = Path(tempfile.mkdtemp(prefix=f"catan-{os.getpid()}-", dir="/tmp")) if command else None
     changed = None
     if command and where and len(str(where)) + 40 < _SOCKET_ROOM:  # room for 40 more

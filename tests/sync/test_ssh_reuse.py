@@ -9,6 +9,7 @@ its socket directory removed, so no ssh process is left behind. A user's own ssh
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -66,6 +67,50 @@ def test_plain_openssh_commands_get_connection_sharing():
 )
 def test_other_ssh_setups_are_left_alone(command: str):
     assert gitcmd.shared_ssh_command(command, "/tmp/x/%C") is None
+
+
+def _dead_pid() -> int:
+    """A process id that no process has now (searched down from the highest)."""
+    pid = int(Path("/proc/sys/kernel/pid_max").read_text()) - 1
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        except PermissionError:
+            pass
+        pid -= 1
+
+
+def test_a_killed_processs_empty_socket_folder_is_swept_at_the_next_start(tmp_path):
+    """SIGKILL leaves ``catan-PID-*`` behind (no chance to clean up); the next start
+    removes it, and nothing of a live process, nothing not empty, nothing of another
+    shape."""
+    dead, alive = _dead_pid(), os.getpid()
+    left = tmp_path / f"catan-{dead}-abcd1234"
+    live = tmp_path / f"catan-{alive}-abcd1234"
+    holding = tmp_path / f"catan-{dead}-efgh5678"
+    other = tmp_path / f"catan-x{dead}-abcd1234"
+    plain_file = tmp_path / f"catan-{dead}-ijkl9012"
+    for folder in (left, live, holding, other):
+        folder.mkdir()
+    (holding / "socket").write_text("")
+    plain_file.write_text("")
+    assert gitcmd.sweep_socket_folders(tmp_path) == [left]
+    assert not left.exists()
+    assert live.is_dir() and holding.is_dir() and other.is_dir() and plain_file.is_file()
+    assert gitcmd.sweep_socket_folders(tmp_path / "absent") == []
+
+
+def test_each_start_of_connection_sharing_sweeps_the_folders_left_behind(monkeypatch):
+    monkeypatch.setenv("GIT_SSH_COMMAND", "ssh")  # plain OpenSSH: sharing switches on
+    left = Path(f"/tmp/catan-{_dead_pid()}-leftbehind")
+    left.mkdir(exist_ok=True)
+    with gitcmd.ssh_reuse(None):
+        assert not left.exists()
+        own = list(Path("/tmp").glob(f"catan-{os.getpid()}-*"))
+        assert len(own) == 1 and own[0].is_dir()
+    assert not own[0].exists()
 
 
 @pytest.mark.slow  # asks git config

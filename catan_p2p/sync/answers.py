@@ -104,11 +104,14 @@ class OwnBranches:
         self.openings[ref] = opening
 
     def finish(self, head: str) -> list[str]:
-        """Delete the branches whose step is over (their opening is not ``head``); the
-        refs deleted, which the remotes should lose too."""
+        """The branches whose step is over (their opening is not ``head``), let go.
+
+        The local refs stay until the remotes have lost their copies too
+        (``Exchange.delete`` removes them then): a process killed in between finds them
+        again at its next start and deletes them then. Deleted first, a SIGKILL at the
+        wrong moment left the answer branch on the shared remote for good."""
         done = [ref for ref, opening in self.openings.items() if opening != head]
         for ref in done:
-            self.repo.refs.delete(ref)
             del self.openings[ref]
         return done
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from catan_p2p.errors import RemoteError, UsageError
+from catan_p2p.errors import ForkError, RemoteError, UsageError
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import REMOTE, tracking_ref
 from catan_p2p.sync import ondisk, publish, refpolicy, transport
@@ -141,8 +141,22 @@ class Exchange:
         self._extra.update(refs)
 
     def delete(self, refs: Iterable[str]) -> None:
-        """Delete these finished answer branches from the remotes at the next push."""
-        self.deletes.extend(refs)
+        """Delete these finished answer branches from the remotes at the next push, and
+        then here (at once without remotes): the remotes' copies go first, so a process
+        killed in between still holds the local ref and deletes both at its next start."""
+        refs = list(refs)
+        if not self.networked:
+            self._drop_local(refs)
+            return
+        self.deletes.extend(r for r in refs if r not in self.deletes)
+        self._due = self._due or bool(refs)
+
+    def _drop_local(self, refs: Iterable[str]) -> None:
+        for ref in refs:
+            try:
+                self.repo.refs.delete(ref)
+            except (OSError, ForkError):
+                pass  # a read-only disk, or in use: tried again at the next start
 
     # --- fetching ------------------------------------------------------------------------
 
@@ -276,4 +290,5 @@ class Exchange:
             self._due = True  # tried again at the next sync
             return Sent(errors[0]), []
         self.deletes = [d for d in self.deletes if d not in deletes]
+        self._drop_local(deletes)
         return Sent(None, clean=not stale), stale

@@ -268,6 +268,7 @@ class Exchange:
         self._due = False
         own, deletes, plans = self._plans(local, sources())
         stale: list[Source] = []
+        kept: set[str] = set()  # deletes a remote refused for now: tried again
         errors = [_forked(ref) for _, plan in plans for ref in plan.forked]
         for src, plan in plans:
             if not (plan.updates or deletes):
@@ -284,11 +285,13 @@ class Exchange:
             seen.update({ref: own[ref] for ref in plan.updates if ref not in moved})
             for ref in deletes:
                 seen.pop(ref, None)
+            kept |= moved & set(deletes)
             if moved:
                 stale.append(src)
         if errors:
             self._due = True  # tried again at the next sync
             return Sent(errors[0]), []
-        self.deletes = [d for d in self.deletes if d not in deletes]
-        self._drop_local(deletes)
+        done = [d for d in deletes if d not in kept]
+        self.deletes = [d for d in self.deletes if d not in done]
+        self._drop_local(done)
         return Sent(None, clean=not stale), stale

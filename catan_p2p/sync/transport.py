@@ -427,9 +427,10 @@ def push(
         remote: a configured remote's name or a URL (a seat's publication point).
 
     Returns:
-        The leased refs the remote refused because they moved since they were seen (the
-        caller fetches and decides again; one of its own earlier pushes may have landed
-        late, for instance one whose process was stopped while the remote still ran it).
+        The leased refs, and the deletes, the remote refused because they moved since they
+        were seen or were being updated by another push (the caller fetches and decides
+        again; one of its own earlier pushes may have landed late, for instance one whose
+        process was stopped while the remote still ran it).
 
     Raises:
         RemoteError: any other refusal, with one sentence and what to do.
@@ -458,7 +459,7 @@ def push(
         if len(parts) < 3 or parts[0] != "!":
             continue
         ref = parts[1].rpartition(":")[2]
-        if ref in leases and any(w in parts[2] for w in _MOVED):
+        if (ref in leases or ref in deletes) and any(w in parts[2] for w in _MOVED):
             stale.add(ref)
         else:
             other.append(parts[2])

@@ -123,7 +123,8 @@ def _dies(*_args, **_kwargs):
 def test_a_seat_killed_between_finishing_its_answer_and_pushing_deletes_it_at_the_next_start(
     tmp_path: Path,
 ):
-    """A finished answer branch leaves the remotes first and this repository after: a
+    """A finished answer branch leaves the remotes first and this repository after: one
+    the remote refuses for now (another push holds it) is kept and tried again, and a
     seat killed in between still holds it and deletes both at its next start. (Deleted
     here first, a SIGKILL at that moment left the branch on the shared remote for good:
     seen once in the four-bot game through a bare remote with its SIGKILL.)"""
@@ -147,9 +148,19 @@ def test_a_seat_killed_between_finishing_its_answer_and_pushing_deletes_it_at_th
     answers = [r for r in on_remote() if r not in logs]
     assert len(answers) == 1 and answers[0].endswith(f"/{victim}"), on_remote()
     assert sessions[robber].sync().error is None  # merges it
+    refused = []
+
+    def busy(git_dir, updates, deletes, leases, target):  # type: ignore[no-untyped-def]
+        refused.extend(deletes)  # "failed to update ref": another push holds it right now
+        return frozenset(deletes)
+
+    sessions[victim].exchange._push = busy
+    sessions[victim].sync()  # adopts the merge, the step is over: the remote refuses for now
+    assert refused == answers * len(refused) and refused
+    assert git("for-each-ref", answers[0], cwd=tmp_path / victim).strip()  # kept: tried again
     sessions[victim].exchange._push = _dies
     with pytest.raises(_Killed):
-        sessions[victim].sync()  # adopts the merge, the step is over: killed at the push
+        sessions[victim].sync()  # killed at the next try
     assert on_remote() == sorted(logs + answers)
     sessions[victim].exchange.deletes, sessions[victim].exchange._push = [], None  # the kill
     sessions[victim].close()

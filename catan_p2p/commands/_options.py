@@ -74,6 +74,16 @@ def add_key(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_start(parser: argparse.ArgumentParser) -> None:
+    """``--start COMMIT`` of ``join`` and ``watch``: the game its creator named."""
+    parser.add_argument(
+        "--start",
+        metavar="COMMIT",
+        help="the game's first commit id, from its creator (`catan-p2p new` prints it): "
+        "tells the game from another of the same id that someone put on the remote",
+    )
+
+
 def add_publish(parser: argparse.ArgumentParser, own: bool = True) -> None:
     """``--publish URL`` (the own publication point) and ``--peer COLOUR=URL`` (another's)."""
     if own:

@@ -15,7 +15,7 @@ from catan_p2p.commands._common import (
     removed_on_failure,
     without_retry_advice,
 )
-from catan_p2p.commands._options import add_json, add_key, add_publish, parse_peers
+from catan_p2p.commands._options import add_json, add_key, add_publish, add_start, parse_peers
 from catan_p2p.errors import RemoteError, UsageError
 from catan_p2p.session.lobby import list_remote
 from catan_p2p.session.start import check_start, join_game
@@ -45,12 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="your own repository for the game, created if missing (default: the current "
         "directory, if it is empty or already holds your seat)",
     )
-    parser.add_argument(
-        "--start",
-        metavar="COMMIT",
-        help="the game's first commit id, from its creator (`catan-p2p new` prints it): "
-        "tells the game from another of the same id that someone put on the remote",
-    )
+    add_start(parser)
     add_key(parser)
     add_publish(parser)
     add_json(parser)

@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from catan_p2p.commands._options import add_start
 from catan_p2p.store import gitcmd
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -33,12 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="where to keep the spectator's copy (default: a folder under ~/.catan_p2p/watch)",
     )
-    parser.add_argument(
-        "--start",
-        metavar="COMMIT",
-        help="the game's first commit id, from its creator (`catan-p2p new` prints it): "
-        "tells the game from another of the same id that someone put on the remote",
-    )
+    add_start(parser)
     parser.add_argument("--mute", action="store_true", help="start with the sound off")
 
 

@@ -33,20 +33,15 @@ figures. Counterexamples it found are kept below as plain tests.
 from __future__ import annotations
 
 import functools
-import importlib
 import os
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
-from hypothesis.internal.cache import LRUCache
-from hypothesis.internal.conjecture import providers
-from hypothesis.internal.constants_ast import Constants
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     invariant,
@@ -622,22 +617,6 @@ class ProtocolModel(RuleBasedStateMachine):
         self._lost_last[player] = (head, len(wrote))
 
 
-@pytest.fixture(autouse=True)
-def choices_whatever_was_imported(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The model's games depend on nothing but their settings.
-
-    Hypothesis draws one integer in twenty from the constants written in the source of
-    every local module imported so far (catan_p2p's; tests are skipped), so the model's
-    games depended on which tests had run before it in the same process: in a full run
-    40 derandomized games made 4,437 to 5,526 steps, against 5,420 alone, and the test
-    that promises 5,000 failed by chance. Here that pool is empty (Hypothesis' own
-    constants stay), and its cache is one of our own, so no earlier draw leaks in.
-    """
-    if hasattr(providers, "_get_local_constants"):  # a Hypothesis that has the pool
-        monkeypatch.setattr(providers, "_get_local_constants", Constants)
-        monkeypatch.setattr(providers, "CONSTANTS_CACHE", LRUCache(1024))
-
-
 QUICK = settings(
     max_examples=3,
     stateful_step_count=30,
@@ -655,29 +634,6 @@ def test_the_protocol_model_holds_on_a_short_run():
     assert FIGURES["steps"] >= 30
 
 
-def test_the_model_draws_the_same_numbers_whatever_modules_are_loaded(tmp_path, monkeypatch):
-    """A module imported between two runs (here one full of integer constants, as the
-    tests run before this one import more of catan_p2p) changes none of the numbers the
-    model's rules draw (seeds, picks, skews, ticks)."""
-    drawn: list[int] = []
-
-    @settings(QUICK, max_examples=200)
-    @given(st.integers(0, 2**16))
-    def draw(n: int) -> None:
-        drawn.append(n)
-
-    draw()
-    alone = list(drawn)
-    numbers = ", ".join(str(n) for n in range(7, 2**16, 257))
-    (tmp_path / "many_constants.py").write_text(f"NUMBERS = ({numbers})\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "many_constants", raising=False)
-    importlib.import_module("many_constants")
-    drawn.clear()
-    draw()
-    assert drawn == alone
-
-
 MODEL_EXAMPLES = 40
 
 
@@ -685,8 +641,8 @@ MODEL_EXAMPLES = 40
 def test_the_protocol_model_holds_over_five_thousand_steps(capsys):
     FIGURES.clear()
     # 40 games of at most 140 steps: 5,600 steps (Hypothesis ends a game early when its
-    # choices fill 80% of its buffer), the same in every process since the fixture
-    # above. 50 games, 7,000 steps, were a third more than the 5,000 this test promises.
+    # choices fill 80% of its buffer), the same in every process (tests/conftest.py
+    # keeps the modules a worker imported before out of Hypothesis' choices). 50 games, 7,000 steps, were a third more than the 5,000 this test promises.
     examples = int(os.environ.get("CATAN_MODEL_EXAMPLES", str(MODEL_EXAMPLES)))
     explore = os.environ.get("CATAN_MODEL_RANDOM") == "1"  # new interleavings each run
     long = settings(QUICK, max_examples=examples, stateful_step_count=140, derandomize=not explore)

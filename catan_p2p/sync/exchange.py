@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from catan_p2p.errors import ForkError, RemoteError, UsageError
+from catan_p2p.errors import RemoteError, UsageError
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import REMOTE, tracking_ref
 from catan_p2p.sync import ondisk, publish, refpolicy, transport
@@ -146,17 +146,11 @@ class Exchange:
         killed in between still holds the local ref and deletes both at its next start."""
         refs = list(refs)
         if not self.networked:
-            self._drop_local(refs)
+            for ref in refs:
+                refpolicy.forget(self.repo, ref)
             return
         self.deletes.extend(r for r in refs if r not in self.deletes)
         self._due = self._due or bool(refs)
-
-    def _drop_local(self, refs: Iterable[str]) -> None:
-        for ref in refs:
-            try:
-                self.repo.refs.delete(ref)
-            except (OSError, ForkError):
-                pass  # a read-only disk, or in use: tried again at the next start
 
     # --- fetching ------------------------------------------------------------------------
 
@@ -293,5 +287,6 @@ class Exchange:
             return Sent(errors[0]), []
         done = [d for d in deletes if d not in kept]
         self.deletes = [d for d in self.deletes if d not in done]
-        self._drop_local(done)
+        for ref in done:
+            refpolicy.forget(self.repo, ref)
         return Sent(None, clean=not stale), stale

@@ -151,12 +151,14 @@ def is_junk(repo: GameRepo, ref: str, oid: str, game: str) -> bool:
     return check_update(repo, ref, ZERO, oid, game) is not None
 
 
-def forget(repo: GameRepo, ref: str, oid: str) -> None:
-    """Delete this repository's copy of a fetched ref, if it still points at ``oid``."""
+def forget(repo: GameRepo, ref: str, oid: str | None = None) -> None:
+    """Delete this repository's copy of ``ref``, if it still points at ``oid`` (None:
+    whatever it holds); a read-only disk, or a ref moved or locked meanwhile, keeps it
+    (readers skip a junk ref anyway, and a finished answer is deleted at the next start)."""
     try:
         repo.refs.delete(ref, oid)
     except (OSError, ForkError):
-        pass  # a read-only disk, or moved meanwhile: readers skip it anyway
+        pass
 
 
 def names_a_commit(repo: GameRepo, oid: str) -> bool:

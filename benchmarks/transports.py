@@ -2,7 +2,9 @@
 
 A round is what a move costs a two-player table: one peer records an action and pushes
 it (``submit``, a signed commit and ``git push``), then the other peer fetches,
-verifies and fast-forwards to it (``sync``), and holds the same head. That sync also
+verifies and fast-forwards to it (``sync``), and holds it: the same head, or a move of
+its own that the move lets it make at once on top (the robber's merge of the card the
+robbed seat just gave), which that sync records and pushes as well. That sync also
 pushes the other peer's own log, which moved with the fast-forward (a guarded remote
 runs its hook on that push too), so it is part of the round. Each transport
 serves one bare repository on 127.0.0.1 (``tests/sync/remotes.py``: a path, ``git
@@ -112,7 +114,7 @@ def _rounds(seats: dict[str, GitSession], rounds: int) -> dict[str, list[float]]
             raise RuntimeError(status.error)
         if actor.head == before:
             continue  # an answer on a temporary branch: no new head to hold yet
-        if other.head != actor.head:
+        if not other.repo.is_ancestor(actor.head, other.head):  # its own follow-up may be on it
             raise RuntimeError(f"{player} pushed {actor.head[:10]}, the other holds {other.head}")
         push_ms.append((t1 - t0) * 1e3)
         fetch_ms.append((t2 - t1) * 1e3)

@@ -642,7 +642,8 @@ def test_the_protocol_model_holds_over_five_thousand_steps(capsys):
     FIGURES.clear()
     # 40 games of at most 140 steps: 5,600 steps (Hypothesis ends a game early when its
     # choices fill 80% of its buffer), the same in every process (tests/conftest.py
-    # keeps the modules a worker imported before out of Hypothesis' choices). 50 games, 7,000 steps, were a third more than the 5,000 this test promises.
+    # keeps the modules a worker imported before out of Hypothesis' choices). 50 games,
+    # 7,000 steps, were a third more than the 5,000 this test promises.
     examples = int(os.environ.get("CATAN_MODEL_EXAMPLES", str(MODEL_EXAMPLES)))
     explore = os.environ.get("CATAN_MODEL_RANDOM") == "1"  # new interleavings each run
     long = settings(QUICK, max_examples=examples, stateful_step_count=140, derandomize=not explore)

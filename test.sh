@@ -2,10 +2,12 @@
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
 #   ./test.sh            everything (what .ci/run runs): about 4 minutes on 2 quiet cores
-#                        (2026-11-26: 1,705 tests, pytest 3 min 43 s, about 420 s of CPU)
+#                        (2026-11-26: 1,705 tests, pytest 3 min 43 s, about 420 s of CPU;
+#                        later that day 1,710 tests in 4 min 8 s to 4 min 21 s, the same
+#                        tests taking 10 % more CPU: this machine's speed drifts)
 #   ./test.sh --quick    skips tests marked slow or network (every test that starts a
 #                        process; tests/conftest.py fails one that is not marked): the
-#                        edit-test loop: 33-41 s on 2 quiet cores (1,397 tests)
+#                        edit-test loop: 33-41 s on 2 quiet cores (1,400 tests)
 # On a shared machine compare CPU times, not wall times: --cpu-report PATH writes each
 # test's (its own and its children's) as JSON lines.
 set -euo pipefail

@@ -2,7 +2,7 @@
 
 Two clones of one game share a bare remote on local disk. Red plays in this thread
 (each ``submit`` records the move and pushes it); Blue's session is synced by the
-window's own background ``Syncer``, exactly as ``catan-p2p play --remote`` runs it.
+window's peer runtime (``session.runtime``), exactly as ``catan-p2p play --remote`` runs it.
 For each of Red's moves the clock runs from the end of Red's push to the moment
 Blue's session holds Red's new head. Between moves Red "thinks" for a random while,
 so Blue's syncer has backed off as it would at a real table.
@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from catan_p2p.bots import make_bot
-from catan_p2p.client.syncer import Syncer
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.waiting import actors
+from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store import gitcmd
 from catan_p2p.sync.transport import share_all
@@ -47,7 +47,7 @@ def measure(work: Path, moves: int = 30, watch: bool = True, seed: str = "visibl
     blue = join_game(str(remote), work / "blue", game, "blue")
     bots = {p: make_bot("random", f"{seed}/{p}") for p in ("red", "blue")}
     think = random.Random(seed)
-    syncer = Syncer(blue, watch=watch).start()
+    syncer = Runtime(blue, watch=watch).start()
     out: list[float] = []
     try:
         # Only moves count against the bound: the waits between them depend on the load

@@ -12,6 +12,7 @@ instead of passing as an engine bug.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterable, Mapping
 
@@ -31,6 +32,17 @@ from catan_p2p.trust.engine import is_legal, step
 
 RED, BLUE, WHITE, ORANGE = "red", "blue", "white", "orange"
 COLOURS = (RED, BLUE, WHITE, ORANGE)
+
+
+def git_identity() -> dict[str, str]:
+    """The environment of a plain ``git commit`` in a test: the tests run with no Git
+    identity (tests/conftest.py), as a fresh machine does, so such a test names one."""
+    who = {"NAME": "catan-p2p tests", "EMAIL": "tests@catan-p2p.invalid"}
+    return {
+        **os.environ,
+        **{f"GIT_{role}_{k}": v for role in ("AUTHOR", "COMMITTER") for k, v in who.items()},
+    }
+
 
 # --- geometry ---------------------------------------------------------------------------
 

@@ -6,7 +6,23 @@ the tests and the time of their games' genesis (every test game the same on ever
 and the order of the tests under pytest-xdist.
 """
 
+import os
+import tempfile
+
 import pytest
+
+# Every test runs as on a machine with no Git identity and no Git configuration of its
+# own (CI's fresh machine, a new user's HOME): the developer's ~/.gitconfig and the
+# system's are never read, by this process or the git and catan-p2p processes it
+# starts. A test that needs an identity (one that makes a plain commit with `git
+# commit`) passes one itself (``builders.GIT_IDENTITY``).
+_NO_CONFIG = os.path.join(tempfile.gettempdir(), "catan-p2p-tests-empty-gitconfig")
+if not os.path.isfile(_NO_CONFIG) or os.path.getsize(_NO_CONFIG):
+    open(_NO_CONFIG, "w").close()  # noqa: SIM115 - an empty file is all it takes
+os.environ["GIT_CONFIG_GLOBAL"] = _NO_CONFIG
+os.environ["GIT_CONFIG_NOSYSTEM"] = "1"
+for _name in ("AUTHOR_NAME", "AUTHOR_EMAIL", "COMMITTER_NAME", "COMMITTER_EMAIL"):
+    os.environ.pop(f"GIT_{_name}", None)
 
 
 @pytest.fixture(autouse=True, scope="session")

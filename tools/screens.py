@@ -30,7 +30,6 @@ from catan_p2p.client.lobby import LobbyScreen  # noqa: E402
 from catan_p2p.client.replay import ReplayViewer, replay_states  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
-from catan_p2p.client.syncer import Syncer  # noqa: E402
 from catan_p2p.rules.actions import OfferTrade  # noqa: E402
 from catan_p2p.rules.board import EXTENSION_BOARD, STANDARD_BOARD, Board  # noqa: E402
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase  # noqa: E402
@@ -38,6 +37,7 @@ from catan_p2p.rules.waiting import actors  # noqa: E402
 from catan_p2p.session.chat import ChatLog  # noqa: E402
 from catan_p2p.session.driver import play_round_robin  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
+from catan_p2p.session.runtime import Runtime  # noqa: E402
 from catan_p2p.session.start import create_game, join_game  # noqa: E402
 from catan_p2p.session.watch import default_watch_repo, open_watch  # noqa: E402
 from catan_p2p.sim import next_actor  # noqa: E402
@@ -119,8 +119,8 @@ def save_watch(work: Path, path: Path) -> None:
     for s in sessions.values():
         s.flush()
     spectator = open_watch(remote, "friday", work / "spectator")
-    syncer = Syncer(spectator).start()
-    app = App(spectator, Seats(()), screen=pygame.display.set_mode(SIZE), syncer=syncer,
+    syncer = Runtime(spectator).start()
+    app = App(spectator, Seats(()), screen=pygame.display.set_mode(SIZE), runtime=syncer,
               sounds=Sounds(muted=True), spectator=True, title="catan-p2p watch")  # fmt: skip
     play_round_robin(sessions, bots, 6)  # the game goes on while the spectator watches
     for s in sessions.values():

@@ -39,10 +39,8 @@ from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
-from catan_p2p.client.syncer import Syncer, disk_sentence  # noqa: E402
 from catan_p2p.client.trade_dialogs import BankTradeDialog, OfferDialog, TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button  # noqa: E402
-from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
     Abandon,
     Action,
@@ -60,7 +58,15 @@ from catan_p2p.rules.state import GameState, Phase  # noqa: E402
 from catan_p2p.rules.waiting import expecting  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
-from catan_p2p.session.driver import Driver  # noqa: E402
+from catan_p2p.session.runtime import (  # noqa: E402
+    BOT,
+    CHAT,
+    ELSEWHERE,
+    REFUSED,
+    REJECTED,
+    RELOADED,
+    Runtime,
+)
 
 
 def production_text(before: GameState, after: GameState, roll: RollDice) -> str:
@@ -85,7 +91,9 @@ class App(Frame):
         seats: which seats click and which are bots; every other seat is remote.
         screen: the surface to draw on (default: opens a window of ``size``).
         bot_delay: seconds between two bot actions, so people can follow them; 0 in tests.
-        syncer: a started background ``Syncer`` for networked play (None: hot-seat).
+        runtime: the peer runtime that owns ``session`` (``session.runtime``): it records,
+            syncs and plays the bot seats, and the window reads its snapshots. None: an
+            inline runtime of ``session`` and the bots of ``seats`` is made here.
         offer_replay: show "Replay the game" at the end; it stops the loop with
             ``replay_requested`` set, and the caller opens the replay viewer.
         spectator: a read-only window (``catan-p2p watch``): no seat, no hand, no
@@ -101,7 +109,7 @@ class App(Frame):
         screen: pygame.Surface | None = None,
         size: tuple[int, int] = theme.WINDOW_SIZE,
         bot_delay: float = 0.35,
-        syncer: Syncer | None = None,
+        runtime: Runtime | None = None,
         offer_replay: bool = True,
         title: str = "catan-p2p",
         chat: ChatLog | None = None,
@@ -114,15 +122,16 @@ class App(Frame):
             screen = pygame.display.set_mode(size)
         pygame.display.set_caption(f"{title} — {session.game_id}")
         self.screen = screen
-        # Networked, the sync thread owns the session: the window reads its snapshots and
-        # sends it commands (``syncer.view``), and it plays the window's bot seats.
-        self.session: Session = syncer.view if syncer is not None else session
+        # The peer runtime owns the session: the window reads its snapshots and sends it
+        # commands (``runtime.view``), and it plays the window's bot seats.
+        if runtime is None:
+            runtime = Runtime(session, seats.bots, bot_delay=bot_delay, chat=chat, lock=False)
+        elif seats.bots:
+            runtime.drive(seats.bots, bot_delay)
+        self.runtime = runtime
+        self.session: Session = runtime.view
         session = self.session
         self.seats = seats
-        self.driver = Driver(session, {} if syncer is not None else seats.bots)
-        if syncer is not None and seats.bots:
-            syncer.drive(seats.bots, bot_delay)
-        self.syncer = syncer
         self.bot_delay = bot_delay
         self.offer_replay = offer_replay
         self.spectator = spectator
@@ -142,14 +151,11 @@ class App(Frame):
         self.revealed: str | None = None
         self.show_costs = False  # the building-costs card (key C)
         # table talk: the chat log (None: this session keeps none) and the line being typed
-        self.chat = chat if chat is not None else (syncer.chat if syncer is not None else None)
+        self.chat = runtime.chat
         self.typing: str | None = None
         self.sounds = sounds if sounds is not None else Sounds()
         self.roll_anim: tuple[float, tuple[int, int]] | None = None  # (started, dice)
         self._heard_chat = 0
-        self._chat_messages: list[ChatMessage] = (
-            self.chat.messages() if self.chat is not None and syncer is None else []
-        )
         self.running = True
         self.bar_buttons: list[Button] = []
         self.clock = pygame.time.Clock()
@@ -158,14 +164,10 @@ class App(Frame):
         self._legal: dict[str, list] = {}
         self._log: list[LogEntry] = []
         self._said: dict[str, str] = {}  # commit -> the log's words (bank trades' rates)
-        self._last_bot = 0.0
         self._dirty = True
         self._drawn_at = 0.0
         self._game_over_shown = False
-        self._sync_status: SyncStatus | None = None
         self.bot_errors: list[str] = []
-        if syncer is None:
-            self._sync_status = self._local_sync()
         self._follow(state)
 
     # --- the loop ----------------------------------------------------------------------
@@ -179,8 +181,8 @@ class App(Frame):
         events = pygame.event.get()
         for event in events:
             self.handle(event)
-        self.drive_bots()
-        self._collect_failures()
+        self.runtime.pump()  # a window with no remote: its runtime's round, here
+        self._collect_notices()
         self._follow(self.session.state)
         self._listen_to_chat()
         now = time.monotonic()
@@ -364,34 +366,12 @@ class App(Frame):
     # --- acting ------------------------------------------------------------------------
 
     def submit(self, action: Action) -> bool:
-        """Hand ``action`` to the session; on refusal show the engine's reason. True if taken.
+        """Hand ``action`` to the runtime; on refusal show the rule's reason. True if taken.
 
-        Networked, the action is checked against the rules here and recorded (and
-        pushed) on the sync thread, so a slow remote never stalls the window.
+        The action is checked against the rules here and recorded (and pushed) by the
+        runtime, so a slow remote never stalls the window.
         """
-        if self.syncer is not None:
-            return self._submit_in_background(action)
-        try:
-            self.session.submit(action)
-        except IllegalAction as exc:
-            self.say(str(exc))
-            return False
-        except CatanError as exc:
-            self._open(MessageDialog("Could not record the action", str(exc)))
-            return False
-        except OSError as exc:
-            self._open(
-                MessageDialog("Could not record the action", disk_sentence(self.session, exc))
-            )
-            return False
-        self.message = None
-        self._sync_status = self._local_sync()
-        self._follow(self.session.state)
-        return True
-
-    def _submit_in_background(self, action: Action) -> bool:
-        assert self.syncer is not None
-        if not self.syncer.wait_sent(0.3):  # one action at a time, judged on a fresh state
+        if not self.runtime.wait_sent(0.3):  # one action at a time, judged on a fresh state
             self.say("still sending your last action to the others; try again in a moment")
             return False
         self._follow(self.session.state)
@@ -400,21 +380,24 @@ class App(Frame):
             self.say(refusal)
             return False
         self.message = None
-        self.syncer.submit(action)
+        self.runtime.submit(action)
+        self._collect_notices()
+        self._follow(self.session.state)
         return True
 
-    def _collect_failures(self) -> None:
-        if self.syncer is None:
-            return
-        while not self.syncer.failures.empty():
-            action, reason = self.syncer.failures.get_nowait()
-            self.say(f"{action} was not recorded: {reason}")
-        while not self.syncer.chat_failures.empty():
-            self.say(self.syncer.chat_failures.get_nowait())
-        while not self.syncer.bot_failures.empty():
-            error = self.syncer.bot_failures.get_nowait()
-            self.bot_errors.append(error)
-            self.say(f"a bot failed: {error}")
+    def _collect_notices(self) -> None:
+        for notice in self.runtime.take_notices():
+            if notice.kind == REFUSED:
+                self.say(f"{notice.action} was not recorded: {notice.text}")
+            elif notice.kind == BOT:
+                self.bot_errors.append(notice.text)
+                self.say(f"a bot failed: {notice.text}")
+            elif notice.kind in (ELSEWHERE, RELOADED):
+                title = "Another device plays this seat" if notice.kind == ELSEWHERE else None
+                self._open(MessageDialog(title or "The game was reloaded", notice.text))
+            elif notice.kind in (CHAT, REJECTED):
+                self.say(notice.text)
+            # SYNC: the status line shows the round's error itself
 
     def say(self, text: str, error: bool = True) -> None:
         """Show one line in the status box (an illegal click's reason, a hand-over).
@@ -427,36 +410,9 @@ class App(Frame):
         self.message_is_error = error
         self.message_at = time.monotonic()
 
-    def drive_bots(self) -> None:
-        """Let this window's bots act: one move per ``bot_delay``, or a burst when it is 0."""
-        now = time.monotonic()
-        if self.bot_delay and now - self._last_bot < self.bot_delay:
-            return
-        budget = now + 0.05
-        while True:
-            action = self.driver.next_move()
-            if action is None:
-                return
-            try:
-                state = self.driver.submit(action)
-            except CatanError as exc:
-                self.bot_errors.append(f"{action}: {exc}")
-                self.say(f"bot {action.player} failed: {exc}")
-                return
-            self._last_bot = time.monotonic()
-            self._follow(state)
-            if self.bot_delay or time.monotonic() > budget:
-                return
-
-    def _local_sync(self) -> SyncStatus | None:
-        try:
-            return self.session.sync()
-        except CatanError as exc:
-            return SyncStatus(error=str(exc))
-
     @property
     def sync_status(self) -> SyncStatus | None:
-        return self.syncer.status if self.syncer is not None else self._sync_status
+        return self.runtime.status
 
     # --- input -------------------------------------------------------------------------
 
@@ -651,14 +607,14 @@ class App(Frame):
     def may_abandon(self, state: GameState) -> tuple[str, str] | None:
         """``(me, absent)`` when a remote player has kept the game waiting longer than
         the players agreed at ``new --timeout`` (PROTOCOL.md "Liveness")."""
-        info = getattr(self.session, "info", None)
-        if self.syncer is None or info is None or not info.timeout or state.is_over:
+        info = self.session.info
+        if not self.session.networked or info is None or not info.timeout or state.is_over:
             return None
         remote = self.seats.remote_acting(state)
         me = next((p for p in self.seats.humans if p not in remote), None)
         if not remote or me is None:
             return None
-        since = self.session.waiting_since()  # type: ignore[attr-defined]
+        since = self.session.waiting_since()
         if time.time() - since < info.timeout:
             return None
         return me, remote[0]
@@ -666,10 +622,8 @@ class App(Frame):
     # --- chat --------------------------------------------------------------------------
 
     def chat_messages(self) -> list[ChatMessage]:
-        """The conversation so far (networked: as the sync thread last read it)."""
-        if self.syncer is not None and self.syncer.chat is not None:
-            return self.syncer.chat_messages
-        return self._chat_messages
+        """The conversation so far, as the runtime last read it."""
+        return self.runtime.chat_messages
 
     def _chat_key(self, key: int) -> None:
         if key == pygame.K_ESCAPE:
@@ -692,15 +646,7 @@ class App(Frame):
         if self.chat is None or speaker is None:
             self.say("chat: take the screen first (the pass screen), then talk")
             return False
-        if self.syncer is not None:
-            self.syncer.say(speaker, text)
-            return True
-        try:
-            self.chat.send(speaker, text)
-        except CatanError as exc:
-            self.say(str(exc))
-            return False
-        self._chat_messages = self.chat.messages()
+        self.runtime.say(speaker, text)
         return True
 
     def _listen_to_chat(self) -> None:

@@ -97,13 +97,12 @@ class Frame:
             panels.draw_chat(
                 screen, chat_rect, self.chat_messages(), self.typing, self.chat_speaker()
             )
-        sending = self.syncer is not None and self.syncer.sending
         panels.draw_sync(
             screen,
             lay.sync,
             self.sync_status,
-            self.syncer is not None,
-            sending,
+            self.session.networked,
+            self.runtime.sending,
             local_text=self.local_text(),
             waiting_on=self._waiting_on(state),
         )
@@ -180,23 +179,23 @@ class Frame:
             return None
         if not self.seats.humans_acting(state):
             return None
-        info = getattr(self.session, "info", None)
-        timeout = getattr(info, "timeout", 0) or 0
-        if self.syncer is None or not timeout:
+        info = self.session.info
+        timeout = info.timeout if info is not None else 0
+        if not self.session.networked or not timeout:
             return f"{offerer.capitalize()}'s offer stays open until everyone has answered"
-        left = int(self.session.waiting_since() + timeout - time.time())  # type: ignore[attr-defined]
+        left = int(self.session.waiting_since() + timeout - time.time())
         if left <= 0:
             return f"{offerer.capitalize()} may close the offer now: answer soon"
         return f"{offerer.capitalize()}'s offer stays open {span(left)} more for your answer"
 
     def _waiting_on(self, state: GameState) -> tuple[str, float | None] | None:
         """The remote player the game waits on, with when their branch last moved."""
-        if self.syncer is None:
+        if not self.session.networked:
             return None
         remote = self.seats.remote_acting(state)
         if not remote:
             return None
-        return remote[0], self.syncer.heard.get(remote[0])
+        return remote[0], self.runtime.heard.get(remote[0])
 
     def local_text(self) -> str:
         """The footer of a window that plays every seat itself (no network)."""

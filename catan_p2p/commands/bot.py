@@ -11,23 +11,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from catan_p2p.bridges.strategies import ALL_STRATEGIES, make_bot
 from catan_p2p.commands._common import local_seats, open_repo, open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo, add_think
-from catan_p2p.errors import IllegalAction, UsageError
-from catan_p2p.rules.waiting import actors, owed_reveal
-from catan_p2p.session.driver import Driver
+from catan_p2p.errors import UsageError
+from catan_p2p.session.base import Session
+from catan_p2p.session.runtime import Runtime
 from catan_p2p.store import gitcmd
-from catan_p2p.store.refs import player_ref, tracking_ref
-from catan_p2p.sync import disk
 from catan_p2p.sync.repo import find_git_dir
 
-IDLE_BACKOFF = 1.5  # while nothing changes, wait this much longer between syncs ...
-IDLE_MAX = 0.25  # ... up to this many seconds, so idle peers leave the CPU to the others
-REVEAL_WAIT = 120.0  # seconds a finished game waits for a silent seat's deck secret
+#: While nothing changes a bot's runtime waits longer between syncs, up to this many
+#: seconds, so idle peers leave the CPU to the others.
+IDLE_MAX = 0.25
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,50 +52,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-def answer_wait(session) -> float | None:  # type: ignore[no-untyped-def]
+def answer_wait(session: Session) -> float | None:
     """Seconds an own trade offer stays open for the other players' answers.
 
     As long as the game waits for any move: the players' agreed ``timeout`` (after
     which they could end the game without a silent player anyway), or None, until
     every player answered, when they agreed on none (the game waits for ever).
     """
-    info = getattr(session, "info", None)
-    timeout = getattr(info, "timeout", 0) or 0
+    timeout = session.info.timeout if session.info is not None else 0
     return float(timeout) if timeout else None
-
-
-#: Seconds between the bot's tries while its disk refuses writes, and between repeats of
-#: what it says about that (a bot left running must not fall silent on a full disk).
-DISK_RETRY = 2.0
-DISK_REPEAT = 30.0
-
-
-class _Said:
-    """The bot's messages: each said when it changes, a disk problem again every
-    ``DISK_REPEAT`` seconds while it lasts."""
-
-    def __init__(self, player: str) -> None:
-        self.player = player
-        self.last: tuple[str, float] | None = None
-
-    def __call__(self, text: str, again: bool = False) -> None:
-        """Say ``text`` unless just said; ``again``: a disk problem, said again in a while."""
-        now = time.monotonic()
-        if self.last is not None and self.last[0] == text:
-            if not again or now - self.last[1] < DISK_REPEAT:
-                return
-        self.last = (text, now)
-        print(f"{self.player}: {text}", file=sys.stderr, flush=True)
-
-
-def _sync(session, said: _Said):  # type: ignore[no-untyped-def]
-    """One sync; a disk that refuses a write is said and the old status kept."""
-    while True:
-        try:
-            return session.sync()
-        except OSError as exc:
-            said(disk.describe(exc, session.repo.path) or f"cannot write: {exc}", again=True)
-            time.sleep(DISK_RETRY)
 
 
 def check_seat_here(repo: str, game: str | None, player: str) -> None:
@@ -129,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, player: str) -> int:
-    """The bot's rounds until the game is settled (or its deck secrets stay owed)."""
+    """Run the peer runtime with this seat's bot until the game is settled (or its deck
+    secrets stay owed); say what it notices on the way."""
     session = open_session(args.repo, args.game, (player,), eager_push=False)
     if player not in session.players:
         raise UsageError(f"{player!r} is not a player of game {session.game_id}")
@@ -138,60 +101,22 @@ def _play(args: argparse.Namespace, player: str) -> int:
         args.seed if args.seed is not None else f"{session.game_id}/{player}",
         getattr(args, "think", None),
     )
-    driver = Driver(session, {player: bot}, trade_wait=answer_wait(session))
-    pause = args.poll
-    seen = None
-    owed_since: float | None = None
-    owed_by: str | None = None
-    said = _Said(player)
-    status = _sync(session, said)
-    while True:
-        if actors(session.state) != [player]:  # mid-turn nobody else can add anything
-            status = _sync(session, said)
-        if session.head != seen:
-            seen, pause = session.head, args.poll
-        else:
-            pause = min(pause * IDLE_BACKOFF, max(IDLE_MAX, args.poll))
-        if status.error:
-            said(status.error, again=disk.is_sentence(status.error))
-        for oid, reason in session.take_rejected().items():
-            print(f"{player}: rejected {oid[:10]}: {reason}", file=sys.stderr, flush=True)
-        mine = tracking_ref(player_ref(session.game_id, player))
-        if any(fork.ref == mine for fork in status.forks):
-            session.close()
-            raise UsageError(
-                f"{player.capitalize()}'s branch on the remote holds moves this bot did not "
-                "make: another device is playing this seat; stop one of them"
-            )
-        state = session.state
-        if state.settled:
-            break
-        if state.is_over:  # the deck secrets follow, one seat after another
-            owed = owed_reveal(state)
-            if owed_since is None or owed != owed_by:
-                owed_since, owed_by = time.monotonic(), owed
-            elif time.monotonic() - owed_since > REVEAL_WAIT:
-                print(
-                    f"{player}: the game is over; it waits for {str(owed).capitalize()}'s deck "
-                    f"secret since {REVEAL_WAIT:.0f} s, the game cannot be fully verified yet",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                break
-            time.sleep(pause)
-            continue
-        try:
-            if driver.step() is not None:
-                continue
-        except IllegalAction as exc:
-            print(f"{player}: refused: {exc}", file=sys.stderr, flush=True)
-            continue
-        except OSError as exc:  # the disk: the bot says so and tries again, never silent
-            said(disk.describe(exc, session.repo.path) or f"cannot write: {exc}", again=True)
-            time.sleep(max(pause, DISK_RETRY))
-            continue
-        time.sleep(pause)
-    session.flush()
+    runtime = Runtime(
+        session,
+        {player: bot},
+        trade_wait=answer_wait(session),
+        fastest=args.poll,
+        slowest=max(IDLE_MAX, args.poll),
+    )
+    try:
+        runtime.run(until=lambda rt: _tell(rt, player) or rt.settled())
+    finally:
+        runtime.stop()
+        session.flush()
+    state = session.state
+    session.close()
+    if runtime.stopped_by is not None:
+        raise UsageError(runtime.stopped_by)
     winner = state.players[state.winner] if state.winner >= 0 else "nobody"
     if args.json:
         print_json(
@@ -204,5 +129,11 @@ def _play(args: argparse.Namespace, player: str) -> int:
         )
     else:
         print(f"Game {session.game_id} over after turn {state.turn}: {winner} won.")
-    session.close()
     return 0
+
+
+def _tell(runtime: Runtime, player: str) -> bool:
+    """Say the runtime's notices on stderr; True once another device plays the seat."""
+    for notice in runtime.take_notices():
+        print(f"{player}: {notice.text}", file=sys.stderr, flush=True)
+    return runtime.stopped_by is not None

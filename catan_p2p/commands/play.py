@@ -40,6 +40,7 @@ from catan_p2p.rules.state import SEAT_COLOURS, GameState  # noqa: E402
 from catan_p2p.session.base import MemorySession, Session  # noqa: E402
 from catan_p2p.session.chat import ChatLog  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
+from catan_p2p.session.runtime import Runtime  # noqa: E402
 from catan_p2p.store import gitcmd  # noqa: E402
 from catan_p2p.sync.repo import find_git_dir  # noqa: E402
 
@@ -171,7 +172,7 @@ def resume_game(args: argparse.Namespace) -> Game:
         saved = (local_seats(game_repo, game_id), {})
     humans, strategies = saved
     session = GitSession.open(repo, game_id, (*humans, *strategies))
-    networked = session.remote is not None
+    networked = session.networked  # a shared remote, publication points, or both
     bots = {p: make_bot(s, f"{game_id}/{p}") for p, s in strategies.items()}
     flag = pick_flag(repo, game_id)
     return Game(session, Seats(humans, bots), repo, networked=networked, game_flag=flag)
@@ -243,10 +244,17 @@ def open_chat(session: Session) -> ChatLog | None:
     return session.chat()
 
 
-def _close(session: Session) -> None:
-    close = getattr(session, "close", None)
-    if close is not None:
-        close()
+def open_runtime(game: Game) -> Runtime:
+    """The window's peer runtime: on its own thread when the game has any remote (a
+    shared one, publication points, or both), inline otherwise; it holds the seats'
+    lock on this machine, and reopens the game if a seat's branch moves under it."""
+    session = game.session
+    reopen = None
+    if game.repo is not None and GitSession is not None and isinstance(session, GitSession):
+        repo, game_id, local = game.repo, session.game_id, session.local_players
+        reopen = lambda: GitSession.open(repo, game_id, local)  # noqa: E731
+    runtime = Runtime(session, chat=open_chat(session), reopen=reopen)
+    return runtime.start() if session.networked else runtime
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -350,29 +358,20 @@ def _shared_ssh(game: Game):  # type: ignore[no-untyped-def]
 def _window(game: Game, args: argparse.Namespace, screen: pygame.Surface) -> pygame.Surface:
     from catan_p2p.client.app import App
     from catan_p2p.client.sound import Sounds
-    from catan_p2p.client.syncer import Syncer
 
-    chat = open_chat(game.session)
-    syncer = Syncer(game.session, chat=chat).start() if game.networked else None
-
-    app = App(
-        game.session,
-        game.seats,
-        screen=screen,
-        syncer=syncer,
-        chat=chat,
-        sounds=Sounds(muted=args.mute),
-    )
+    runtime = open_runtime(game)
     try:
+        app = App(
+            game.session, game.seats, screen=screen, runtime=runtime, sounds=Sounds(muted=args.mute)
+        )
         app.run()
         if app.replay_requested:
             from catan_p2p.client.replay import ReplayViewer, replay_states
 
             ReplayViewer(*replay_states(app.session), screen=app.screen).run()
     finally:
-        if syncer is not None:
-            syncer.stop()
-        _close(game.session)
+        runtime.stop()
+        runtime.session.close()
     if game.repo is not None:
         print(
             f"Game saved in {game.repo}; continue it with: "
@@ -420,7 +419,7 @@ def play_headless(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     recorded = len(session.history())  # with the steps nobody chooses, as replay counts them
     png = _final_png(session, game.repo)
-    _close(session)
+    session.close()
     winner = state.players[state.winner].capitalize() if state.winner >= 0 else "nobody"
     print(
         f"{winner} won after {state.turn} turns ({recorded} actions, {actions} of them the "

@@ -87,15 +87,15 @@ def watch(spectator, screen, muted: bool = False, app_options: dict | None = Non
     from catan_p2p.client.replay import ReplayViewer, replay_states
     from catan_p2p.client.seats import Seats
     from catan_p2p.client.sound import Sounds
-    from catan_p2p.client.syncer import Syncer
+    from catan_p2p.session.runtime import Runtime
 
-    syncer = Syncer(spectator).start()
+    runtime = Runtime(spectator).start()
     try:
         app = App(
             spectator,
             Seats(()),
             screen=screen,
-            syncer=syncer,
+            runtime=runtime,
             sounds=Sounds(muted=muted),
             spectator=True,
             title="catan-p2p watch",
@@ -110,4 +110,4 @@ def watch(spectator, screen, muted: bool = False, app_options: dict | None = Non
             app.running = True
             app._dirty = True
     finally:
-        syncer.stop()
+        runtime.stop()

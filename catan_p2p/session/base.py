@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
+from catan_p2p.store.codec import GameInfo
 from catan_p2p.sync.adopt import Fork
 from catan_p2p.trust.engine import refusal, step
 
@@ -49,10 +51,23 @@ class SyncStatus:
 
 
 class Session(Protocol):
-    """The interface the client, the bots and the CLI play through."""
+    """The interface the client, the bots, the CLI and the peer runtime play through:
+    every member a caller uses is declared here (no caller probes with ``getattr``)."""
 
     game_id: str
+    players: tuple[str, ...]  # every seat, in seat order
     local_players: tuple[str, ...]  # the seats this session may act for
+    info: GameInfo | None  # what the players agreed at the start (None: a game in memory)
+    git_dir: Path | None  # the game repository's Git directory (None: a game in memory)
+
+    @property
+    def networked(self) -> bool:
+        """Whether there is any remote to exchange with (shared, or publication points)."""
+        ...
+
+    def remotes(self) -> tuple[str, ...]:
+        """The URL of every remote this session fetches from (none when local)."""
+        ...
 
     @property
     def state(self) -> GameState: ...
@@ -86,6 +101,31 @@ class Session(Protocol):
         """Exchange with peers (a no-op when every seat is local)."""
         ...
 
+    def waiting_since(self) -> int:
+        """When the wait for the next move began, as this peer counts it (seconds)."""
+        ...
+
+    def take_rejected(self) -> dict[str, str]:
+        """Peers' commits refused and not handed out yet (commit id -> reason)."""
+        ...
+
+    @property
+    def rejected(self) -> dict[str, str]:
+        """Every peer's commit this session refused, with the reason."""
+        ...
+
+    def peer_heads(self) -> dict[str, tuple[str, int]]:
+        """Each seat's log head on the remotes, with its commit time."""
+        ...
+
+    def flush(self) -> None:
+        """Push whatever own commits are not on the remotes yet."""
+        ...
+
+    def close(self) -> None:
+        """Let go of the repository (a final note of the verified head)."""
+        ...
+
 
 class MemorySession:
     """A session without Git: chance is derived from the seed and the action's index."""
@@ -95,7 +135,16 @@ class MemorySession:
         self.seed = seed
         self._state = state
         self._log: list[LogEntry] = []
+        self.players = tuple(state.players)
         self.local_players = tuple(local_players or state.players)
+        self.info: GameInfo | None = None
+        self.git_dir: Path | None = None
+        self.rejected: dict[str, str] = {}
+
+    networked = False
+
+    def remotes(self) -> tuple[str, ...]:
+        return ()
 
     @property
     def state(self) -> GameState:
@@ -124,3 +173,18 @@ class MemorySession:
 
     def sync(self) -> SyncStatus:
         return SyncStatus(peers=self._state.players)
+
+    def waiting_since(self) -> int:
+        return 0
+
+    def take_rejected(self) -> dict[str, str]:
+        return {}
+
+    def peer_heads(self) -> dict[str, tuple[str, int]]:
+        return {}
+
+    def flush(self) -> None:
+        """Nothing to push: a game in memory has no remote."""
+
+    def close(self) -> None:
+        """Nothing to let go."""

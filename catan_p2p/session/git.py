@@ -3,8 +3,8 @@
 ``GitSession`` orchestrates; the protocol lives in ``sync/``: ``sync.seats.Seats`` is the local
 seats' replica (what they see, where an action goes, merges, the moves nobody chooses, adopting
 what peers offer), ``sync.exchange.Exchange`` the traffic with the remotes. One owner: a session
-is used by one thread; behind a window that is the sync thread (``client.syncer``), and the
-window reads the frozen snapshots it publishes.
+is used by one thread; behind every front end that is the peer runtime (``session.runtime``), and
+the front end reads the frozen snapshots it publishes.
 """
 
 from __future__ import annotations
@@ -95,6 +95,14 @@ class GitSession:
     @property
     def networked(self) -> bool:
         return self.exchange.networked
+
+    @property
+    def git_dir(self) -> Path:
+        return self.repo.git_dir
+
+    def remotes(self) -> tuple[str, ...]:
+        """Every remote this session fetches from: the shared one and the seats' points."""
+        return tuple(s.url for s in self._sources())
 
     # --- reading -------------------------------------------------------------------------
 

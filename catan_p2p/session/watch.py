@@ -127,6 +127,7 @@ class Spectator:
         self.remote = session.remote
         self.info = session.info
         self.players = session.players
+        self.git_dir = session.git_dir
 
     @property
     def state(self) -> GameState:
@@ -163,8 +164,21 @@ class Spectator:
         return self._session.waiting_since()
 
     @property
+    def networked(self) -> bool:
+        return self._session.networked
+
+    def remotes(self) -> tuple[str, ...]:
+        return self._session.remotes()
+
+    def take_rejected(self) -> dict[str, str]:
+        return self._session.take_rejected()
+
+    @property
     def rejected(self) -> dict[str, str]:
         return self._session.rejected
+
+    def flush(self) -> None:
+        """Nothing to push: a spectator never pushes."""
 
     def close(self) -> None:
         self._session.close()

@@ -18,11 +18,11 @@ from driving import Driver, screens_dir
 from catan_p2p.cli import main
 from catan_p2p.client.app import App
 from catan_p2p.client.seats import Seats
-from catan_p2p.client.syncer import Syncer
 from catan_p2p.errors import UsageError
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sync.audit import audit
 from catan_p2p.sync.repo import GameRepo
@@ -82,8 +82,8 @@ def test_a_rewritten_chat_ref_does_not_take_back_what_was_seen(tmp_path):
 
 def test_the_windows_syncer_sends_and_receives_chat(tmp_path):
     _, red, blue = networked(tmp_path)
-    red_sync = Syncer(red, interval=0.05, chat=ChatLog(red.repo.path, "c")).start()
-    blue_sync = Syncer(blue, interval=0.05, chat=ChatLog(blue.repo.path, "c")).start()
+    red_sync = Runtime(red, slowest=0.05, chat=ChatLog(red.repo.path, "c")).start()
+    blue_sync = Runtime(blue, slowest=0.05, chat=ChatLog(blue.repo.path, "c")).start()
     try:
         red_sync.say("red", "hello blue")
         deadline = time.monotonic() + 10

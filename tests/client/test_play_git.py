@@ -19,10 +19,10 @@ from driving import Driver, screens_dir
 from catan_p2p.client.app import App
 from catan_p2p.client.replay import replay_states
 from catan_p2p.client.seats import Seats
-from catan_p2p.client.syncer import Syncer
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sync.repo import init_repo
 
@@ -87,9 +87,9 @@ def test_networked_window_syncs_in_the_background_and_reports_a_lost_remote(tmp_
     game = create_game(host, [RED, BLUE], STANDARD_BOARD, seed="net-ui", game_id="net")
     red = join_game(str(host), tmp_path / "red", game, RED)
     blue = join_game(str(host), tmp_path / "blue", game, BLUE)
-    syncer = Syncer(red, interval=0.05).start()
+    syncer = Runtime(red, slowest=0.05).start()
     try:
-        app = App(red, Seats((RED,)), screen=screen, syncer=syncer)
+        app = App(red, Seats((RED,)), screen=screen, runtime=syncer)
         d = start(app)
         d.vertex(sorted(app.highlights().vertices)[0])
         _wait(d, lambda: app.state.phase is Phase.SETUP_ROAD)
@@ -127,9 +127,9 @@ def test_a_window_ends_a_game_the_other_player_left_after_the_agreed_wait(
     game = create_game(host, [RED, BLUE], STANDARD_BOARD, seed="left", game_id="left", timeout=3600)
     red = join_game(str(host), tmp_path / "red", game, RED)
     blue = join_game(str(host), tmp_path / "blue", game, BLUE)
-    syncer = Syncer(red, interval=0.05).start()
+    syncer = Runtime(red, slowest=0.05).start()
     try:
-        app = App(red, Seats((RED,)), screen=screen, syncer=syncer)
+        app = App(red, Seats((RED,)), screen=screen, runtime=syncer)
         d = start(app)
         d.vertex(sorted(app.highlights().vertices)[0])  # recorded on the sync thread
         _wait(d, lambda: app.state.phase is Phase.SETUP_ROAD)
@@ -226,9 +226,9 @@ def test_window_plays_against_a_bot_running_as_its_own_peer_process(tmp_path, wi
         stderr=DEVNULL,
     )
     red = GitSession.open(red_repo, "duel", (RED,))
-    syncer = Syncer(red, interval=0.05).start()
+    syncer = Runtime(red, slowest=0.05).start()
     try:
-        app = App(red, Seats((RED,)), screen=screen, syncer=syncer)
+        app = App(red, Seats((RED,)), screen=screen, runtime=syncer)
         d = start(app)
         for placed in (2, 6):  # red's two set-up rounds; blue's come from the bot process
             _wait(d, lambda: app.actor() == RED)

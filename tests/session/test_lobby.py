@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from builders import git_identity
 
 from catan_p2p.bots import make_bot
 from catan_p2p.cli import main
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.network
 
 def git(*args: str, input: bytes | None = None) -> str:
     return subprocess.run(
-        ["git", *args], capture_output=True, check=True, input=input
+        ["git", *args], capture_output=True, check=True, input=input, env=git_identity()
     ).stdout.decode()
 
 

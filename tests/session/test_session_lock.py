@@ -7,10 +7,10 @@ import threading
 import time
 
 from catan_p2p.bots import make_bot
-from catan_p2p.client.syncer import Syncer
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.history import History
+from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game
 from catan_p2p.sync.repo import GameRepo
 
@@ -25,7 +25,7 @@ def _session(seed: str = "l") -> GitSession:
 
 def test_the_window_reads_while_the_sync_thread_records_without_errors():
     session = _session()
-    syncer = Syncer(session, interval=0.01, watch=False)
+    syncer = Runtime(session, slowest=0.01, watch=False)
     syncer.drive({p: make_bot("random", p) for p in PLAYERS})
     view = syncer.view
     errors: list[BaseException] = []

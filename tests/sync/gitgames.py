@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from builders import git_identity
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules.actions import Action
@@ -114,7 +115,13 @@ def sign_commit(
 
 def git(*args: str, cwd: Path | None = None, check: bool = True, input: str | None = None) -> str:
     return subprocess.run(
-        ["git", *args], cwd=cwd, check=check, capture_output=True, text=True, input=input
+        ["git", *args],
+        cwd=cwd,
+        check=check,
+        capture_output=True,
+        text=True,
+        input=input,
+        env=git_identity(),  # a test's own plain commits name their author
     ).stdout
 
 

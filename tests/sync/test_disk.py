@@ -15,7 +15,6 @@ import errno
 import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,9 +23,9 @@ from gitgames import CLI
 from test_liveness import _two_players
 
 from catan_p2p.cli import main
-from catan_p2p.client.syncer import Syncer
-from catan_p2p.commands import bot as bot_command
+from catan_p2p.session import runtime
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.runtime import Runtime
 from catan_p2p.store import objects
 from catan_p2p.sync import disk
 
@@ -51,18 +50,16 @@ def test_a_bot_on_a_full_disk_keeps_saying_so(tmp_path, monkeypatch, capsys):
     remote, red, blue = _two_players(tmp_path, None)
     capsys.readouterr()
     monkeypatch.setattr(objects, "write_pack", _full)
-    monkeypatch.setattr(bot_command, "DISK_RETRY", 0.0)
-    monkeypatch.setattr(bot_command, "DISK_REPEAT", 0.0)
-    naps, sleep = [], time.sleep
+    monkeypatch.setattr(runtime, "DISK_RETRY", 0.0)
+    monkeypatch.setattr(runtime, "DISK_REPEAT", 0.0)
+    rests = []
 
-    def nap(seconds: float) -> None:  # the bot's own waits, counted; Ctrl-C after a few
-        if sys._getframe(1).f_globals.get("__name__") != bot_command.__name__:
-            return sleep(seconds)  # a Git child's wait, say
-        naps.append(seconds)
-        if len(naps) >= 4:
+    def rest(self, seconds: float) -> None:  # the bot's own waits, counted; Ctrl-C after a few
+        rests.append(seconds)
+        if len(rests) >= 4:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(time, "sleep", nap)
+    monkeypatch.setattr(runtime.Runtime, "_rest", rest)
     assert main(["bot", "--repo", str(red), "--as", "red"]) == 130
     said = capsys.readouterr().err
     full = [line for line in said.splitlines() if "is full" in line]
@@ -87,7 +84,7 @@ def test_a_command_on_a_full_disk_says_so_and_fails(tmp_path, monkeypatch, capsy
 def test_the_window_names_a_full_or_read_only_disk(tmp_path, monkeypatch):
     remote, red, blue = _two_players(tmp_path, None)
     session = GitSession.open(red, "g", ("red",))
-    syncer = Syncer(session)
+    syncer = Runtime(session)
     try:
 
         def read_only():
@@ -103,7 +100,8 @@ def test_the_window_names_a_full_or_read_only_disk(tmp_path, monkeypatch):
 
         syncer.submit(legal_actions(session.state, "red")[0])
         syncer._record_queued()
-        action, why = syncer.failures.get_nowait()
+        (notice,) = [n for n in syncer.take_notices() if n.kind == "refused"]
+        why = notice.text
         assert "is full" in why and "free some space" in why
     finally:
         syncer.stop() if hasattr(syncer, "stop") else None

@@ -1,4 +1,4 @@
-"""The background sync thread: own actions go through it, failures come back as sentences."""
+"""The peer runtime: own actions go through it, failures come back as sentences."""
 
 from __future__ import annotations
 
@@ -7,29 +7,29 @@ import time
 import pytest
 from builders import fresh
 
-from catan_p2p.client.syncer import Syncer
 from catan_p2p.errors import RemoteError
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.session.base import MemorySession, SyncStatus
+from catan_p2p.session.runtime import Runtime
 
 
 def test_queued_actions_are_recorded_and_refusals_reported():
     session = MemorySession(fresh(2), "sync")
     first = session.legal_actions("red")[0]
-    syncer = Syncer(session, interval=0.01).start()
+    syncer = Runtime(session, slowest=0.01).start()
     syncer.submit(first)
     syncer.submit(EndTurn("red"))  # illegal during set-up
     assert syncer.wait_sent(5.0)
     syncer.stop()
     assert [e.action for e in session.history()] == [first]
-    action, reason = syncer.failures.get_nowait()
-    assert action == EndTurn("red") and "cannot end the turn now" in reason
+    (notice,) = [n for n in syncer.take_notices() if n.kind == "refused"]
+    assert notice.action == EndTurn("red") and "cannot end the turn now" in notice.text
     assert syncer.status is not None and syncer.rounds >= 1
 
 
 def test_actions_queued_when_the_window_closes_are_still_recorded():
     session = MemorySession(fresh(2), "close")
-    syncer = Syncer(session)  # never started: stop() must record what is queued
+    syncer = Runtime(session)  # never started: stop() must record what is queued
     syncer.submit(session.legal_actions("red")[0])
     syncer.stop()
     assert len(session.history()) == 1
@@ -41,7 +41,7 @@ class _LostRemote(MemorySession):
 
 
 def test_a_failing_sync_becomes_the_status_error_and_the_thread_keeps_going():
-    syncer = Syncer(_LostRemote(fresh(2), "lost"), interval=0.01).start()
+    syncer = Runtime(_LostRemote(fresh(2), "lost"), slowest=0.01).start()
     try:
         deadline = time.monotonic() + 5.0
         while syncer.rounds < 2 and time.monotonic() < deadline:
@@ -56,7 +56,7 @@ def test_a_failing_sync_becomes_the_status_error_and_the_thread_keeps_going():
 
 
 def test_the_pace_quickens_on_a_move_and_backs_off_to_the_slowest_while_quiet():
-    from catan_p2p.client.syncer import Pace
+    from catan_p2p.session.runtime import Pace
 
     pace = Pace(fastest=0.1, slowest=4.0, growth=1.5)
     waits = [pace.after(False) for _ in range(20)]
@@ -68,7 +68,7 @@ def test_the_pace_quickens_on_a_move_and_backs_off_to_the_slowest_while_quiet():
 def test_only_a_path_on_this_machine_is_watched(tmp_path):
     import subprocess
 
-    from catan_p2p.client.syncer import local_remote_dir
+    from catan_p2p.session.runtime import local_remote_dir
 
     bare = tmp_path / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
@@ -107,7 +107,7 @@ def test_a_move_pushed_to_a_local_remote_shows_long_before_the_slow_poll(tmp_pat
     blue = join_game(str(remote), tmp_path / "blue", game, "blue")
     # A poll alone would come after 300 s: a move seen within a minute, even on a busy
     # machine, was seen by the watch on the remote's refs.
-    syncer = Syncer(blue, interval=300.0).start()
+    syncer = Runtime(blue, slowest=300.0).start()
     try:
         deadline = time.monotonic() + 60.0
         while syncer.rounds < 1 and time.monotonic() < deadline:
@@ -172,10 +172,10 @@ def test_a_windows_bot_seats_play_and_push_on_the_sync_thread_not_the_windows():
     pushes: list[str] = []
     session = _networked_in_memory(pushes)
     screen = pygame.display.set_mode((1280, 800))
-    syncer = Syncer(session, interval=0.05, watch=False).start()
+    syncer = Runtime(session, slowest=0.05, watch=False).start()
     try:
         bots = {p: make_bot("random", p) for p in ("red", "blue")}
-        app = App(session, Seats((), bots), screen=screen, bot_delay=0, syncer=syncer)
+        app = App(session, Seats((), bots), screen=screen, bot_delay=0, runtime=syncer)
         deadline = time.monotonic() + 120
         while len(app._log) < 12:
             assert time.monotonic() < deadline, "the bots did not play on the sync thread"
@@ -184,7 +184,7 @@ def test_a_windows_bot_seats_play_and_push_on_the_sync_thread_not_the_windows():
     finally:
         syncer.stop()
         pygame.display.quit()
-    assert pushes and set(pushes) <= {"catan-sync"}, set(pushes)
+    assert pushes and set(pushes) <= {"catan-peer"}, set(pushes)
 
 
 def test_the_window_reads_a_frozen_snapshot_and_its_status_is_frozen():
@@ -194,7 +194,7 @@ def test_the_window_reads_a_frozen_snapshot_and_its_status_is_frozen():
 
     pushes: list[str] = []
     session = _networked_in_memory(pushes)
-    syncer = Syncer(session, interval=0.05, watch=False).start()
+    syncer = Runtime(session, slowest=0.05, watch=False).start()
     try:
         deadline = time.monotonic() + 30
         while syncer.status is None:

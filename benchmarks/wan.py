@@ -201,6 +201,7 @@ def _stats(xs: list[float]) -> dict:
         "n": len(xs),
         "median_ms": round(statistics.median(xs), 1),
         "p90_ms": round(_quantile(xs, 0.9), 1),
+        "p95_ms": round(_quantile(xs, 0.95), 1),
         "min_ms": round(min(xs), 1),
     }
 

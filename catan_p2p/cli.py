@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "lobby": "a window to start, open, join or watch games (./play.sh without arguments)",
     "watch": "follow a networked game in a window, read-only, without a seat",
     "sync": "fetch, verify and fast-forward, then push own refs",
+    "serve": "publish your seat from this machine over git:// (no forge, no shared disk)",
     "abandon": "end a game a player has kept waiting longer than agreed",
     "chat": "say something to the other players of a game",
     "log": "the game as a table of actions",

@@ -51,5 +51,7 @@ def test_no_function_is_over_80_lines_without_a_reason_beside_it():
 
 
 def test_the_session_only_orchestrates_and_the_engine_stays_small():
-    assert len((ROOT / "catan_p2p/session/git.py").read_text().splitlines()) < 250
+    # 250 until the one peer runtime (issue 32): the session now also answers the members
+    # every caller used to probe for (remotes, git_dir) and a served seat's nudges.
+    assert len((ROOT / "catan_p2p/session/git.py").read_text().splitlines()) < 300
     assert len((ROOT / "catan_p2p/rules/engine.py").read_text().splitlines()) < 1000

@@ -92,7 +92,9 @@ def add_publish(parser: argparse.ArgumentParser, own: bool = True) -> None:
             default=None,
             metavar="URL",
             help="a Git repository only you can write (e.g. your own on a forge, which the "
-            "others may read): your seat claim names it and you publish your moves there",
+            "others may read): your seat claim names it and you publish your moves there; "
+            "`serve` (or serve:PORT) publishes this game's own repository from this machine "
+            "over git:// (the window, `bot` and `catan-p2p serve` serve it while they run)",
         )
     parser.add_argument(
         "--peer",

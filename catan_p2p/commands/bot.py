@@ -10,6 +10,7 @@ game has none, as a bot in a local game does.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from pathlib import Path
 
@@ -48,8 +49,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds between syncs when idle",
     )
+    parser.add_argument(
+        "--pause",
+        default=None,
+        metavar="MIN[-MAX]",
+        help="seconds the bot waits before each move, drawn between MIN and MAX (e.g. 5-60: "
+        "a person's pace, so the others see moves as a human would make them)",
+    )
     add_repo(parser)
     add_json(parser)
+
+
+def parse_pause(text: str | None) -> tuple[float, float] | None:
+    """``--pause MIN[-MAX]`` as (min, max) seconds; ``UsageError`` naming a bad one."""
+    if text is None:
+        return None
+    low, _, high = text.partition("-")
+    try:
+        pair = (float(low), float(high or low))
+    except ValueError:
+        pair = (-1.0, -1.0)
+    if not 0 <= pair[0] <= pair[1]:
+        raise UsageError(f"--pause {text}: give seconds as MIN or MIN-MAX, e.g. --pause 5-60")
+    return pair
 
 
 def answer_wait(session: Session) -> float | None:
@@ -93,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace, player: str) -> int:
     """Run the peer runtime with this seat's bot until the game is settled (or its deck
     secrets stay owed); say what it notices on the way."""
-    session = open_session(args.repo, args.game, (player,), eager_push=False)
+    pause = parse_pause(args.pause)
+    # at a person's pace every move is published at once, as a window publishes it
+    session = open_session(args.repo, args.game, (player,), eager_push=pause is not None)
     if player not in session.players:
         raise UsageError(f"{player!r} is not a player of game {session.game_id}")
     bot = make_bot(
@@ -101,9 +125,14 @@ def _play(args: argparse.Namespace, player: str) -> int:
         args.seed if args.seed is not None else f"{session.game_id}/{player}",
         getattr(args, "think", None),
     )
+    think = None
+    if pause is not None:
+        draw = random.Random(f"{session.game_id}/{player}/pause")
+        think = lambda: draw.uniform(*pause)  # noqa: E731
     runtime = Runtime(
         session,
         {player: bot},
+        think=think,
         trade_wait=answer_wait(session),
         fastest=args.poll,
         slowest=max(IDLE_MAX, args.poll),

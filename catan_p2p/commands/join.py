@@ -19,6 +19,7 @@ from catan_p2p.commands._options import add_json, add_key, add_publish, add_star
 from catan_p2p.errors import RemoteError, UsageError
 from catan_p2p.session.lobby import list_remote
 from catan_p2p.session.start import check_start, join_game
+from catan_p2p.sync import serve
 
 #: What to do when the remote cannot be read.
 UNREACHABLE = "check the URL and that the remote is reachable, then run `catan-p2p join` again"
@@ -87,9 +88,14 @@ def run(args: argparse.Namespace) -> int:
             f"{path} already holds {', '.join(seats)}'s seat of game {args.game}; "
             f"join as {player} into a repository of your own with --repo PATH"
         )
+    served = serve.wants_serving(args.publish)
+    if served:  # this repository itself, served from this machine (``catan-p2p serve``)
+        args.publish = serve.served_url(args.publish, path)
     with removed_on_failure(path):
         try:
-            session = join_game(args.url, path, args.game, player, key, args.publish, start)
+            session = join_game(
+                args.url, path, args.game, player, key, args.publish, start, served=served
+            )
             for colour, url in parse_peers(args.peer).items():
                 session.add_point(colour, url)
         except RemoteError as exc:

@@ -24,7 +24,7 @@ from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.session.start import create_game, genesis_time
 from catan_p2p.store.refs import player_ref
 from catan_p2p.store.schema import MAX_TIMEOUT
-from catan_p2p.sync import transport
+from catan_p2p.sync import serve, transport
 from catan_p2p.sync.repo import GameRepo
 
 
@@ -177,6 +177,9 @@ def run(args: argparse.Namespace) -> int:
     for colour in peers:
         if colour not in players or colour == me:
             raise UsageError(f"--peer {colour}=... names no other seat ({', '.join(players)})")
+    served = serve.wants_serving(args.publish)
+    if served:  # this repository itself, served from this machine (``catan-p2p serve``)
+        args.publish = serve.served_url(args.publish, path)
     networked = bool(args.remote or args.publish)
     key_path = Path(args.key).expanduser() if args.key else None
     keys = {me: seat_key(me, key_path)} if key_path else None
@@ -195,6 +198,8 @@ def run(args: argparse.Namespace) -> int:
             when=when,
         )
         made = GameRepo(path)
+        if served:
+            serve.remember(made.git_dir, args.publish)
         for colour, url in peers.items():
             transport.set_config(made.git_dir, f"catan.point.{colour}", url)
         if key_path:

@@ -122,6 +122,19 @@ class Session(Protocol):
         """Push whatever own commits are not on the remotes yet."""
         ...
 
+    @property
+    def served(self) -> str | None:
+        """The ``git://`` URL this machine serves the game at (``sync.serve``), or None."""
+        ...
+
+    def nudges(self) -> list[tuple[bytes, tuple[str, int]]]:
+        """Signed nudges of the local seats' heads, with where to send each."""
+        ...
+
+    def hear(self, datagram: bytes) -> bool:
+        """Whether a datagram is a nudge worth a fetch now (``sync.nudge``)."""
+        ...
+
     def close(self) -> None:
         """Let go of the repository (a final note of the verified head)."""
         ...
@@ -185,6 +198,14 @@ class MemorySession:
 
     def flush(self) -> None:
         """Nothing to push: a game in memory has no remote."""
+
+    served = None
+
+    def nudges(self) -> list[tuple[bytes, tuple[str, int]]]:
+        return []
+
+    def hear(self, datagram: bytes) -> bool:
+        return False
 
     def close(self) -> None:
         """Nothing to let go."""

@@ -24,7 +24,8 @@ from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.history import History
 from catan_p2p.session.keys import check_claimed, seat_keys
 from catan_p2p.session.wording import spoken
-from catan_p2p.sync import checkpoint, liveness, refpolicy
+from catan_p2p.store.refs import player_ref, tracking_ref
+from catan_p2p.sync import checkpoint, liveness, nudge, refpolicy
 from catan_p2p.sync.exchange import Exchange
 from catan_p2p.sync.publish import Source
 from catan_p2p.sync.repo import GameRepo
@@ -236,6 +237,39 @@ class GitSession:
     def add_point(self, player: str, url: str) -> None:
         """Note where ``player`` publishes until its signed claim says so itself."""
         self.exchange.add_point(player, url, self.players)
+
+    # --- nudges (``sync.nudge``) ---------------------------------------------------------
+
+    @property
+    def served(self) -> str | None:
+        """The ``git://`` URL this repository is served at (``sync.serve``), or None."""
+        return self.exchange.served
+
+    def nudges(self) -> list[tuple[bytes, tuple[str, int]]]:
+        """A signed nudge of each local seat's head for every other seat's ``git://``
+        point (datagram, address); none from a read-only session."""
+        if self.read_only:
+            return []
+        heads = {p: self.repo.refs.get(player_ref(self.game_id, p)) for p in self.local_players}
+        own = (self.exchange.publish_url, self.served)
+        return nudge.outgoing(
+            self.game_id, heads, self.keys, self.points(), self.exchange.hints, own
+        )
+
+    def hear(self, datagram: bytes) -> bool:
+        """True when ``datagram`` is a nudge worth a fetch now (``nudge.worth_fetching``);
+        a joiner's hello for an open seat is noted as that seat's point."""
+        got = nudge.decode(datagram)
+        if got is None or got.game != self.game_id or got.sender not in self.players:
+            return False
+        ref = player_ref(self.game_id, got.sender)
+        known = {self.repo.refs.get(tracking_ref(ref, s.name)) for s in self._sources()}
+        known.add(self.repo.refs.get(ref))
+        keys = dict(zip(self.players, self.state.seats or (), strict=False))
+        verdict = nudge.worth_fetching(got, self.local_players, keys, known, self.points())
+        if verdict == nudge.HELLO and self.state.lobby_open:
+            self.add_point(got.sender, got.point)
+        return verdict is not None
 
     def said(self, entries: Iterable[LogEntry]) -> dict[str, str]:
         """``commit -> words`` where the log says more than the subject (``wording``)."""

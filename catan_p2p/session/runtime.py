@@ -40,20 +40,23 @@ from catan_p2p.errors import CatanError, ForkError, IllegalAction
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
-from catan_p2p.rules.waiting import owed_reveal
+from catan_p2p.rules.waiting import actors, owed_reveal
 from catan_p2p.session.base import LogEntry, Session, SyncStatus
 from catan_p2p.session.chat import ChatLog, ChatMessage
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.seatlock import SeatLock
 from catan_p2p.store.refs import player_ref, tracking_ref
-from catan_p2p.sync import disk
+from catan_p2p.sync import disk, nudge, serve
 
 #: While moves come in, the next fetch follows this soon (seconds) ...
 FASTEST = 0.1
 #: ... and each quiet round waits this much longer ...
 GROWTH = 1.5
-#: ... up to one fetch every this many seconds.
+#: ... up to one fetch every this many seconds ...
 SLOWEST = 4.0
+#: ... or this many while the game waits on a seat played elsewhere: its move should
+#: show within about this long plus one fetch, however long its player thought.
+WAITING_SLOWEST = 0.8
 #: How often the ref files of a remote on this machine are looked at (seconds).
 WATCH_EVERY = 0.05
 #: How often a resting runtime looks for questions (seconds).
@@ -248,6 +251,8 @@ class Runtime:
         session: the running session (hot-seat, networked, or a spectator's).
         bots: the bot of each seat this runtime plays (``drive`` changes them).
         bot_delay: seconds between two bot moves (so people can follow them).
+        think: seconds a bot waits, from when it may act, before each move (drawn anew
+            per move; a networked bot that plays like a person, for the benchmarks).
         trade_wait: seconds an own bot's trade offer waits for answers from seats this
             runtime does not play (None: until everyone answered).
         slowest: the slowest pace (seconds between fetches while nothing happens).
@@ -266,6 +271,7 @@ class Runtime:
         bots: Mapping[str, Bot] | None = None,
         *,
         bot_delay: float = 0.0,
+        think: Callable[[], float] | None = None,
         trade_wait: float | None = None,
         slowest: float = SLOWEST,
         fastest: float = FASTEST,
@@ -282,8 +288,10 @@ class Runtime:
         self.chat_messages: list[ChatMessage] = chat.messages() if chat is not None else []
         self.networked = session.networked
         self.remotes = session.remotes()
+        self.slowest = slowest
         self.pace = Pace(min(fastest, slowest), slowest)
         self.watcher = watcher_for(self.remotes) if watch else None
+        self.daemon, self.listener = self._serve(session.served)
         self.reopen = reopen
         self.status: SyncStatus | None = None
         self.rounds = 0
@@ -298,6 +306,8 @@ class Runtime:
         self._driver: Driver | None = None
         self._bot_delay = bot_delay
         self._last_bot = 0.0
+        self._think = think
+        self._ready: float | None = None  # when a bot may move (``think`` counted from it)
         self._last_error: tuple[str, float] | None = None
         self._owed: tuple[str | None, float] | None = None
         self._wake = threading.Event()
@@ -426,6 +436,7 @@ class Runtime:
                 self._talk()
             if self.lock is not None:
                 self.lock.release()
+            self._unserve()
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -450,9 +461,12 @@ class Runtime:
             self._wake.clear()
         talked = self._talk()
         heard = self._listen()
+        if self.networked and (sent or bots or self.rounds == 1):
+            self._nudge()
         return heard or sent or talked or bots
 
     def _next_wait(self, changed: bool) -> float:
+        self.pace.slowest = max(self.pace.fastest, self._slowest())
         wait = self.pace.after(changed)
         bot_wait = self._bot_wait()
         return wait if bot_wait is None else min(wait, bot_wait)
@@ -466,6 +480,9 @@ class Runtime:
             self._answer()
             left = deadline - time.monotonic()
             if left <= 0 or self._wake.wait(min(ANSWER_EVERY, left)):
+                return
+            if self.listener is not None and self._heard_nudge():
+                self.pace.after(True)
                 return
             if self.watcher is not None and time.monotonic() >= look:
                 look = time.monotonic() + WATCH_EVERY
@@ -610,8 +627,24 @@ class Runtime:
         if driver is None or self.stopped_by is not None:
             return None
         if not driver.to_act(self.session.state):
+            self._ready = None
             return None
-        return max(0.0, self._last_bot + self._bot_delay - time.monotonic())
+        if self._think is not None and self._ready is None:
+            self._ready = time.monotonic() + self._think()
+        after = max(self._last_bot + self._bot_delay, self._ready or 0.0)
+        return max(0.0, after - time.monotonic())
+
+    def _slowest(self) -> float:
+        """The slowest pace now: ``WAITING_SLOWEST`` while the game waits on a seat this
+        runtime does not play, else the runtime's own (nothing can come meanwhile but
+        answers, chat and the seats' claims)."""
+        state = self.session.state
+        if self.networked and not state.is_over:
+            bots = self._driver.bots if self._driver is not None else {}
+            local = set(self.local_players) | set(bots)
+            if any(p not in local for p in actors(state)):
+                return min(self.slowest, WAITING_SLOWEST)
+        return self.slowest
 
     def _drive(self) -> bool:
         """Let the bots move: one move per delay, or a burst of 50 ms when it is 0."""
@@ -630,6 +663,7 @@ class Runtime:
                 break
             moved = True
             self._last_bot = time.monotonic()
+            self._ready = None
             self._publish()
             if self._bot_delay or time.monotonic() > budget:
                 break
@@ -679,6 +713,52 @@ class Runtime:
                 self.heard[player] = time.time() if player in self._heads else float(when)
         self._heads = {p: oid for p, (oid, _) in heads.items()}
         return moved
+
+    # --- served from this machine (``sync.serve``), nudged and nudging (``sync.nudge``) --
+
+    def _serve(self, url: str | None):  # type: ignore[no-untyped-def]
+        """Start ``git daemon`` on this repository (unless one already serves the port)
+        and listen for nudges on the port's number; (None, None) when not served."""
+        if url is None or self.session.git_dir is None:
+            return None, None
+        port = serve.port_of(url)
+        daemon = None
+        if not serve.listening(port):
+            log = Path(self.session.git_dir) / "catan-p2p-serve.log"
+            daemon = serve.start_daemon(self.session.git_dir, url, log)
+        try:
+            listener = nudge.Listener(port)
+        except OSError:
+            listener = None  # another program listens: moves still come by polling
+            self.notices.put(
+                Notice(SYNC, f"UDP port {port} is taken, so nudges cannot reach this peer")
+            )
+        return daemon, listener
+
+    def _unserve(self) -> None:
+        if self.daemon is not None:
+            self.daemon.terminate()
+            try:
+                self.daemon.wait(5)
+            except Exception:  # noqa: BLE001 - a daemon that will not stop is killed
+                self.daemon.kill()
+            self.daemon = None
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+
+    def _nudge(self) -> None:
+        """Tell every reachable peer that this one moved (a datagram each, never waited on)."""
+        try:
+            for datagram, to in self.session.nudges():
+                nudge.send(datagram, to)
+        except CatanError:
+            pass  # a nudge is a courtesy: the next poll brings the move anyway
+
+    def _heard_nudge(self) -> bool:
+        """True when a datagram that arrived is a nudge worth fetching for now."""
+        assert self.listener is not None
+        return any(self.session.hear(d) for d in self.listener.take())
 
     # --- what a bot peer waits for -------------------------------------------------------
 

@@ -25,7 +25,7 @@ from catan_p2p.store.refs import (
     player_ref,
     well_formed,
 )
-from catan_p2p.sync import refpolicy, transport
+from catan_p2p.sync import refpolicy, serve, transport
 from catan_p2p.sync.genesis import check_declared, initial_state
 from catan_p2p.sync.protocol import GenesisInfo, genesis_message
 from catan_p2p.sync.repo import GameRepo, init_repo
@@ -140,6 +140,7 @@ def join_game(
     key_path: Path | None = None,
     publish_url: str | None = None,
     start: str | None = None,
+    served: bool = False,
 ) -> GitSession:
     """Fetch ``game_id`` from ``url`` into ``repo`` and claim the seat ``player``.
 
@@ -152,6 +153,8 @@ def join_game(
             ``url`` is then read as another seat's point (the creator's, say) when a
             claim names it, else as the game's shared remote.
         start: the game's first commit id as its creator named it (``joined_genesis``).
+        served: ``publish_url`` is ``repo`` itself, served from this machine
+            (``sync.serve``): nothing is pushed there.
     """
     start = None if start is None else check_start(start)
     path = Path(repo)
@@ -186,6 +189,8 @@ def join_game(
         remember(game_repo.git_dir, player, key_path)
     if publish_url is not None:
         transport.set_config(game_repo.git_dir, "catan.publish", publish_url)
+        if served:
+            serve.remember(game_repo.git_dir, publish_url)
         owner = _point_owner(game_repo, game_id, genesis, tracked, url)
         if owner is not None:  # not a shared remote: read it as that seat's point
             transport.set_config(game_repo.git_dir, f"catan.point.{owner}", url)

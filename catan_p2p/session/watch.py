@@ -180,5 +180,13 @@ class Spectator:
     def flush(self) -> None:
         """Nothing to push: a spectator never pushes."""
 
+    served = None
+
+    def nudges(self) -> list[tuple[bytes, tuple[str, int]]]:
+        return []  # a spectator never says it moved
+
+    def hear(self, datagram: bytes) -> bool:
+        return False  # it serves nothing, so nobody nudges it
+
     def close(self) -> None:
         self._session.close()

@@ -84,6 +84,7 @@ class Exchange:
         #: Where this machine publishes its seats' refs besides the shared remote, and
         #: where it was told other seats publish (hints until their claims say so).
         self.publish_url = None if git_dir is None else transport.config(git_dir, "catan.publish")
+        self.served = None if git_dir is None else transport.config(git_dir, "catan.serve")
         self.hints = {} if git_dir is None else transport.config_map(git_dir, "catan.point")
         self.seen: dict[str, dict[str, str | None]] = {}  # source -> own ref -> value there
         self._fetch = fetch
@@ -131,7 +132,7 @@ class Exchange:
     def sources(self, points: dict[str, str]) -> tuple[Source, ...]:
         if not self.networked:
             return ()
-        return publish.sources(self.remote, points, self.local)
+        return publish.sources(self.remote, points, self.local, self.served)
 
     # --- what to push --------------------------------------------------------------------
 

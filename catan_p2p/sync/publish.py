@@ -39,17 +39,19 @@ def sources(
     shared: str | None,
     points: Mapping[str, str],
     local: Iterable[str],
+    served: str | None = None,
 ) -> tuple[Source, ...]:
     """Every remote of a game: the shared remote (if any) and each seat's point.
 
-    A point whose URL is the shared remote's is the shared remote (one fetch).
+    A point whose URL is the shared remote's is the shared remote (one fetch); the point
+    ``served`` from this very repository (``sync.serve``) is no remote at all.
     """
     local = set(local)
     out = []
     if shared is not None:
         out.append(Source(REMOTE, shared, None, True))
     for player, url in sorted(points.items()):
-        if url != shared:
+        if url != shared and url != served:
             out.append(Source(point_source(player), url, player, player in local))
     return tuple(out)
 

@@ -9,7 +9,6 @@ the same things themselves).
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -201,19 +200,18 @@ def test_a_disk_error_is_one_sentence(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(GameRepo, "write_commit", read_only)
     assert cli_module.main(["show", "--repo", str(path)]) == 0  # reading is fine
-    from catan_p2p.commands import bot
 
-    monkeypatch.setattr(bot, "DISK_RETRY", 0.0)
-    tries, sleep = [], bot.time.sleep
+    from catan_p2p.session import runtime
 
-    def nap(seconds: float) -> None:  # the bot keeps trying: Ctrl-C after a few tries
-        if sys._getframe(1).f_globals.get("__name__") != bot.__name__:
-            return sleep(seconds)
+    monkeypatch.setattr(runtime, "DISK_RETRY", 0.0)
+    tries = []
+
+    def rest(self, seconds: float) -> None:  # the bot keeps trying: Ctrl-C after a few tries
         tries.append(seconds)
         if len(tries) >= 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(bot.time, "sleep", nap)
+    monkeypatch.setattr(runtime.Runtime, "_rest", rest)
     assert cli_module.main(["bot", "--as", "red", "--repo", str(path)]) == 130
     err = capsys.readouterr().err
     assert f"the disk holding {path} is read-only" in err and "make it writable" in err

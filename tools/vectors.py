@@ -10,11 +10,16 @@ peers (``session.git.GitSession`` hot-seat, every seat local):
   draws, cards played, a win shown from hidden victory point cards.
 - ``abandon``: two seats with a timeout: an ``abandon``, the absent player's late move and
   the closing merge that joins both lines; and one chat line.
+- ``extension``: six seats (the 5-6 player extension, 3 points to win): a special building
+  phase in which a seat builds, with the fresh-beacon roll after it, and a game that ends
+  with development cards face down and steals pending, so that its last ``reveal_deck``
+  shows the cards and moves the stolen cards.
 
 ``vectors.json`` holds the inputs (board, genesis values, each seat's private key and the
-secrets HKDF derives from it), every commit of both games (raw bytes, id, tree id, the ref
-it was written on) and, for the commits named ``vector`` (the first of every kind, and
-their parents), every tree in full (``trees``: path -> blob id, ``blobs``: id -> text).
+secrets HKDF derives from it), every commit of the games (raw bytes, id, tree id, commit
+time, the ref it was written on) and, for the commits named ``vector`` (the first of every
+kind in each game, every commit of the extension game's special building turn, and their
+parents), every tree in full (``trees``: path -> blob id, ``blobs``: id -> text).
 
     python tools/vectors.py          # rewrite the vectors
     python tools/vectors.py --check  # exit 1 unless the code writes exactly these vectors
@@ -49,13 +54,16 @@ from catan_p2p.rules.actions import (  # noqa: E402
     Abandon,
     Action,
     AnswerTrade,
+    BuildCity,
     BuildRoad,
     BuildSettlement,
+    BuyDevCard,
     CancelTrade,
     ClaimSeat,
     ClaimVictory,
     ConfirmTrade,
     EndRoadBuilding,
+    EndSpecialBuild,
     EndTurn,
     GiveCard,
     MoveRobber,
@@ -71,9 +79,11 @@ from catan_p2p.rules.actions import (  # noqa: E402
     ShowSteal,
 )
 from catan_p2p.rules.board import Board  # noqa: E402
+from catan_p2p.rules.cards import CITY_COST, ROAD_COST, SETTLEMENT_COST, covers  # noqa: E402
+from catan_p2p.rules.common import spendable  # noqa: E402
 from catan_p2p.rules.engine import dice_step_due  # noqa: E402
 from catan_p2p.rules.menu import legal_actions  # noqa: E402
-from catan_p2p.rules.state import Phase  # noqa: E402
+from catan_p2p.rules.state import SEAT_COLOURS, Phase  # noqa: E402
 from catan_p2p.rules.steps import ANSWERS, STEPS  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
 from catan_p2p.session.start import create_game  # noqa: E402
@@ -101,6 +111,9 @@ PLAY_POINTS = 8
 ABANDON = ("red", "blue")
 TIMEOUT = 3600
 CHAT_LINE = "good luck, have fun"
+EXTENSION = SEAT_COLOURS  # six seats: red, blue, white, orange, green, brown
+EXTENSION_SEED = "vectors-6"
+EXTENSION_POINTS = 3  # one more than the set-up gives: the game's first city or settlement wins
 
 
 def key_of(player: str) -> SeatKey:
@@ -108,7 +121,7 @@ def key_of(player: str) -> SeatKey:
     return SeatKey.from_seed((player.encode() * 32)[:32])
 
 
-KEYS = {p: key_of(p) for p in ("red", "blue", "white")}
+KEYS = {p: key_of(p) for p in EXTENSION}
 
 
 # --- a clock that moves one second per reading ------------------------------------------------
@@ -176,6 +189,15 @@ def kind_of(repo: GameRepo, oid: str) -> str:
         kind += ":setup"
     if isinstance(action, ShowsSteals) and action.steals:
         kind += ":steals"
+    turn_before, turn_after = _json(repo, c.parents[0], "turn.json"), _json(repo, oid, "turn.json")
+    if isinstance(action, RollDice) and turn_before.get("fresh_beacon"):
+        kind += ":fresh_beacon"  # its roller built in the special building phase before it
+    if isinstance(action, EndTurn) and turn_after["phase"] == "special_build":
+        kind += ":special_build"  # it opens the special building phase (5-6 players)
+    elif turn_before["phase"] == "special_build" and not isinstance(action, EndSpecialBuild):
+        kind += ":special_build"  # a build or a purchase in the phase
+    if isinstance(action, RevealDeck) and _last_reveal(repo, oid):
+        kind += ":last"  # every secret is in: the cards face down and the steals are read
     before, after = _json(repo, c.parents[0], "awards.json"), _json(repo, oid, "awards.json")
     for award in ("longest_road", "largest_army"):  # the moment an award changes hands
         if before[award] != after[award]:
@@ -191,6 +213,12 @@ def _json(repo: GameRepo, oid: str, path: str) -> dict:
     for folder in folders:
         tree = parse_tree(repo.store.read(tree)[1])[folder][1]
     return json.loads(repo.store.read(parse_tree(repo.store.read(tree)[1])[name][1])[1])
+
+
+def _last_reveal(repo: GameRepo, oid: str) -> bool:
+    """True when the commit ``oid`` leaves every seat's deck secret revealed."""
+    game = _json(repo, oid, "game.json")
+    return all("secret" in _json(repo, oid, f"deck/{p}.json") for p in game["players"])
 
 
 def _setup(repo: GameRepo, oid: str) -> bool:
@@ -243,9 +271,14 @@ REQUIRED = (
     "action:cancel_trade",
     "action:claim_victory",
     "action:reveal_deck",
+    "action:reveal_deck:last",
     "action:abandon",
     "merge:abandon",
     "chat",
+    "action:end_turn:special_build",
+    "action:buy_dev_card:special_build",
+    "action:end_special_build",
+    "action:roll_dice:decided:fresh_beacon",
 )
 
 
@@ -378,6 +411,92 @@ def abandon_game(repo: GameRepo, clock: Clock) -> str:
     return game
 
 
+class ExtensionPlayer:
+    """Chooses the moves of the ``extension`` game: the greedy bot's, steered so that the
+    game shows what the other games cannot.
+
+    The first time the special building phase reaches the seat after the turn's player
+    with something it may buy, it buys (a development card, else a road): its roll then
+    takes a fresh beacon. No card is ever played and no trade offered, so cards stay
+    face down; and nobody takes a point (a settlement, a city, a fifth road, a card
+    shown to win) until that turn is over, a card is face down and a steal is pending,
+    and then only with what its counts pay for without showing a steal. So the game
+    ends with cards face down and a steal pending, which its last ``reveal_deck`` reads.
+    """
+
+    QUIET = (OfferTrade, PlayKnight, PlayMonopoly, PlayRoadBuilding, PlayYearOfPlenty)
+
+    def __init__(self, seed: str) -> None:
+        self.bots = {p: make_bot("greedy", f"{seed}/{p}") for p in EXTENSION}
+        self.special = False  # the seat after the turn's player built in the phase
+
+    def ready(self, state) -> bool:
+        """True once that phase is over, a card is face down and a steal is pending."""
+        face_down = state.deck is not None and any(t < 0 for t in state.deck.shown)
+        return self.special and face_down and bool(state.steals)
+
+    def choose(self, state, view, player: str, actions: list[Action]) -> Action:
+        """``state``: the whole game's; ``view``: what ``player`` sees."""
+        keep = [a for a in actions if not isinstance(a, self.QUIET)]
+        if state.phase in (Phase.ROLL, Phase.MAIN, Phase.SPECIAL_BUILD):
+            seat = state.players.index(player)
+            sure = spendable(state, seat)
+            roads = len(state.hands[seat].roads)
+            ready = self.ready(state)
+
+            def allowed(a: Action) -> bool:
+                if isinstance(a, ClaimVictory):
+                    return ready
+                if isinstance(a, BuildRoad):
+                    return roads < 4 and covers(sure, ROAD_COST)
+                if isinstance(a, BuildSettlement):
+                    return ready and covers(sure, SETTLEMENT_COST)
+                if isinstance(a, BuildCity):
+                    return ready and covers(sure, CITY_COST)
+                return True
+
+            keep = [a for a in keep if allowed(a)]
+            first = (state.turn % len(state.players)) == seat  # after the turn's player
+            if state.phase is Phase.SPECIAL_BUILD and first and not self.special:
+                buys = [a for a in keep if isinstance(a, BuyDevCard)]
+                buys += [a for a in keep if isinstance(a, BuildRoad)]
+                if buys:
+                    self.special = True
+                    return buys[0]
+        return self.bots[player].decide(view, keep or actions)
+
+
+def extension_game(repo: GameRepo, clock: Clock, limit: int = 3000) -> str:
+    """The ``extension`` game of six seats, played to its last deck reveal."""
+    game = "vectors-extension"
+    create_game(
+        repo,
+        EXTENSION,
+        seed=EXTENSION_SEED,
+        game_id=game,
+        victory_points=EXTENSION_POINTS,
+        keys=KEYS,
+        when=clock.now,
+    )
+    session = GitSession(repo, game, keys=KEYS)
+    chooser = ExtensionPlayer(EXTENSION_SEED)
+    try:
+        for _ in range(limit):
+            state = session.state
+            if state.settled:
+                break
+            who = actors(session)
+            if not who:
+                raise RuntimeError(f"nobody can act in phase {state.phase.label}")
+            player, acts = who[0]
+            session.submit(chooser.choose(state, session.view(player), player, acts))
+        else:
+            raise RuntimeError("the vectors' six-seat game did not end")
+    finally:
+        session.close()
+    return game
+
+
 # --- what the vectors hold --------------------------------------------------------------------
 
 
@@ -427,6 +546,26 @@ def seat_inputs(game_genesis: str, players: tuple[str, ...]) -> dict:
     return out
 
 
+def special_turn(commits: list[str], kinds: dict[str, str]) -> list[str]:
+    """The game's first special building turn in which the seat after the turn's player
+    builds, whole: the ``end_turn`` that opens the phase, every commit in it, that seat's
+    roll on the fresh beacon and the ``reveal_dice`` that gives its dice; none in a game
+    of 2-4 seats."""
+    for roll, oid in enumerate(commits):
+        if ":fresh_beacon" not in kinds[oid]:
+            continue
+        start = max(i for i in range(roll) if kinds[commits[i]] == "action:end_turn:special_build")
+        built = any(kinds[o].endswith(":special_build") for o in commits[start + 1 : roll])
+        if built:
+            end = next(
+                i
+                for i in range(roll, len(commits))
+                if kinds[commits[i]].startswith("action:reveal_dice")
+            )
+            return commits[start : end + 1]
+    return []
+
+
 def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: dict, trees: dict):
     """The vectors of one game: its inputs and commits; the vector commits' trees go into
     ``trees`` and ``blobs``."""
@@ -440,7 +579,8 @@ def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: di
     first: dict[str, str] = {}
     for o in commits:
         first.setdefault(kinds[o], o)
-    for o in first.values():
+    marked = set(first.values()) | set(special_turn(commits, kinds))
+    for o in marked:
         chosen.add(o)
         if kinds[o] != "chat":
             chosen.update(repo.commit(o).parents)
@@ -452,9 +592,10 @@ def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: di
             "kind": kinds[o],
             "ref": _ref_of(repo, game, o, kinds[o]),
             "raw": c.data.decode(),
+            "time": c.when,
             "tree": c.tree,
         }
-        if o in first.values():
+        if o in marked:
             entry["vector"] = True
         if o in chosen and kinds[o] != "chat":
             files = reading.read_files(repo.store, c.tree, o[:10])
@@ -494,15 +635,18 @@ def vectors(where: Path | None = None) -> dict:
                 clock.now += 100
                 repo.store.write(b"tree", b"")  # the chat's empty tree
                 gone = abandon_game(repo, clock)
+                clock.now += 100
+                six = extension_game(repo, clock)
             blobs: dict[str, str] = {}
             trees: dict[str, dict[str, str]] = {}
             games = [
                 describe_game(repo, play, PLAY, blobs, trees),
                 describe_game(repo, gone, ABANDON, blobs, trees),
+                describe_game(repo, six, EXTENSION, blobs, trees),
             ]
         finally:
             repo.close()
-    play_game_, gone_game = games
+    play_game_, gone_game, six_game = games
     return {
         "protocol": proto.PROTOCOL_VERSION,
         "seat_keys": {p: k.public for p, k in KEYS.items()},
@@ -510,6 +654,7 @@ def vectors(where: Path | None = None) -> dict:
         "play": {k: v for k, v in play_game_.items() if k != "commits"},
         "commits": play_game_["commits"],
         "abandon": gone_game,
+        "extension": six_game,
         "trees": trees,
         "blobs": blobs,
     }
@@ -575,7 +720,8 @@ class Rebuild:
         """§3 Commits and Signatures: the exact bytes, signed with the author's key."""
         c = self.commit(oid)
         _expect("§3 The message", "the message", message, c.message)
-        fields = (c.tree, c.parents, c.author, proto.player_email(c.author), c.when, message)
+        when = self.by_id[oid]["time"]  # an input: the clock the author read (§9)
+        fields = (c.tree, c.parents, c.author, proto.player_email(c.author), when, message)
         unsigned = commit_data(*fields)
         raw = unsigned
         if c.parents or c.tree == EMPTY_TREE:
@@ -620,7 +766,7 @@ class Rebuild:
             )
             action = replace(action, dice=dice, shares=shares or None)
         if isinstance(action, BuildSettlement) and action.deck:  # §3 Shuffles, Shuffle proofs
-            before = deck.passes[-1] if deck.passes else cards_deck.first_cards()
+            before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.size)
             context = cards_deck.shuffle_context(deck.keys, seat)
             after, proof = cards_deck.prove_shuffle(before, deck_secret, context)
             action = replace(action, deck=after, proof=proof)
@@ -733,11 +879,16 @@ def tree_data_of(files: dict[str, bytes]) -> bytes:
     return tree_data(root)
 
 
+def games_of(data: dict) -> list[dict]:
+    """The games of ``vectors.json``, each with its ``commits``: play, abandon, extension."""
+    return [{**data["play"], "commits": data["commits"]}, data["abandon"], data["extension"]]
+
+
 def rebuild_all(data: dict) -> list[tuple[str, str, str]]:
     """Every vector commit rebuilt: ``(game, kind, sections)``; ``Mismatch`` at the first
     that does not rebuild."""
     done = []
-    for game in ({**data["play"], "commits": data["commits"]}, data["abandon"]):
+    for game in games_of(data):
         rebuild = Rebuild(data, game)
         for entry in game["commits"]:
             if entry.get("vector"):

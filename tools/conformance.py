@@ -229,7 +229,8 @@ def run_checks(repo: GameRepo, game: str, vectors: dict | None = None) -> list[C
 def check_vectors(repo: GameRepo, vectors: dict) -> Check:
     """§9: the repository holds every vector commit with exactly its bytes."""
     check = Check("vectors", "§9 Test vectors")
-    for entry in vectors["commits"] + vectors["abandon"]["commits"]:
+    entries = vectors["commits"] + vectors["abandon"]["commits"]
+    for entry in entries + vectors["extension"]["commits"]:
         oid = entry["commit"]
 
         def same(entry: dict = entry, oid: str = oid) -> str | None:
@@ -262,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         vectors = json.loads(VECTORS.read_text()) if args.vectors else None
         games = [args.game] if args.game else repo.games()
         if vectors is not None and not args.game:
-            games = [g for g in (vectors["play"]["game"], vectors["abandon"]["game"]) if g in games]
+            named = (vectors[g]["game"] for g in ("play", "abandon", "extension"))
+            games = [g for g in named if g in games]
         if not games:
             raise CatanError(f"{args.repo} holds no game; pass --repo with a game repository")
         results = {g: run_checks(repo, g) for g in games}

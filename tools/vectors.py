@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Write or check the protocol test vectors in ``state_schema/vectors/vectors.json``.
 
-Two games written with fixed seat keys and a fixed clock, played by this code's own
-peers (``session.git.GitSession`` hot-seat, every seat local):
+Three games written with fixed seat keys and a fixed clock, played by this code's own
+peers (``session.git.GitSession`` hot-seat, every seat local; ``tools/vector_games.py``
+plays them):
 
 - ``play``: three seats, a whole game to its last ``reveal_deck``: every action type,
   every kind of merge but the closing one, rolls, a seven with discards, steals with their
@@ -10,11 +11,16 @@ peers (``session.git.GitSession`` hot-seat, every seat local):
   draws, cards played, a win shown from hidden victory point cards.
 - ``abandon``: two seats with a timeout: an ``abandon``, the absent player's late move and
   the closing merge that joins both lines; and one chat line.
+- ``extension``: six seats (the 5-6 player extension, 3 points to win): a special building
+  phase in which a seat builds, with the fresh-beacon roll after it, and a game that ends
+  with development cards face down and steals pending, so that its last ``reveal_deck``
+  shows the cards and moves the stolen cards.
 
 ``vectors.json`` holds the inputs (board, genesis values, each seat's private key and the
-secrets HKDF derives from it), every commit of both games (raw bytes, id, tree id, the ref
-it was written on) and, for the commits named ``vector`` (the first of every kind, and
-their parents), every tree in full (``trees``: path -> blob id, ``blobs``: id -> text).
+secrets HKDF derives from it), every commit of the games (raw bytes, id, tree id, commit
+time, the ref it was written on) and, for the commits named ``vector`` (the first of every
+kind in each game, every commit of the extension game's special building turn, and their
+parents), every tree in full (``trees``: path -> blob id, ``blobs``: id -> text).
 
     python tools/vectors.py          # rewrite the vectors
     python tools/vectors.py --check  # exit 1 unless the code writes exactly these vectors
@@ -30,12 +36,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import sys
 import tempfile
-import time as _time
-import types
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -43,27 +45,18 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python tools/vectors.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
-from catan_p2p.bots import make_bot  # noqa: E402
 from catan_p2p.rules import chance as chance_mod  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
-    Abandon,
     Action,
     AnswerTrade,
     BuildRoad,
     BuildSettlement,
-    CancelTrade,
     ClaimSeat,
     ClaimVictory,
-    ConfirmTrade,
-    EndRoadBuilding,
+    EndSpecialBuild,
     EndTurn,
     GiveCard,
     MoveRobber,
-    OfferTrade,
-    PlayKnight,
-    PlayMonopoly,
-    PlayRoadBuilding,
-    PlayYearOfPlenty,
     RevealDeck,
     RevealDice,
     RollDice,
@@ -72,18 +65,10 @@ from catan_p2p.rules.actions import (  # noqa: E402
 )
 from catan_p2p.rules.board import Board  # noqa: E402
 from catan_p2p.rules.engine import dice_step_due  # noqa: E402
-from catan_p2p.rules.menu import legal_actions  # noqa: E402
-from catan_p2p.rules.state import Phase  # noqa: E402
 from catan_p2p.rules.steps import ANSWERS, STEPS  # noqa: E402
-from catan_p2p.session.git import GitSession  # noqa: E402
-from catan_p2p.session.start import create_game  # noqa: E402
 from catan_p2p.store import codec, reading  # noqa: E402
 from catan_p2p.store.objects import Commit, MemoryObjectStore, commit_data, parse_tree, tree_data  # noqa: E402
-from catan_p2p.sync import liveness  # noqa: E402
 from catan_p2p.sync import protocol as proto  # noqa: E402
-from catan_p2p.sync import repo as repo_mod  # noqa: E402
-from catan_p2p.sync import seen as seen_mod  # noqa: E402
-from catan_p2p.sync import verify as verify_mod  # noqa: E402
 from catan_p2p.sync.concurrent import as_merged  # noqa: E402
 from catan_p2p.sync.genesis import initial_state  # noqa: E402
 from catan_p2p.sync.repo import GameRepo, init_repo  # noqa: E402
@@ -91,60 +76,22 @@ from catan_p2p.sync.signing import SeatKey  # noqa: E402
 from catan_p2p.trust import poker as cards_deck  # noqa: E402
 from catan_p2p.trust.engine import step  # noqa: E402
 from catan_p2p.trust.steals import steal_context  # noqa: E402
+from tools.vector_games import (  # noqa: E402
+    ABANDON,
+    EMPTY_TREE,
+    EXTENSION,
+    KEYS,
+    PLAY,
+    PLAY_SEED,
+    WHEN,
+    Clock,
+    abandon_game,
+    extension_game,
+    fixed_clock,
+    play_game,
+)
 
 OUT = ROOT / "state_schema" / "vectors" / "vectors.json"
-WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z: the genesis of the first game
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-PLAY = ("red", "blue", "white")
-PLAY_SEED = "vectors-2"  # a seed whose game holds a commit of every kind (found by search)
-PLAY_POINTS = 8
-ABANDON = ("red", "blue")
-TIMEOUT = 3600
-CHAT_LINE = "good luck, have fun"
-
-
-def key_of(player: str) -> SeatKey:
-    """The test seat's key: its Ed25519 private key is the name repeated to 32 bytes."""
-    return SeatKey.from_seed((player.encode() * 32)[:32])
-
-
-KEYS = {p: key_of(p) for p in ("red", "blue", "white")}
-
-
-# --- a clock that moves one second per reading ------------------------------------------------
-
-
-class Clock:
-    """The time the peers read: one second later at every reading, and jumps on demand."""
-
-    def __init__(self, start: int) -> None:
-        self.now = start
-
-    def time(self) -> float:
-        self.now += 1
-        return float(self.now)
-
-
-@contextmanager
-def fixed_clock(clock: Clock):
-    """Every commit time and every clock check of the sync layer reads ``clock``."""
-    fake = types.SimpleNamespace(
-        time=clock.time,
-        monotonic=_time.monotonic,
-        sleep=_time.sleep,
-        perf_counter=_time.perf_counter,
-    )
-    modules = (repo_mod, verify_mod, seen_mod, liveness)
-    saved = [m.time for m in modules]
-    for m in modules:
-        m.time = fake  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        for m, real in zip(modules, saved, strict=True):
-            m.time = real  # type: ignore[attr-defined]
-
-
 # --- what kind of commit a commit is --------------------------------------------------------
 
 
@@ -176,6 +123,15 @@ def kind_of(repo: GameRepo, oid: str) -> str:
         kind += ":setup"
     if isinstance(action, ShowsSteals) and action.steals:
         kind += ":steals"
+    turn_before, turn_after = _json(repo, c.parents[0], "turn.json"), _json(repo, oid, "turn.json")
+    if isinstance(action, RollDice) and turn_before.get("fresh_beacon"):
+        kind += ":fresh_beacon"  # its roller built in the special building phase before it
+    if isinstance(action, EndTurn) and turn_after["phase"] == "special_build":
+        kind += ":special_build"  # it opens the special building phase (5-6 players)
+    elif turn_before["phase"] == "special_build" and not isinstance(action, EndSpecialBuild):
+        kind += ":special_build"  # a build or a purchase in the phase
+    if isinstance(action, RevealDeck) and _last_reveal(repo, oid):
+        kind += ":last"  # every secret is in: the cards face down and the steals are read
     before, after = _json(repo, c.parents[0], "awards.json"), _json(repo, oid, "awards.json")
     for award in ("longest_road", "largest_army"):  # the moment an award changes hands
         if before[award] != after[award]:
@@ -191,6 +147,12 @@ def _json(repo: GameRepo, oid: str, path: str) -> dict:
     for folder in folders:
         tree = parse_tree(repo.store.read(tree)[1])[folder][1]
     return json.loads(repo.store.read(parse_tree(repo.store.read(tree)[1])[name][1])[1])
+
+
+def _last_reveal(repo: GameRepo, oid: str) -> bool:
+    """True when the commit ``oid`` leaves every seat's deck secret revealed."""
+    game = _json(repo, oid, "game.json")
+    return all("secret" in _json(repo, oid, f"deck/{p}.json") for p in game["players"])
 
 
 def _setup(repo: GameRepo, oid: str) -> bool:
@@ -243,139 +205,15 @@ REQUIRED = (
     "action:cancel_trade",
     "action:claim_victory",
     "action:reveal_deck",
+    "action:reveal_deck:last",
     "action:abandon",
     "merge:abandon",
     "chat",
+    "action:end_turn:special_build",
+    "action:buy_dev_card:special_build",
+    "action:end_special_build",
+    "action:roll_dice:decided:fresh_beacon",
 )
-
-
-# --- playing the games ------------------------------------------------------------------------
-
-
-class Player:
-    """Chooses the moves of the ``play`` game: the greedy bot's, but first any move of a
-    kind the vectors lack (when it can lead to the commit they want)."""
-
-    def __init__(self, seed: str) -> None:
-        self.rng = random.Random(seed)
-        self.bots = {p: make_bot("greedy", f"{seed}/{p}") for p in PLAY}
-        self.seen: set[str] = set()
-
-    def choose(self, state, player: str, actions: list[Action]) -> Action:
-        if state.phase is Phase.TRADE:
-            if player != state.players[state.current]:
-                accept = [a for a in actions if isinstance(a, AnswerTrade) and a.accept]
-                want = "accept" if "accept" not in self.seen else self.rng.choice(("accept", "no"))
-                if accept and want == "accept":
-                    self.seen.add("accept")
-                    return accept[0]
-                return next(a for a in actions if isinstance(a, AnswerTrade) and not a.accept)
-            confirm = [a for a in actions if isinstance(a, ConfirmTrade)]
-            if confirm and "confirm" not in self.seen:
-                self.seen.add("confirm")
-                return confirm[0]
-            return next(a for a in actions if isinstance(a, CancelTrade))
-        steals_of_others = [
-            s for s in state.steals if state.players.index(player) not in (s.mover, s.victim)
-        ]
-        if not steals_of_others or "monopoly" in self.seen:
-            actions = [a for a in actions if not isinstance(a, PlayMonopoly)] or actions
-        for kind, label in (
-            (PlayMonopoly, "monopoly"),
-            (PlayRoadBuilding, "road_building"),
-            (PlayYearOfPlenty, "year_of_plenty"),
-            (PlayKnight, "knight"),
-        ):
-            found = [a for a in actions if isinstance(a, kind)]
-            if found and label not in self.seen:
-                self.seen.add(label)
-                return found[0]
-        if state.phase is Phase.ROAD_BUILDING and "end_rb" not in self.seen:
-            ends = [a for a in actions if isinstance(a, EndRoadBuilding)]
-            if ends and state.free_roads == 1:
-                self.seen.add("end_rb")
-                return ends[0]
-        offers = [a for a in actions if isinstance(a, OfferTrade)]
-        if offers and len([k for k in self.seen if k.startswith("offer")]) < 3:
-            self.seen.add(f"offer{len(self.seen)}")
-            return self.rng.choice(offers)
-        return self.bots[player].decide(state, actions)
-
-
-def actors(session: GitSession) -> list[tuple[str, list[Action]]]:
-    """Each seat that may act now, with its legal moves, the active seat last."""
-    state = session.state
-    current = state.players[state.current]
-    out = []
-    for p in state.players:
-        acts = session.legal_actions(p)
-        if acts:
-            out.append((p, acts))
-    out.sort(key=lambda pa: pa[0] == current)
-    return out
-
-
-def play_game(repo: GameRepo, clock: Clock, seed: str, limit: int = 3000) -> str:
-    """The ``play`` game, played to its last deck reveal; returns the game id."""
-    game = "vectors-play"
-    create_game(
-        repo, PLAY, seed=seed, game_id=game, victory_points=PLAY_POINTS, keys=KEYS, when=clock.now
-    )
-    session = GitSession(repo, game, keys=KEYS)
-    chooser = Player(seed)
-    try:
-        for _ in range(limit):
-            state = session.state
-            if state.settled:
-                break
-            who = actors(session)
-            if not who:
-                raise RuntimeError(f"nobody can act in phase {state.phase.label}")
-            player, acts = who[0]
-            session.submit(chooser.choose(session.view(player), player, acts))
-        else:
-            raise RuntimeError("the vectors' game did not end")
-    finally:
-        session.close()
-    return game
-
-
-def abandon_game(repo: GameRepo, clock: Clock) -> str:
-    """The ``abandon`` game: Red keeps it waiting, Blue ends it, Red's late move is joined."""
-    game = "vectors-abandon"
-    create_game(
-        repo, ABANDON, seed="abandon", game_id=game, keys=KEYS, timeout=TIMEOUT, when=clock.now
-    )
-    session = GitSession(repo, game, keys=KEYS)
-    try:
-        session.submit(legal_actions(session.state, "red")[0])  # red's first settlement
-        waited = session.head  # the game now waits on red's road
-        clock.now += TIMEOUT + 10
-        session.submit(Abandon("blue", "red"))  # blue's reveal_deck follows by itself
-        over = session.peers["blue"].head
-        red = session.peers["red"]
-        state = red.verifier.verify(waited)
-        move = red.with_secrets(legal_actions(state, "red")[0], state)
-        new, resolved = step(state, move, chance_mod.derive_chance(session.info.seed, waited))
-        late = repo.write_commit(
-            repo.writer(session.info).write(new),
-            [waited],
-            "red",
-            proto.action_message(resolved, game),
-            KEYS["red"],
-            int(clock.time()),
-        )
-        close = liveness.closing(repo, red.verifier.verify, over, late)
-        assert close is not None, "the abandon and the late move did not make a closing merge"
-        session.peers["blue"].record_close(close)
-        # one line of table talk, as session.chat.ChatLog.send writes it
-        chat = repo.write_commit(
-            EMPTY_TREE, [], "blue", CHAT_LINE + "\n", KEYS["blue"], int(clock.time())
-        )
-        repo.refs.set(f"refs/catan-chat/{game}/blue", chat, None)
-    finally:
-        session.close()
-    return game
 
 
 # --- what the vectors hold --------------------------------------------------------------------
@@ -427,6 +265,26 @@ def seat_inputs(game_genesis: str, players: tuple[str, ...]) -> dict:
     return out
 
 
+def special_turn(commits: list[str], kinds: dict[str, str]) -> list[str]:
+    """The game's first special building turn in which the seat after the turn's player
+    builds, whole: the ``end_turn`` that opens the phase, every commit in it, that seat's
+    roll on the fresh beacon and the ``reveal_dice`` that gives its dice; none in a game
+    of 2-4 seats."""
+    for roll, oid in enumerate(commits):
+        if ":fresh_beacon" not in kinds[oid]:
+            continue
+        start = max(i for i in range(roll) if kinds[commits[i]] == "action:end_turn:special_build")
+        built = any(kinds[o].endswith(":special_build") for o in commits[start + 1 : roll])
+        if built:
+            end = next(
+                i
+                for i in range(roll, len(commits))
+                if kinds[commits[i]].startswith("action:reveal_dice")
+            )
+            return commits[start : end + 1]
+    return []
+
+
 def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: dict, trees: dict):
     """The vectors of one game: its inputs and commits; the vector commits' trees go into
     ``trees`` and ``blobs``."""
@@ -440,7 +298,8 @@ def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: di
     first: dict[str, str] = {}
     for o in commits:
         first.setdefault(kinds[o], o)
-    for o in first.values():
+    marked = set(first.values()) | set(special_turn(commits, kinds))
+    for o in marked:
         chosen.add(o)
         if kinds[o] != "chat":
             chosen.update(repo.commit(o).parents)
@@ -452,9 +311,10 @@ def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: di
             "kind": kinds[o],
             "ref": _ref_of(repo, game, o, kinds[o]),
             "raw": c.data.decode(),
+            "time": c.when,
             "tree": c.tree,
         }
-        if o in first.values():
+        if o in marked:
             entry["vector"] = True
         if o in chosen and kinds[o] != "chat":
             files = reading.read_files(repo.store, c.tree, o[:10])
@@ -494,15 +354,18 @@ def vectors(where: Path | None = None) -> dict:
                 clock.now += 100
                 repo.store.write(b"tree", b"")  # the chat's empty tree
                 gone = abandon_game(repo, clock)
+                clock.now += 100
+                six = extension_game(repo, clock)
             blobs: dict[str, str] = {}
             trees: dict[str, dict[str, str]] = {}
             games = [
                 describe_game(repo, play, PLAY, blobs, trees),
                 describe_game(repo, gone, ABANDON, blobs, trees),
+                describe_game(repo, six, EXTENSION, blobs, trees),
             ]
         finally:
             repo.close()
-    play_game_, gone_game = games
+    play_game_, gone_game, six_game = games
     return {
         "protocol": proto.PROTOCOL_VERSION,
         "seat_keys": {p: k.public for p, k in KEYS.items()},
@@ -510,6 +373,7 @@ def vectors(where: Path | None = None) -> dict:
         "play": {k: v for k, v in play_game_.items() if k != "commits"},
         "commits": play_game_["commits"],
         "abandon": gone_game,
+        "extension": six_game,
         "trees": trees,
         "blobs": blobs,
     }
@@ -575,7 +439,8 @@ class Rebuild:
         """§3 Commits and Signatures: the exact bytes, signed with the author's key."""
         c = self.commit(oid)
         _expect("§3 The message", "the message", message, c.message)
-        fields = (c.tree, c.parents, c.author, proto.player_email(c.author), c.when, message)
+        when = self.by_id[oid]["time"]  # an input: the clock the author read (§9)
+        fields = (c.tree, c.parents, c.author, proto.player_email(c.author), when, message)
         unsigned = commit_data(*fields)
         raw = unsigned
         if c.parents or c.tree == EMPTY_TREE:
@@ -620,7 +485,7 @@ class Rebuild:
             )
             action = replace(action, dice=dice, shares=shares or None)
         if isinstance(action, BuildSettlement) and action.deck:  # §3 Shuffles, Shuffle proofs
-            before = deck.passes[-1] if deck.passes else cards_deck.first_cards()
+            before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.size)
             context = cards_deck.shuffle_context(deck.keys, seat)
             after, proof = cards_deck.prove_shuffle(before, deck_secret, context)
             action = replace(action, deck=after, proof=proof)
@@ -733,11 +598,16 @@ def tree_data_of(files: dict[str, bytes]) -> bytes:
     return tree_data(root)
 
 
+def games_of(data: dict) -> list[dict]:
+    """The games of ``vectors.json``, each with its ``commits``: play, abandon, extension."""
+    return [{**data["play"], "commits": data["commits"]}, data["abandon"], data["extension"]]
+
+
 def rebuild_all(data: dict) -> list[tuple[str, str, str]]:
     """Every vector commit rebuilt: ``(game, kind, sections)``; ``Mismatch`` at the first
     that does not rebuild."""
     done = []
-    for game in ({**data["play"], "commits": data["commits"]}, data["abandon"]):
+    for game in games_of(data):
         rebuild = Rebuild(data, game)
         for entry in game["commits"]:
             if entry.get("vector"):

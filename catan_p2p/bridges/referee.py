@@ -13,7 +13,8 @@ cards as the rule says and the hands are compared. Differences that come from
 catanatron's known deviations from the official rules are classified by ``ALLOWED``
 (each names the rule); anything else is a finding.
 
-``python -m catan_p2p.bridges.referee --games 20`` prints a report.
+``python -m catan_p2p.bridges.referee --games 20`` prints a report (``--players`` 2 to 4:
+catanatron has four colours and no 5-6 player extension, so any other count is refused).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from catan_p2p.bridges.catanatron import (
     to_catanatron,
 )
 from catan_p2p.bridges.strategies import make_bot
-from catan_p2p.errors import IllegalAction
+from catan_p2p.errors import IllegalAction, UsageError
 from catan_p2p.rules.actions import (
     Action,
     AnswerTrade,
@@ -63,7 +64,7 @@ from catan_p2p.rules.cards import (
 )
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.menu import legal_actions
-from catan_p2p.rules.state import NOBODY, GameState, Phase, new_game
+from catan_p2p.rules.state import LONGEST_ROAD_MIN, NOBODY, GameState, Phase, new_game
 from catan_p2p.rules.waiting import actors
 from catan_p2p.sim import next_actor
 from catan_p2p.trust.engine import step
@@ -163,6 +164,13 @@ def _longest_road_cut(d: Difference) -> bool:
     return d.side == "outcome" and "road-cut" in d.detail.split()
 
 
+def _longest_road_tie(d: Difference) -> bool:
+    """A settlement that splits any opponent's road makes catanatron hand longest road
+    anew to the first colour of its list with the longest road; the rules keep a tied
+    holder (and give nobody a tied award nobody holds)."""
+    return d.side == "outcome" and "road-tie" in d.detail.split()
+
+
 def _road_into_building(d: Difference) -> bool:
     """catanatron's longest road leaves out a road that ends at an opponent's building;
     the rules count it (a building breaks a road only where the road passes through)."""
@@ -197,6 +205,11 @@ ALLOWED: tuple[tuple[str, str, Callable[[Difference], bool]], ...] = (
         "lone-shortage",
         "bank shortage: a lone player owed a short resource gets what is left",
         _lone_shortage,
+    ),
+    (
+        "longest-road-tie",
+        "a tie for longest road keeps its holder; with no holder, nobody gets it",
+        _longest_road_tie,
     ),
     (
         "longest-road-cut",
@@ -310,6 +323,22 @@ def _ends_at_building(state: GameState, seat: int) -> bool:
 def _cut(state: GameState, after: GameState) -> bool:
     """True when the step (a settlement) shortened an opponent's longest road."""
     return any(b.road_length < a.road_length for a, b in zip(state.hands, after.hands, strict=True))
+
+
+def _split_to_tie(state: GameState, action: Action, after: GameState) -> bool:
+    """True when ``action`` is a settlement that splits an opponent's road (two of the
+    corner's edges are that player's: catanatron then recounts every road and hands the
+    award to its first colour with the most) and the longest road, 5 or more, is tied."""
+    if not isinstance(action, BuildSettlement) or state.phase is not Phase.MAIN:
+        return False
+    graph = after.board.graph
+    v = graph.vertex_index[action.vertex]
+    seat = after.seat(action.player)
+    owners = [after.edge_owner[e] for e in graph.vertex_edges[v]]
+    split = any(owners.count(s) == 2 for s in range(len(after.players)) if s != seat)
+    lengths = [h.road_length for h in after.hands]
+    best = max(lengths)
+    return split and best >= LONGEST_ROAD_MIN and lengths.count(best) > 1
 
 
 def _lone_short(state: GameState, number: int) -> bool:
@@ -570,6 +599,8 @@ def _tag(game: Game, state, resolved, after, figure, mine, theirs) -> str:  # ty
     if field_ in (*_AWARD_FIGURES, "winner", "phase"):
         colors = colors_of(after)
         lengths = game.state.board.road_lengths
+        if _split_to_tie(state, resolved, after):
+            tags.append("road-tie")
         if _cut(state, after):
             tags.append("road-cut")
         if any(
@@ -626,6 +657,21 @@ class Report:
         }
 
 
+#: The player counts catanatron can referee: its four colours. A game of 5 or 6 plays
+#: the extension (its box, its island and the special building phase), which it lacks.
+PLAYER_COUNTS = (2, 3, 4)
+SEATS = ("red", "blue", "white", "orange")
+
+
+def check_players(players: int) -> None:
+    """Raise ``UsageError`` unless catanatron can referee a game of ``players``."""
+    if players not in PLAYER_COUNTS:
+        raise UsageError(
+            f"catanatron can referee games of 2 to 4 players, not {players}: it has four "
+            "colours and no 5-6 player extension"
+        )
+
+
 def referee_game(
     seed: str,
     players: int = 4,
@@ -633,9 +679,14 @@ def referee_game(
     report: Report | None = None,
     max_actions: int = 3000,
 ) -> Report:
-    """Play one game in our engine and compare with catanatron at every step."""
+    """Play one game in our engine and compare with catanatron at every step.
+
+    Raises:
+        UsageError: catanatron cannot referee a game of ``players`` (``PLAYER_COUNTS``).
+    """
+    check_players(players)
     report = report or Report()
-    names = ("red", "blue", "white", "orange")[:players]
+    names = SEATS[:players]
     bots = {p: make_bot(strategy, f"{seed}/{p}") for p in names}
     state = new_game(names)
     replay = Replay(state)
@@ -660,11 +711,16 @@ def referee_game(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4, help="2 to 4 (catanatron's colours)")
     parser.add_argument("--strategy", default="random")
     parser.add_argument("--seed", default="referee")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    try:
+        check_players(args.players)
+    except UsageError as exc:
+        print(f"referee: {exc}", file=sys.stderr)
+        return 2
     report = Report()
     for g in range(args.games):
         referee_game(f"{args.seed}/{g}", args.players, args.strategy, report)
@@ -692,6 +748,7 @@ if __name__ == "__main__":
 
 __all__ = [
     "ALLOWED",
+    "PLAYER_COUNTS",
     "Difference",
     "Report",
     "classify",

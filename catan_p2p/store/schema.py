@@ -235,9 +235,10 @@ class SeatsFile(RootModel[dict[str, str]]):
 class ChainFile(RootModel[Hex64]):
     """``chain/<player>.json``: the last dice-chain element the player revealed.
 
-    A seat claim writes its chain's anchor; every roll and every end of turn the next
-    element, which hashes (SHA-256) to the one before it (nothing else reveals one: a
-    card given to the robber does not). One file per player, so a reveal rewrites one line.
+    A seat claim writes its chain's anchor; every ``roll_dice``, ``reveal_dice`` and
+    ``end_turn`` of the player the next element, which hashes (SHA-256) to the one before
+    it (nothing else reveals one: a card given to the robber does not). One file per
+    player, so a reveal rewrites one line.
     """
 
 

@@ -22,12 +22,15 @@ import textwrap  # noqa: E402
 
 from builders import (  # noqa: E402
     at_turn,
+    award,
     fresh,
     give,
+    path,
     place_roads,
     place_settlement,
     quick_setup,
     set_hand,
+    top_zigzag,
 )
 
 from catan_p2p.bridges.catanatron import (  # noqa: E402
@@ -44,18 +47,21 @@ from catan_p2p.bridges.referee import (  # noqa: E402
     Report,
     classify,
     compare_position,
+    main,
     referee_game,
 )
+from catan_p2p.errors import UsageError  # noqa: E402
 from catan_p2p.rules import engine, menu, trade  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
     AnswerTrade,
     BuildRoad,
+    BuildSettlement,
     ConfirmTrade,
     OfferTrade,
     RollDice,
 )
 from catan_p2p.rules.board import STANDARD_BOARD  # noqa: E402
-from catan_p2p.rules.cards import ROAD_COST  # noqa: E402
+from catan_p2p.rules.cards import ROAD_COST, SETTLEMENT_COST  # noqa: E402
 from catan_p2p.rules.menu import legal_actions  # noqa: E402
 from catan_p2p.rules.state import (
     NOBODY,  # noqa: E402
@@ -122,6 +128,7 @@ KNOWN_DEVIATIONS = {
     "road-building-cost": "road building's two roads are free",
     "one-card-plenty": "year of plenty takes two cards",
     "lone-shortage": "bank shortage: a lone player owed a short resource gets what is left",
+    "longest-road-tie": "a tie for longest road keeps its holder",
     "longest-road-cut": "longest road after a cut: 5 or more, ties set aside or kept",
     "road-into-building": "longest road counts a road up to an opponent's building",
     "win-off-turn": "a player wins only on their own turn",
@@ -137,6 +144,56 @@ def test_an_unexplained_difference_is_a_finding() -> None:
     made_up = Difference("theirs", ("RED", "BUILD_CITY", 7), state)
     assert classify(made_up) is None
     assert all(rule for _, rule, _ in ALLOWED)
+
+
+@pytest.mark.parametrize("players", [0, 1, 5, 6])
+def test_a_player_count_catanatron_cannot_check_is_refused(players: int, capsys) -> None:
+    """catanatron has four colours and no 5-6 player extension: a count it cannot check
+    is one sentence and a non-zero exit, never a smaller game reported clean."""
+    with pytest.raises(UsageError, match=f"2 to 4 players, not {players}"):
+        referee_game("refused", players, max_actions=1)
+    assert main(["--players", str(players), "--games", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("referee: ")
+    assert f"not {players}" in err
+
+
+def _split_into_a_tie():  # type: ignore[no-untyped-def]
+    """Red and Blue each with a road of 5, Blue holding longest road (a tie keeps the
+    holder); White about to settle on a corner between two of Orange's roads, splitting
+    them without shortening Orange's longest (its road of 3 lies elsewhere)."""
+    state = fresh(4)
+    state = place_roads(state, "red", path(*top_zigzag([(-2, 0), (-1, 0), (0, 0)])[:6]))
+    state = place_roads(state, "blue", path(*top_zigzag([(-2, 2), (-1, 2), (0, 2)])[:6]))
+    state = place_roads(state, "orange", path(*top_zigzag([(0, -2), (1, -2)])[:4]))
+    graph = state.board.graph
+
+    def untouched(v: int) -> bool:
+        near = [v, *graph.vertex_neighbours[v]]
+        return all(state.edge_owner[e] == NOBODY for n in near for e in graph.vertex_edges[n])
+
+    corner = next(
+        v for v, edges in enumerate(graph.vertex_edges) if len(edges) == 3 and untouched(v)
+    )
+    first, second, third = graph.vertex_edges[corner]
+    state = place_roads(state, "orange", [graph.edges[first], graph.edges[second]])
+    state = place_roads(state, "white", [graph.edges[third]])
+    state = give(at_turn(award(state, longest_road="blue"), "white"), "white", SETTLEMENT_COST)
+    return state, BuildSettlement("white", graph.vertices[corner])
+
+
+def test_a_road_split_into_a_tie_is_catanatrons_known_deviation_not_a_finding() -> None:
+    """catanatron recounts every road after a settlement splits one and hands longest road
+    to the first colour of its list among the tied (Red); the rules keep the holder."""
+    state, settle = _split_into_a_tie()
+    lengths = [h.road_length for h in state.hands]
+    replay = Replay(state)
+    after, resolved = engine.step(state, settle)
+    assert [h.road_length for h in after.hands] == lengths == [5, 5, 1, 3]
+    assert after.longest_road == state.seat("blue")
+    found = replay.step(state, resolved, after)
+    assert ("RED.longest_road",) in {d.key for d in found}
+    assert {classify(d) for d in found} == {"longest-road-tie"}
 
 
 @pytest.mark.slow

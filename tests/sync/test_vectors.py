@@ -34,36 +34,41 @@ def _tool():
     return module
 
 
-@pytest.mark.slow  # plays the vectors' whole game again (about 15 s)
+@pytest.mark.slow  # plays the vectors' games again (about 15 s)
 def test_the_code_writes_and_accepts_exactly_the_committed_vectors(tmp_path):
     committed = json.loads(VECTORS.read_text())
     assert _vectors(tmp_path / "v") == committed
     repo = GameRepo(tmp_path / "v")
-    commits = [e["commit"] for e in committed["commits"]]
-    for entry in committed["commits"]:
-        assert repo.commit(entry["commit"]).data.decode() == entry["raw"]
-        assert repo.commit(entry["commit"]).tree == entry["tree"]
-    state, info = repo.open_genesis(commits[0])
-    verifier = Verifier(repo, info, commits[0], state)
-    final = verifier.verify(commits[-1])  # the main line: merge (and its claims), moves
-    assert dict(zip(final.players, final.seats, strict=True)) == committed["seat_keys"]
+    signed = []
+    for game in (committed["play"], committed["extension"]):
+        entries = committed["commits"] if game is committed["play"] else game["commits"]
+        commits = [e["commit"] for e in entries]
+        for entry in entries:
+            assert repo.commit(entry["commit"]).data.decode() == entry["raw"]
+            assert repo.commit(entry["commit"]).tree == entry["tree"]
+        state, info = repo.open_genesis(commits[0])
+        verifier = Verifier(repo, info, commits[0], state)
+        final = verifier.verify(commits[-1])  # the main line: merge (and its claims), moves
+        keys = {p: committed["seat_keys"][p] for p in game["players"]}
+        assert dict(zip(final.players, final.seats, strict=True)) == keys
+        signed += commits[1:]
     signers = tmp_path / "signers"
     signers.write_text(allowed_signers(committed["seat_keys"]))
     # One git for every commit: it exits non-zero if any signature is not good.
     done = subprocess.run(
-        ["git", "-c", f"gpg.ssh.allowedSignersFile={signers}", "verify-commit", *commits[1:]],
+        ["git", "-c", f"gpg.ssh.allowedSignersFile={signers}", "verify-commit", *signed],
         cwd=tmp_path / "v",
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stderr.count("Good ") == len(commits) - 1, done.stderr
+    assert done.stderr.count("Good ") == len(signed), done.stderr
 
 
 def test_the_vectors_hold_a_commit_of_every_kind_with_its_trees_and_inputs():
     committed = json.loads(VECTORS.read_text())
     tool = _tool()
-    entries = committed["commits"] + committed["abandon"]["commits"]
+    entries = [e for game in tool.games_of(committed) for e in game["commits"]]
     kinds = {e["kind"] for e in entries}
     assert [k for k in tool.REQUIRED if k not in kinds] == []
     vectors = [e for e in entries if e.get("vector")]
@@ -73,7 +78,7 @@ def test_the_vectors_hold_a_commit_of_every_kind_with_its_trees_and_inputs():
             assert entry["tree"] in committed["trees"]
     for tree in committed["trees"].values():
         assert "board/board.json" in tree and all(b in committed["blobs"] for b in tree.values())
-    for game in (committed["play"], committed["abandon"]):
+    for game in (committed["play"], committed["abandon"], committed["extension"]):
         assert game["board"] and set(game["seats"]) == set(game["players"])
         for seat in game["seats"].values():
             assert len(seat["deck_secret"]) == len(seat["dice_secret"]) == 64
@@ -129,6 +134,120 @@ def test_every_vector_the_protocol_names_is_in_the_vectors():
     text = (ROOT / "state_schema" / "PROTOCOL.md").read_text()
     named = set(re.findall(r"`((?:action|answer|merge):[a-z_:]+|genesis|chat)`", text))
     committed = json.loads(VECTORS.read_text())
-    kinds = {e["kind"] for e in committed["commits"] + committed["abandon"]["commits"]}
+    games = _tool().games_of(committed)
+    kinds = {e["kind"] for game in games for e in game["commits"]}
     assert len(named) >= 40
     assert sorted(named - kinds) == []
+
+
+# --- what a second implementation had to guess (issue 33): each now a vector ---------------
+
+
+def _data() -> dict:
+    return json.loads(VECTORS.read_text())
+
+
+def _files(data: dict, entry: dict) -> dict[str, object]:
+    """A vector commit's state files, decoded."""
+    return {p: json.loads(data["blobs"][b]) for p, b in data["trees"][entry["tree"]].items()}
+
+
+def _parent(game: list[dict], entry: dict) -> dict:
+    parent = re.search(r"^parent ([0-9a-f]{40})$", entry["raw"], re.M).group(1)
+    return next(e for e in game if e["commit"] == parent)
+
+
+def test_every_commit_lists_its_time_and_the_rebuild_takes_it_from_there():
+    """A commit's time is an input of its vector, as its author's clock gave it: the
+    rebuild writes the header from the entry's ``time``, not from the recorded bytes."""
+    tool, data = _tool(), _data()
+    for game in tool.games_of(data):
+        for entry in game["commits"]:
+            assert re.search(rf"^committer \S+ <\S+> {entry['time']} \+0000$", entry["raw"], re.M)
+    roll = next(e for e in data["commits"] if e["kind"] == "action:roll_dice:number")
+    roll["time"] += 1
+    with pytest.raises(tool.Mismatch, match="§3 Commits"):
+        tool.rebuild_all(data)
+
+
+def test_the_last_reveal_deck_shows_every_face_down_card_and_moves_every_pending_steal():
+    """PROTOCOL.md §3 "The end": the reveal that completes the secrets writes ``shown`` on
+    every card still face down, takes it out of ``deck.json`` into its holder's
+    ``dev_cards``, and moves the card of every pending steal from victim to robber."""
+    data = _data()
+    game = data["extension"]["commits"]
+    last = next(e for e in game if e["kind"] == "action:reveal_deck:last")
+    assert last.get("vector") and last is game[-1]
+    before, after = _files(data, _parent(game, last)), _files(data, last)
+    face_down = [
+        (p.split("/")[1].removesuffix(".json"), c)
+        for p, f in before.items()
+        if p.startswith("players/")
+        for c in f.get("cards", ())
+        if "shown" not in c
+    ]
+    assert len(face_down) >= 2 and before["turn.json"]["steals"]
+    opened: dict[str, int] = {}
+    for player, card in face_down:
+        mine = after[f"players/{player}.json"]["cards"]
+        kind = next(c for c in mine if c["position"] == card["position"])["shown"]
+        opened[kind] = opened.get(kind, 0) + 1
+    for kind, n in opened.items():
+        assert after["deck.json"][kind] == before["deck.json"][kind] - n
+    for player in data["extension"]["players"]:
+        held = before[f"players/{player}.json"]["dev_cards"]
+        gained = after[f"players/{player}.json"]["dev_cards"]
+        mine = [c for p, c in face_down if p == player]
+        assert sum(gained.values()) - sum(held.values()) == len(mine)
+        assert "secret" in after[f"deck/{player}.json"]
+    assert "steals" not in after["turn.json"]
+    moved = {
+        who: sum(
+            after["turn.json"]["resources"][r][who] - before["turn.json"]["resources"][r][who]
+            for r in after["turn.json"]["resources"]
+        )
+        for who in data["extension"]["players"]
+    }
+    for steal in before["turn.json"]["steals"]:
+        moved[steal["mover"]] -= 1
+        moved[steal["victim"]] += 1
+    assert set(moved.values()) == {0}
+
+
+def test_the_special_building_turn_is_whole_with_its_fresh_beacon_roll():
+    """Six seats: ``end_turn`` opens phase ``special_build`` with ``dice`` (and
+    ``dev_played``) kept; seats build in seat order; the seat after the turn's player
+    then rolls on a fresh beacon and the seat before it reveals the dice."""
+    data = _data()
+    game = data["extension"]["commits"]
+    turn = [e for e in game if e.get("vector")]
+    start = next(
+        i
+        for i, e in enumerate(turn)
+        if e["kind"] == "action:end_turn:special_build"
+        and _files(data, e)["turn.json"].get("fresh_beacon")
+    )
+    end = next(
+        i for i in range(start, len(turn)) if turn[i]["kind"].startswith("action:reveal_dice")
+    )
+    kinds = [e["kind"] for e in turn[start : end + 1]]
+    assert "action:end_special_build" in kinds
+    assert any(k.endswith(":special_build") and "end_turn" not in k for k in kinds)
+    assert kinds[-2].startswith("action:roll_dice:decided") and kinds[-2].endswith(":fresh_beacon")
+    opened = _files(data, turn[start])["turn.json"]
+    assert opened["phase"] == "special_build" and opened["dice"]
+    phase = [_files(data, e)["turn.json"] for e in turn[start:end]]
+    phase = [t for t in phase if t["phase"] == "special_build"]
+    assert len(phase) >= 3
+    for state in phase:  # kept until the next turn starts
+        assert state["dice"] == opened["dice"]
+        assert state.get("dev_played") == opened.get("dev_played")
+    started = _files(data, turn[end - 2])["turn.json"]  # the phase's last step
+    assert started["phase"] == "roll" and "dice" not in started and "dev_played" not in started
+
+
+def test_build_city_and_show_steal_are_vectors_played_in_a_real_game():
+    data = _data()
+    for kind in ("action:build_city", "answer:show_steal", "merge:monopoly"):
+        entry = next(e for e in data["commits"] if e["kind"] == kind)
+        assert entry.get("vector") and entry["tree"] in data["trees"]

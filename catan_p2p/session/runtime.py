@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -69,6 +70,8 @@ REVEAL_WAIT = 120.0
 DISK_REPEAT = 30.0
 #: ... and a bot whose move the disk refused tries again after this many seconds.
 DISK_RETRY = 2.0
+#: A peer with nudgeable peers says where its seats stand at least this often (seconds).
+NUDGE_EVERY = 2.0
 
 # The kinds of ``Notice``.
 REFUSED = "refused"  # an own action was not recorded
@@ -310,6 +313,7 @@ class Runtime:
         self._ready: float | None = None  # when a bot may move (``think`` counted from it)
         self._last_error: tuple[str, float] | None = None
         self._owed: tuple[str | None, float] | None = None
+        self._nudged_at = 0.0
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -453,6 +457,8 @@ class Runtime:
         self._record_queued()
         self._answer()
         bots = self._drive()
+        if self.networked and (sent or bots or self._nudge_due()):
+            self._nudge()  # the move is published (pushed, or served): say so before fetching
         # While a bot of this runtime may move again at once, nobody else can add
         # anything it needs first (mid-turn): it moves on without a fetch.
         mid_turn = bots and self._bot_wait() == 0.0
@@ -461,8 +467,6 @@ class Runtime:
             self._wake.clear()
         talked = self._talk()
         heard = self._listen()
-        if self.networked and (sent or bots or self.rounds == 1):
-            self._nudge()
         return heard or sent or talked or bots
 
     def _next_wait(self, changed: bool) -> float:
@@ -479,7 +483,7 @@ class Runtime:
         while not self._stop.is_set():
             self._answer()
             left = deadline - time.monotonic()
-            if left <= 0 or self._wake.wait(min(ANSWER_EVERY, left)):
+            if left <= 0 or self._pause(min(ANSWER_EVERY, left)):
                 return
             if self.listener is not None and self._heard_nudge():
                 self.pace.after(True)
@@ -489,6 +493,16 @@ class Runtime:
                 if self.watcher.changed():
                     self.pace.after(True)
                     return
+
+    def _pause(self, seconds: float) -> bool:
+        """Wait ``seconds``, or less when a command or a datagram comes; True on a command.
+        A served peer waits on its nudge socket, so a nudge is read the moment it lands."""
+        if self.listener is None:
+            return self._wake.wait(seconds)
+        if self._wake.is_set():
+            return True
+        select.select([self.listener.sock], [], [], seconds)
+        return self._wake.is_set()
 
     # --- one round's parts (the owner only) ----------------------------------------------
 
@@ -749,11 +763,22 @@ class Runtime:
 
     def _nudge(self) -> None:
         """Tell every reachable peer that this one moved (a datagram each, never waited on)."""
+        self._nudged_at = time.monotonic()
         try:
             for datagram, to in self.session.nudges():
                 nudge.send(datagram, to)
         except CatanError:
             pass  # a nudge is a courtesy: the next poll brings the move anyway
+
+    def _nudge_due(self) -> bool:
+        """Besides after each own move, every ``NUDGE_EVERY`` s while the game goes on:
+        a peer that started late, or a creator that does not know this seat's point yet
+        (a joiner's hello), hears of it without waiting for a move. A receiver drops a
+        nudge of a head it holds before checking anything else, so this costs nothing."""
+        now = time.monotonic()
+        if now - self._nudged_at < NUDGE_EVERY or self.session.state.is_over:
+            return False
+        return True
 
     def _heard_nudge(self) -> bool:
         """True when a datagram that arrived is a nudge worth fetching for now."""

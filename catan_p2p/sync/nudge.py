@@ -149,15 +149,15 @@ def worth_fetching(
     """``MOVED`` for a nudge of a move not held yet signed by its seat's key; ``HELLO``
     for an unclaimed seat's first word naming its ``git://`` point; None to ignore it
     (a local seat's, a head already held: replayed, a signature that fails)."""
-    if got.sender in set(local) or got.head in known:
+    if got.sender in set(local):
         return None
     public = seat_keys.get(got.sender)
-    if public:
-        signed = payload(got.game, got.sender, got.head, got.point)
-        return MOVED if check_signature(public, signed, got.sig) is None else None
-    if got.point and got.sender not in points:
-        return HELLO
-    return None
+    if not public:  # an open seat: its head is the start; only where it publishes counts
+        return HELLO if got.point and got.sender not in points else None
+    if got.head in known:
+        return None
+    signed = payload(got.game, got.sender, got.head, got.point)
+    return MOVED if check_signature(public, signed, got.sig) is None else None
 
 
 def send(datagram: bytes, to: tuple[str, int]) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from catan_p2p.errors import RemoteError
+from catan_p2p.printable import one_line
 from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import (
     CHAT_PREFIX,
@@ -117,7 +118,7 @@ def _stop_gently(proc: subprocess.Popen, signal_first: bool, grace: float = 5.0)
 def _reason(proc: subprocess.CompletedProcess) -> str:
     lines = [ln.strip() for ln in (proc.stderr or "").splitlines() if ln.strip()]
     fatal = [ln for ln in lines if ln.startswith(("fatal:", "error:", "!"))]
-    return (fatal or lines or ["no details"])[0]
+    return one_line((fatal or lines or ["no details"])[0], 200)  # Git quotes the remote
 
 
 def set_remote(git_dir: Path, url: str) -> None:
@@ -468,7 +469,7 @@ def push(
         if any(w in text for text in other for w in ("non-fast-forward", "fetch first")):
             detail = "the remote holds a different history for one of your branches"
         elif other and "rejected" in other[0]:
-            detail = f"the remote refused it: {other[0]}; {_first_hook_line(proc)}"
+            detail = f"the remote refused it: {one_line(other[0], 80)}; {_first_hook_line(proc)}"
         raise RemoteError(f"cannot push to the remote ({detail}); run `catan-p2p sync` to retry")
     return frozenset(stale)
 
@@ -479,4 +480,4 @@ _MOVED = ("stale info", "failed to update ref", "cannot lock ref", "failed to lo
 
 def _first_hook_line(proc: subprocess.CompletedProcess) -> str:
     lines = [ln.strip() for ln in (proc.stderr or "").splitlines() if "catan-p2p:" in ln]
-    return lines[0].removeprefix("remote:").strip()[:300] if lines else "see `catan-p2p sync`"
+    return one_line(lines[0].removeprefix("remote:"), 200) if lines else "see `catan-p2p sync`"

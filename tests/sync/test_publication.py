@@ -7,6 +7,8 @@ is one peer with its own clone, as separate machines would be.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -359,3 +361,42 @@ def test_keys_verify_and_refusals_are_not_stopped_by_what_others_push(tmp_path: 
     assert main(["keys", "--repo", str(tmp_path / "white"), "--allowed-signers", str(signers)]) == 0
     assert signers.read_text().count("ssh-ed25519") == 3
     assert main(["verify", "--repo", str(tmp_path / "red")]) == 0, capsys.readouterr()
+
+
+@pytest.mark.slow
+def test_the_hooks_refusal_of_a_300_parent_merge_is_one_short_line(tmp_path: Path):
+    """`sync` refused a 300-parent merge in one line, but a guarded remote's hook named
+    every parent: one line of 15,378 characters. Every refusal is now one line of at
+    most 300 characters, the hook's included."""
+    from catan_p2p.sync.protocol import merge_message
+
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    hook = remote / "hooks" / "pre-receive"
+    tool = Path(__file__).resolve().parents[2] / "tools" / "pre_receive.py"
+    hook.write_text(f"#!/bin/sh\nexec {sys.executable} {tool}\n")
+    hook.chmod(0o755)
+    sessions = _shared(tmp_path, ("red", "blue"))
+    blue = sessions["blue"]
+    _play(sessions, 12)
+    while "blue" not in actors(blue.state):  # Blue's turn: Blue may merge
+        _play(sessions, 1)
+        settle(sessions)
+    head = blue.head
+    tree = blue.repo.commit(head).tree
+    parents = [head] + [
+        sign_commit(blue.repo, head, "blue", EndTurn("blue"), tree, blue.keys["blue"], str(i))
+        for i in range(299)
+    ]
+    wide = blue.repo.write_commit(
+        tree, parents, "blue", merge_message("blue", "trade", ["red"] * 299, "g"), blue.keys["blue"]
+    )
+    pushed = subprocess.run(
+        ["git", "push", str(remote), f"{wide}:refs/heads/catan/g/blue"],
+        cwd=tmp_path / "blue",
+        capture_output=True,
+        text=True,
+    )
+    assert pushed.returncode != 0
+    said = [ln for ln in pushed.stderr.splitlines() if "catan-p2p:" in ln]
+    assert said and all(len(ln.removeprefix("remote: ").rstrip()) <= 300 for ln in said), said

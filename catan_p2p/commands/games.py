@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from catan_p2p.commands._options import add_json
-from catan_p2p.printable import shown
 from catan_p2p.commands._seats import bot_seats
+from catan_p2p.printable import shown
 from catan_p2p.session.lobby import GameSummary, games_folder, list_local, list_remote
 
 
@@ -146,7 +146,9 @@ def table(games: tuple[GameSummary, ...] | list[GameSummary], now: int, local: b
         if g.problem:
             rows.append([shown(g.game), f"unreadable: {shown(g.problem)}"] + [""] * (len(head) - 2))
             continue
-        winner = shown(g.winner.capitalize(), 40) if g.winner else ("abandoned" if g.abandoned else "-")
+        winner = (
+            shown(g.winner.capitalize(), 40) if g.winner else ("abandoned" if g.abandoned else "-")
+        )
         waiting = _names(g.waiting_for)
         if local and g.mine_waiting:
             waiting += " (you)"

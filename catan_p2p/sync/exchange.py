@@ -161,10 +161,11 @@ class Exchange:
         plans = [(src, *local.wanted(src)) for src in sources]
         errors: dict[str, str] = {}
         missing: dict[str, frozenset[str]] = {}
+        own = local.own_refs()
 
         def one(src: Source, logs: list[str], steps: list[str]) -> None:
             try:
-                missing[src.name] = self._fetch_from(src, logs, steps)
+                missing[src.name] = self._fetch_from(src, logs, steps, own)
             except RemoteError as exc:
                 errors[src.name] = str(exc)
 
@@ -175,7 +176,6 @@ class Exchange:
             one(*plans[0])
         for t in threads:
             t.join()
-        own = local.own_refs()
         for src, logs, steps in plans:
             if src.name not in errors:
                 held = [r for r in logs if r not in missing[src.name]]
@@ -190,14 +190,24 @@ class Exchange:
             return next(iter(errors.values()))
         return errors.get(REMOTE)
 
-    def _fetch_from(self, src: Source, logs: list[str], steps: list[str]) -> frozenset[str]:
+    def _fetch_from(
+        self, src: Source, logs: list[str], steps: list[str], own: Iterable[str] = ()
+    ) -> frozenset[str]:
         """Fetch ``src`` (the logs it lacks come back); an idle poll of a remote on this
-        machine's disk whose refs all equal the tracking refs already starts no Git."""
+        machine's disk whose refs all equal the tracking refs already starts no Git.
+
+        The copies of the ``own`` answers under ``steps`` (a seat claim, say) go first:
+        a fetch writes the answers the source holds and deletes none it lost, so a claim
+        someone deleted there would stay "seen" here and never be pushed again."""
         url = None if src.name == REMOTE else src.url
         if self._fetch is None and ondisk.unchanged(
             self.repo.refs, src.url, self.game, logs, steps, src.name
         ):
             return frozenset()
+        bases = tuple(s + "/" for s in steps)
+        for ref in own:
+            if ref.startswith(bases):
+                refpolicy.forget(self.repo, tracking_ref(ref, src.name))
         fetch = self._fetch or transport.fetch
         return fetch(self.repo.git_dir, self.game, logs, steps, src.name, url)
 
@@ -230,7 +240,7 @@ class Exchange:
             for src in stale:
                 logs, steps = local.wanted(src)
                 try:
-                    gone = self._fetch_from(src, logs, steps)
+                    gone = self._fetch_from(src, logs, steps, local.own_refs())
                 except RemoteError as exc:
                     return Sent(str(exc))
                 held = [r for r in logs if r not in gone]

@@ -400,3 +400,29 @@ def test_the_hooks_refusal_of_a_300_parent_merge_is_one_short_line(tmp_path: Pat
     assert pushed.returncode != 0
     said = [ln for ln in pushed.stderr.splitlines() if "catan-p2p:" in ln]
     assert said and all(len(ln.removeprefix("remote: ").rstrip()) <= 300 for ln in said), said
+
+
+def test_a_claim_deleted_before_the_creator_fetched_it_is_put_back_by_its_owner(tmp_path: Path):
+    """Someone deletes Blue's seat claim from a plain remote before Red, the creator,
+    fetched it. Blue's sync still believed the remote held it (its copy of what the
+    remote held was never let go), so it never pushed it again: after five rounds of
+    every seat's sync the lobby was still open. A seat now re-publishes its claim
+    wherever it is missing."""
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    players = ("red", "blue", "white")
+    create_game(tmp_path / "red", list(players), seed="pub", game_id="g", local=("red",))
+    transport.set_remote(tmp_path / "red" / ".git", str(remote))
+    sessions = {"red": GitSession(tmp_path / "red", "g", ("red",))}
+    sessions["red"].sync()
+    sessions["blue"] = join_game(str(remote), tmp_path / "blue", "g", "blue")
+    claim = f"refs/heads/catan/g/seat/{sessions['red'].genesis}/blue"
+    assert git("for-each-ref", "--format=%(refname)", claim, cwd=remote).strip() == claim
+    git("update-ref", "-d", claim, cwd=remote)
+    sessions["white"] = join_game(str(remote), tmp_path / "white", "g", "white")
+    for _ in range(5):
+        for s in sessions.values():
+            assert s.sync().error is None
+        if not sessions["red"].state.lobby_open:
+            break
+    assert not sessions["red"].state.lobby_open

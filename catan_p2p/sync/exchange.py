@@ -16,11 +16,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from catan_p2p.errors import RemoteError, UsageError
+from catan_p2p.printable import shown
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import REMOTE, tracking_ref
 from catan_p2p.sync import ondisk, publish, refpolicy, transport
 from catan_p2p.sync.publish import Source
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.trust.seats import point_refusal
 
 #: How often a push whose lease went stale is fetched, decided and sent again.
 LEASE_TRIES = 3
@@ -111,6 +113,9 @@ class Exchange:
             if self.publish_url is not None:
                 for p in self.local:
                     points.setdefault(p, self.publish_url)
+            # only the allowed URL forms are ever fetched from or pushed to (a claim
+            # verified by an older version, a hint edited into the config)
+            points = {p: url for p, url in points.items() if point_refusal(url) is None}
             self._points = (key, points)
         return self._points[1]
 
@@ -122,8 +127,9 @@ class Exchange:
                 f"--peer {player}=...: {player!r} is no other seat of game {self.game} "
                 f"({', '.join(players)})"
             )
-        if url.startswith("-") or not url.strip():
-            raise UsageError(f"--peer {player}={url!r}: not a Git URL")
+        why = point_refusal(url)
+        if why is not None:
+            raise UsageError(f"--peer {player}={shown(url, 80)}: {why}")
         if self.repo.git_dir is not None:
             transport.set_config(self.repo.git_dir, f"catan.point.{player}", url)
         self.hints[player] = url

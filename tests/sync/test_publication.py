@@ -426,3 +426,57 @@ def test_a_claim_deleted_before_the_creator_fetched_it_is_put_back_by_its_owner(
         if not sessions["red"].state.lobby_open:
             break
     assert not sessions["red"].state.lobby_open
+
+
+HOSTILE_POINTS = (
+    "ext::sh -c touch% /tmp/pwned",
+    "ext::sh",
+    "ssh://-oProxyCommand=touch%20/tmp/pwned/x.git",
+    "-oProxyCommand=x:y",
+    "file:///home/blue/catan-blue",
+    "/home/blue/catan-blue",  # another player's clone (not a bare repository's name)
+    "/home/blue/catan-blue/.git",
+    "/srv/../home/blue/x.git",
+    "fd::17",
+    "https://host/a%2e%2e/x",
+    "relative/path.git",
+)
+HONEST_POINTS = (
+    "https://github.com/blue/catan.git",
+    "http://127.0.0.1:8080/blue",
+    "ssh://git@example.org:2222/blue/catan.git",
+    "git://127.0.0.1:9418/blue.git",
+    "git@github.com:blue/catan.git",
+    "/srv/catan/blue.git",
+)
+
+
+@pytest.mark.parametrize("url", HOSTILE_POINTS)
+def test_a_claim_names_only_a_url_of_the_allowed_forms(tmp_path: Path, url: str):
+    """A claim could name any printable URL (``ext::``, an ssh option as a host, the
+    ``file://`` of another player's clone); only Git's own defaults stopped them. The
+    forms PROTOCOL.md lists are now the only ones a claim may name: refused when
+    claiming, when verifying a claim, and never fetched from when hinted."""
+    from catan_p2p.errors import IllegalAction
+    from catan_p2p.trust.seats import point_refusal
+
+    assert point_refusal(url) is not None
+    git("init", "-q", "--bare", str(tmp_path / "remote.git"))
+    with pytest.raises(UsageError, match="publication point"):
+        create_game(tmp_path / "red", ["red", "blue"], seed="p", game_id="g", publish_url=url)
+    sessions = _shared(tmp_path, ("red", "blue"))
+    blue = sessions["blue"]
+    claim = blue.peers["blue"].claim_seat(url)  # as a dishonest peer would sign it
+    with pytest.raises(IllegalAction, match="publication point"):
+        from catan_p2p.trust.seats import claim_seat
+
+        claim_seat(blue.state._replace(seats=("", "")), 1, claim)
+    with pytest.raises(UsageError, match="publication point"):
+        sessions["red"].add_point("blue", url)
+
+
+@pytest.mark.parametrize("url", HONEST_POINTS)
+def test_the_allowed_url_forms_are_taken(url: str):
+    from catan_p2p.trust.seats import point_refusal
+
+    assert point_refusal(url) is None

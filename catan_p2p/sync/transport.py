@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from catan_p2p.errors import RemoteError
@@ -65,7 +65,13 @@ def chat_tracking_prefix(game: str, source: str = REMOTE) -> str:
 # ----------------------------------------------------------------------------------------
 
 
-def _git(git_dir: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+def _git(
+    git_dir: Path,
+    *args: str,
+    stdin: str | None = None,
+    timeout: float = TIMEOUT,
+    on_start: Callable[[subprocess.Popen], None] | None = None,
+) -> subprocess.CompletedProcess:
     """Run one Git command; stopped, Git is let to remove its ``.lock`` files first.
 
     ``subprocess.run`` SIGKILLs its child on a timeout or a Ctrl-C, and a fetch killed
@@ -73,6 +79,8 @@ def _git(git_dir: Path, *args: str, stdin: str | None = None) -> subprocess.Comp
     fails on it. Git removes its locks on SIGINT (a Ctrl-C reaches the whole process
     group) and on SIGTERM, so it gets the time to. ``stdin``: what Git reads (a name's
     bytes that are no UTF-8 pass as ``surrogateescape`` made them, as in arguments).
+    ``timeout``: seconds Git may take; ``on_start`` is handed the process (a caller that
+    stops waiting for it may stop it later, ``stop``).
     """
     # A URL from a seat claim (protocol 6) never runs a command through ext::.
     cmd = ["-c", "protocol.ext.allow=never", *args]
@@ -85,12 +93,14 @@ def _git(git_dir: Path, *args: str, stdin: str | None = None) -> subprocess.Comp
         encoding="utf-8",
         errors="surrogateescape",
     ) as proc:
+        if on_start is not None:
+            on_start(proc)
         try:
-            out, err = proc.communicate(stdin, timeout=TIMEOUT)
+            out, err = proc.communicate(stdin, timeout=timeout)
         except subprocess.TimeoutExpired:
             _stop_gently(proc, signal_first=True)
             raise RemoteError(
-                f"git {args[0]} timed out after {TIMEOUT} s; check the remote and retry"
+                f"git {args[0]} timed out after {timeout:g} s; check the remote and retry"
             ) from None
         except KeyboardInterrupt:
             _stop_gently(proc, signal_first=False)  # Git had the SIGINT too
@@ -102,6 +112,16 @@ def share_all(src: Path, url: str) -> None:
     """Push every game log of the repository at ``src`` to ``url`` as it is: a set-up step
     for benchmarks and screenshots (a seat publishes with ``push``)."""
     gitcmd.run(None, "-C", str(src), "push", "-q", url, f"{PREFIX}/*:{PREFIX}/*", check=True)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Ask a Git started with ``on_start`` to end (SIGTERM: it removes its locks), without
+    waiting; the thread that waits on it sees it end."""
+    if proc.poll() is None:
+        try:
+            proc.terminate()
+        except OSError:
+            pass  # ended meanwhile
 
 
 def _stop_gently(proc: subprocess.Popen, signal_first: bool, grace: float = 5.0) -> None:
@@ -171,6 +191,8 @@ def fetch(
     source: str = REMOTE,
     url: str | None = None,
     players: Sequence[str] | None = None,
+    timeout: float = TIMEOUT,
+    on_start: Callable[[subprocess.Popen], None] | None = None,
 ) -> frozenset[str]:
     """Fetch what a peer of ``game`` needs from one remote, into ``refs/remotes/<source>/``.
 
@@ -188,6 +210,7 @@ def fetch(
             a peer's first sync time out, and every later one cost a second.
         source: the tracking namespace (``origin``: the shared remote; ``seat-<p>``: a
             seat's publication point); ``url`` (default: the configured ``source``).
+        timeout, on_start: as ``_git``'s, for each Git started.
 
     Returns:
         The ``logs`` the remote does not hold (a seat not joined yet, or a ref someone
@@ -197,7 +220,7 @@ def fetch(
     if logs is None:
         spec = f"+{game_prefix(game)}/*:{tracking_prefix(game, source)}/*"
         chat = f"+{chat_prefix(game)}/*:{chat_tracking_prefix(game, source)}/*"
-        _fetch(git_dir, where, [spec, chat], ("--prune",))
+        _fetch(git_dir, where, [spec, chat], ("--prune",), timeout, on_start)
         return frozenset()
     names = log_players(logs) if players is None else list(players)
     wanted = [f"+{ref}:{tracking_ref(ref, source)}" for ref in logs]
@@ -207,7 +230,7 @@ def fetch(
     missing: set[str] = set()
     while True:
         try:
-            _fetch(git_dir, where, [*wanted, *seats])
+            _fetch(git_dir, where, [*wanted, *seats], (), timeout, on_start)
             return frozenset(missing)
         except _MissingRef as gone:
             spec = f"+{gone.ref}:{tracking_ref(gone.ref, source)}"
@@ -334,7 +357,14 @@ def _checked_url(where: str) -> str:
     return where
 
 
-def _fetch(git_dir: Path, where: str, specs: list[str], options: tuple[str, ...] = ()) -> None:
+def _fetch(
+    git_dir: Path,
+    where: str,
+    specs: list[str],
+    options: tuple[str, ...] = (),
+    timeout: float = TIMEOUT,
+    on_start: Callable[[subprocess.Popen], None] | None = None,
+) -> None:
     # No FETCH_HEAD rewrite, no automatic gc/maintenance child, no forced-update scan:
     # a third less time per fetch, and the game packs its repository itself.
     args = (
@@ -351,9 +381,9 @@ def _fetch(git_dir: Path, where: str, specs: list[str], options: tuple[str, ...]
         where,
     )
     lines = "".join(f"{spec}\n" for spec in specs)
-    proc = _git(git_dir, *args, stdin=lines)
+    proc = _git(git_dir, *args, stdin=lines, timeout=timeout, on_start=on_start)
     if proc.returncode != 0 and _clear_stale_lock(git_dir, proc.stderr or ""):
-        proc = _git(git_dir, *args, stdin=lines)
+        proc = _git(git_dir, *args, stdin=lines, timeout=timeout, on_start=on_start)
     if proc.returncode != 0:
         gone = _NO_REF.search(proc.stderr or "")
         if gone is not None:

@@ -480,3 +480,51 @@ def test_the_allowed_url_forms_are_taken(url: str):
     from catan_p2p.trust.seats import point_refusal
 
     assert point_refusal(url) is None
+
+
+def test_a_point_that_never_answers_costs_no_sync_more_than_its_short_deadline(tmp_path: Path):
+    """Blue's point accepts connections and never answers: every sync of every peer took
+    about 34 s (Git's 30 s time-out) and exited 0 without naming the point. Each source
+    now has its own short deadline: the sync reads the others, names the point in one
+    sentence and leaves it to answer meanwhile (its Git stopped when the session ends)."""
+    import socket
+    import threading
+
+    from catan_p2p.sync.exchange import POINT_SECONDS
+
+    sessions = _shared(tmp_path, ("red", "blue"))
+    red = sessions["red"]
+    started = time.monotonic()
+    assert red.sync().error is None
+    quiet = time.monotonic() - started
+    held: list[socket.socket] = []
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        server.settimeout(0.2)
+        stop = threading.Event()
+
+        def accept_and_say_nothing() -> None:
+            while not stop.is_set():
+                try:
+                    held.append(server.accept()[0])
+                except OSError:
+                    continue
+
+        threading.Thread(target=accept_and_say_nothing, daemon=True).start()
+        url = f"git://127.0.0.1:{server.getsockname()[1]}/blue.git"
+        red.add_point("blue", url)
+        try:
+            for first in (True, False, False):  # (measured: 2.0 s, then 0.001 s; 34 s before)
+                started = time.monotonic()
+                status = red.sync()
+                took = time.monotonic() - started
+                assert status.error is None
+                assert took < (POINT_SECONDS if first else 0) + quiet + 3, (took, quiet)
+                (said,) = status.points_down
+                assert url in said and "Blue" in said and len(said) <= 300, said
+        finally:
+            red.close()
+            stop.set()
+            for conn in held:
+                conn.close()

@@ -274,10 +274,14 @@ def joined_genesis(
             raise refused
         raise UsageError(f"the remote {url} has no readable game {game!r}; check the URL and id")
     if len(roots) != 1:
+        led = "; ".join(
+            f"{r[:10]} (the log of {', '.join(p.capitalize() for p in sorted(support[r]))})"
+            for r in roots
+        )
         raise VerificationError(
-            f"the remote {url} holds {len(roots)} different starts of game {game} "
-            f"({', '.join(r[:10] for r in roots)}); ask its creator for the game's start "
-            "(`catan-p2p new` printed it) and pass it with --start"
+            f"the remote {shown(url, 80)} holds {len(roots)} different starts of game {game}: "
+            f"{led}; someone put a second game of this id there: ask the game's creator for "
+            "its start (`catan-p2p new` printed it) and pass it with --start"
         )
     return roots[0]
 

@@ -417,9 +417,15 @@ class Exchange:
                 continue
             target = REMOTE if src.name == REMOTE else src.url
             try:
-                moved = (self._push or transport.push)(
-                    self.repo.git_dir, plan.updates, deletes, plan.leases, target
-                )
+                if self._push is not None:
+                    moved = self._push(
+                        self.repo.git_dir, plan.updates, deletes, plan.leases, target
+                    )
+                else:  # an own point that hangs holds the push up to POINT_TIMEOUT only
+                    timeout = transport.TIMEOUT if src.owner is None else POINT_TIMEOUT
+                    moved = transport.push(
+                        self.repo.git_dir, plan.updates, deletes, plan.leases, target, timeout
+                    )
             except RemoteError as exc:
                 errors.append(str(exc))
                 continue

@@ -446,6 +446,7 @@ def push(
     deletes: Sequence[str] = (),
     leases: Mapping[str, str | None] | None = None,
     remote: str = REMOTE,
+    timeout: float = TIMEOUT,
 ) -> frozenset[str]:
     """Push own refs (``ref:ref``) and delete finished temporary branches.
 
@@ -456,6 +457,7 @@ def push(
             seat restores its own branch over junk someone else pushed, without ever
             overwriting a push it has not seen. Refs not listed are never forced.
         remote: a configured remote's name or a URL (a seat's publication point).
+        timeout: seconds Git may take.
 
     Returns:
         The leased refs, and the deletes, the remote refused because they moved since they
@@ -481,6 +483,7 @@ def push(
         "--",
         remote,
         *specs,
+        timeout=timeout,
     )
     if proc.returncode == 0:
         return frozenset()

@@ -475,6 +475,15 @@ def test_a_claim_names_only_a_url_of_the_allowed_forms(tmp_path: Path, url: str)
         sessions["red"].add_point("blue", url)
 
 
+def test_a_hello_nudge_names_only_a_point_of_the_allowed_forms():
+    """A joiner's hello over UDP names its point, which the creator notes as a hint: a
+    ``git://`` URL with a ``..`` part passed the nudge's own shape."""
+    from catan_p2p.sync import nudge
+
+    assert nudge.is_nudgeable("git://127.0.0.1:9419/blue.git")
+    assert not nudge.is_nudgeable("git://127.0.0.1:9419/../../home/red/catan")
+
+
 @pytest.mark.parametrize("url", HONEST_POINTS)
 def test_the_allowed_url_forms_are_taken(url: str):
     from catan_p2p.trust.seats import point_refusal

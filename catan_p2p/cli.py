@@ -15,6 +15,7 @@ import sys
 import threading
 from collections.abc import Sequence
 
+from catan_p2p import printable
 from catan_p2p.errors import CatanError
 from catan_p2p.sync import disk
 
@@ -109,10 +110,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     in_main = threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGTERM, _terminate) if in_main else None
+    streams = sys.stdout, sys.stderr
+    # Whatever a remote or a peer said reaches the terminal only as printable text.
+    sys.stdout, sys.stderr = printable.Guard(sys.stdout), printable.Guard(sys.stderr)  # type: ignore[assignment]
     try:
         return int(module.run(args) or 0)
-    except CatanError as exc:
-        print(f"catan-p2p {name}: {exc}", file=sys.stderr)
+    except CatanError as exc:  # a refusal: one line, whatever a peer put in its sentence
+        print(printable.one_line(f"catan-p2p {name}: {exc}"), file=sys.stderr)
         return 1
     except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -141,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"catan-p2p {name}: {said}.", file=sys.stderr)
         return 128 + signal.SIGTERM if isinstance(exc, Terminated) else 130
     finally:
+        sys.stdout, sys.stderr = streams
         if in_main and before is not None:
             signal.signal(signal.SIGTERM, before)
 

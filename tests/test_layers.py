@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The layers, lowest first; a module may import its own layer and the ones before it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("catan_p2p.errors",),
+    ("catan_p2p.errors", "catan_p2p.printable"),
     ("catan_p2p.rules",),
     ("catan_p2p.trust",),
     ("catan_p2p.boards",),

@@ -393,6 +393,8 @@ def draw_sync(
         text += f" · FORK: {status.forks[0]}"
     elif status.waiting:
         text += f" · {status.waiting[0]}"
+    elif status.points_down:
+        text += f" · {status.points_down[0]}"
     if status.error:
         text = f"retrying · {status.error}"
     elif sending:

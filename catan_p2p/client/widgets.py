@@ -14,6 +14,7 @@ import pygame
 
 from catan_p2p.client import theme
 from catan_p2p.client.theme import Colour
+from catan_p2p.printable import shown
 
 
 def draw_text(
@@ -26,8 +27,11 @@ def draw_text(
     anchor: str = "topleft",
     max_width: int | None = None,
 ) -> pygame.Rect:
-    """Draw one line of text anchored at ``pos``; cut with an ellipsis past ``max_width``."""
+    """Draw one line of text anchored at ``pos``; cut with an ellipsis past ``max_width``.
+    Every text passes ``printable.shown``: a name from a remote may hold anything (a NUL
+    byte made pygame raise)."""
     f = theme.font(size, bold)
+    text = shown(text)
     if max_width is not None:
         text = fit_text(text, f, max_width)
     image = f.render(text, True, colour)

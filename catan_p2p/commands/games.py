@@ -17,6 +17,7 @@ from pathlib import Path
 
 from catan_p2p.commands._options import add_json
 from catan_p2p.commands._seats import bot_seats
+from catan_p2p.printable import shown
 from catan_p2p.session.lobby import GameSummary, games_folder, list_local, list_remote
 
 
@@ -132,7 +133,7 @@ def ago(when: int, now: int) -> str:
 
 
 def _names(players: tuple[str, ...] | list[str]) -> str:
-    return ", ".join(p.capitalize() for p in players) or "-"
+    return ", ".join(shown(p.capitalize(), 40) for p in players) or "-"
 
 
 def table(games: tuple[GameSummary, ...] | list[GameSummary], now: int, local: bool) -> str:
@@ -143,14 +144,16 @@ def table(games: tuple[GameSummary, ...] | list[GameSummary], now: int, local: b
     rows = [head]
     for g in sorted(games, key=lambda g: g.problem is not None):  # junk last
         if g.problem:
-            rows.append([g.game, f"unreadable: {g.problem}"] + [""] * (len(head) - 2))
+            rows.append([shown(g.game), f"unreadable: {shown(g.problem)}"] + [""] * (len(head) - 2))
             continue
-        winner = g.winner.capitalize() if g.winner else ("abandoned" if g.abandoned else "-")
+        winner = (
+            shown(g.winner.capitalize(), 40) if g.winner else ("abandoned" if g.abandoned else "-")
+        )
         waiting = _names(g.waiting_for)
         if local and g.mine_waiting:
             waiting += " (you)"
         row = [
-            g.game,
+            shown(g.game),
             _names(g.players),
             _names(g.open_seats),
             str(g.turn),
@@ -159,7 +162,7 @@ def table(games: tuple[GameSummary, ...] | list[GameSummary], now: int, local: b
             winner,
         ]
         if local:
-            row += [_names(g.yours) if g.yours else "watching", g.path or ""]
+            row += [_names(g.yours) if g.yours else "watching", shown(g.path or "")]
         rows.append(row)
     plain = [r for r in rows if not r[1].startswith("unreadable")]
     widths = [max(len(r[i]) for r in plain) for i in range(len(head))]

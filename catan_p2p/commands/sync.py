@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
                 "error": error,
                 "forks": [str(f) for f in status.forks],
                 "waiting": list(status.waiting),
+                "points_down": list(status.points_down),
                 "rejected": session.rejected,
             }
         )
@@ -55,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"rejected {oid[:10]}: {reason}", file=sys.stderr)
         for note in status.waiting:
             print(note)
+        for note in status.points_down:
+            print(note, file=sys.stderr)
         for fork in status.forks:
             print(fork, file=sys.stderr)
         if error:

@@ -48,6 +48,9 @@ class SyncStatus:
     error: str | None = None  # the last sync error, one sentence
     forks: tuple[Fork, ...] = field(default_factory=tuple)  # diverging heads found
     waiting: tuple[str, ...] = ()  # lines that wait for a peer's closing merge (not forks)
+    points_down: tuple[
+        str, ...
+    ] = ()  # seats' points that failed or did not answer, a sentence each
 
 
 class Session(Protocol):

@@ -24,7 +24,7 @@ from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.history import History
 from catan_p2p.session.keys import check_claimed, seat_keys
 from catan_p2p.session.wording import spoken
-from catan_p2p.store.refs import player_ref, tracking_ref
+from catan_p2p.store.refs import REMOTE, player_ref, tracking_ref
 from catan_p2p.sync import checkpoint, liveness, nudge, refpolicy
 from catan_p2p.sync.exchange import Exchange
 from catan_p2p.sync.publish import Source
@@ -186,11 +186,14 @@ class GitSession:
 
     def sync(self) -> SyncStatus:
         """Fetch (when networked), verify and fast-forward, merge, push."""
-        fetched, error = False, None
+        fetched, error, down = False, None, ()
         if self.networked:
             sources = self._sources()
-            error = Exchange.first_error(self.exchange.fetch(self.seats, sources), len(sources))
+            errors = self.exchange.fetch(self.seats, sources)
+            error = Exchange.first_error(errors, len(sources))
+            down = tuple(said for name, said in errors.items() if name != REMOTE)
             fetched = error is None
+        self._status = replace(self._status, points_down=down)
         self._sync_local(fetched, error)
         self._send()
         return self._status
@@ -286,5 +289,6 @@ class GitSession:
         return refpolicy.tracked_logs(self.repo, self.game_id, self.players)
 
     def close(self) -> None:
+        self.exchange.close()
         self.checkpoint.note(self.seats.lead().head, now=True)
         self.repo.close()

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from catan_p2p.errors import StateFileError, UsageError, VerificationError
+from catan_p2p.printable import shown
 from catan_p2p.rules.board import Board, standard_board
 from catan_p2p.rules.steps import SEAT
 from catan_p2p.session.git import GitSession
@@ -30,6 +31,7 @@ from catan_p2p.sync.genesis import check_declared, initial_state
 from catan_p2p.sync.protocol import GenesisInfo, genesis_message
 from catan_p2p.sync.repo import GameRepo, init_repo
 from catan_p2p.sync.signing import SeatKey
+from catan_p2p.trust.seats import point_refusal
 
 #: The environment variable that fixes the time of a game's genesis (seconds since the
 #: epoch), as ``GIT_COMMITTER_DATE`` fixes Git's: the deck secrets and the dice chains hash
@@ -94,6 +96,7 @@ def create_game(
         publish_url: where the local seats publish (protocol 6), named in their claims.
     """
     players = tuple(check_name("player", p) for p in players)
+    check_point(publish_url)
     if BANK in players:
         raise UsageError(
             f"{BANK!r} cannot be a player's name, turn.json lists the bank's cards "
@@ -157,6 +160,7 @@ def join_game(
             (``sync.serve``): nothing is pushed there.
     """
     start = None if start is None else check_start(start)
+    check_point(publish_url)
     path = Path(repo)
     try:
         game_repo = GameRepo(path)
@@ -198,6 +202,14 @@ def join_game(
     session = GitSession(path, game_id, (player,), keys={player: key})
     session.sync()
     return session
+
+
+def check_point(url: str | None) -> None:
+    """``UsageError`` unless ``url`` (``--publish``) is None or a publication point of
+    an allowed form (``trust.seats.point_refusal``): the claim naming it would be refused."""
+    why = None if url is None else point_refusal(url)
+    if why is not None:
+        raise UsageError(f"--publish {shown(url, 80)}: {why}")
 
 
 #: Hex digits of a game's first commit that ``--start`` needs at least: with fewer,
@@ -262,10 +274,14 @@ def joined_genesis(
             raise refused
         raise UsageError(f"the remote {url} has no readable game {game!r}; check the URL and id")
     if len(roots) != 1:
+        led = "; ".join(
+            f"{r[:10]} (the log of {', '.join(p.capitalize() for p in sorted(support[r]))})"
+            for r in roots
+        )
         raise VerificationError(
-            f"the remote {url} holds {len(roots)} different starts of game {game} "
-            f"({', '.join(r[:10] for r in roots)}); ask its creator for the game's start "
-            "(`catan-p2p new` printed it) and pass it with --start"
+            f"the remote {shown(url, 80)} holds {len(roots)} different starts of game {game}: "
+            f"{led}; someone put a second game of this id there: ask the game's creator for "
+            "its start (`catan-p2p new` printed it) and pass it with --start"
         )
     return roots[0]
 

@@ -9,6 +9,7 @@ signed by another key, a megabyte of terminal escapes) is junk: not adopted, not
 
 from __future__ import annotations
 
+from catan_p2p import printable
 from catan_p2p.errors import CatanError
 from catan_p2p.store.objects import Commit
 from catan_p2p.sync.protocol import player_email
@@ -65,5 +66,4 @@ def update_refusal(repo: GameRepo, old: str | None, new: str, player: str, key: 
 def shown(text: str) -> str:
     """A line as a terminal or the window may print it: control characters escaped,
     at most ``MAX_CHARS`` characters (a peer checks lines, but a file may be anything)."""
-    out = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
-    return out if len(out) <= MAX_CHARS else out[: MAX_CHARS - 1] + "…"
+    return printable.shown(text, MAX_CHARS)

@@ -10,20 +10,72 @@ value is good; it never verifies or records anything itself.
 
 from __future__ import annotations
 
+import subprocess
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from catan_p2p.errors import RemoteError, UsageError
+from catan_p2p.printable import one_line, shown
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import REMOTE, tracking_ref
 from catan_p2p.sync import ondisk, publish, refpolicy, transport
 from catan_p2p.sync.publish import Source
 from catan_p2p.sync.repo import GameRepo
+from catan_p2p.trust.seats import point_refusal
 
 #: How often a push whose lease went stale is fetched, decided and sent again.
 LEASE_TRIES = 3
+#: Seconds a sync waits for a seat's publication point (at least: as long as the shared
+#: remote takes); one that has not answered by then is read at a later sync.
+POINT_SECONDS = 2.0
+#: Seconds a point's Git may run at all (the shared remote's: ``transport.TIMEOUT``).
+POINT_TIMEOUT = 20.0
+#: Seconds ``close`` waits for a stopped fetch to end.
+STOP_SECONDS = 5.0
+
+
+@dataclass
+class _Job:
+    """One source's fetch on a thread of its own, and how it went."""
+
+    src: Source
+    logs: list[str]
+    steps: list[str]
+    thread: threading.Thread | None = None
+    missing: frozenset[str] | None = None  # the logs it lacks, once it ended well
+    error: str | None = None
+    procs: list[subprocess.Popen] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def alive(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def join(self, seconds: float | None) -> None:
+        if self.thread is not None:
+            self.thread.join(None if seconds is None else max(0.0, seconds))
+
+    @property
+    def where(self) -> str:
+        owner = self.src.owner
+        return "the shared remote" if owner is None else f"{owner.capitalize()}'s point"
+
+    def said(self, error: str) -> str:
+        """``error`` with the source named, when it is a seat's point."""
+        if self.src.owner is None:
+            return error
+        return one_line(f"{self.where} {self.src.url}: {error}")
+
+    def late(self) -> str:
+        """The one sentence naming a source that has not answered yet."""
+        waited = time.monotonic() - self.started
+        return one_line(
+            f"{self.where} {self.src.url} has not answered for {waited:.0f} s; the other "
+            "sources carry its moves meanwhile, and sync reads it once it answers"
+        )
 
 
 class Local(Protocol):
@@ -92,6 +144,8 @@ class Exchange:
         self._points: tuple[str, dict[str, str]] | None = None
         self._due = False
         self._extra: set[str] = set()
+        self._running: dict[str, _Job] = {}  # source name -> a fetch past its deadline
+        self._slow: set[str] = set()  # points not waited for: late until one fetch ends
         self.deletes: list[str] = []  # finished answer branches the remotes should lose
 
     @property
@@ -111,6 +165,9 @@ class Exchange:
             if self.publish_url is not None:
                 for p in self.local:
                     points.setdefault(p, self.publish_url)
+            # only the allowed URL forms are ever fetched from or pushed to (a claim
+            # verified by an older version, a hint edited into the config)
+            points = {p: url for p, url in points.items() if point_refusal(url) is None}
             self._points = (key, points)
         return self._points[1]
 
@@ -122,8 +179,9 @@ class Exchange:
                 f"--peer {player}=...: {player!r} is no other seat of game {self.game} "
                 f"({', '.join(players)})"
             )
-        if url.startswith("-") or not url.strip():
-            raise UsageError(f"--peer {player}={url!r}: not a Git URL")
+        why = point_refusal(url)
+        if why is not None:
+            raise UsageError(f"--peer {player}={shown(url, 80)}: {why}")
         if self.repo.git_dir is not None:
             transport.set_config(self.repo.git_dir, f"catan.point.{player}", url)
         self.hints[player] = url
@@ -156,31 +214,81 @@ class Exchange:
     # --- fetching ------------------------------------------------------------------------
 
     def fetch(self, local: Local, sources: Sequence[Source]) -> dict[str, str]:
-        """Fetch every source at once (one thread each) and note what each holds; the
-        error of each source that failed (source name -> sentence)."""
-        plans = [(src, *local.wanted(src)) for src in sources]
-        errors: dict[str, str] = {}
-        missing: dict[str, frozenset[str]] = {}
+        """Fetch every source at once (a thread each) and note what each holds; the error
+        of each source that failed or has not answered yet (source name -> sentence).
 
-        def one(src: Source, logs: list[str], steps: list[str]) -> None:
-            try:
-                missing[src.name] = self._fetch_from(src, logs, steps)
-            except RemoteError as exc:
-                errors[src.name] = str(exc)
-
-        threads = [threading.Thread(target=one, args=p, daemon=True) for p in plans[1:]]
-        for t in threads:
-            t.start()
-        if plans:
-            one(*plans[0])
-        for t in threads:
-            t.join()
+        Each source has its own deadline: the shared remote is waited for (its Git has
+        ``transport.TIMEOUT``), a seat's point until ``POINT_SECONDS`` after the start or
+        as long as the shared remote took, whichever is later. A point that has not
+        answered by then is named and left to finish on its thread (its Git has
+        ``POINT_TIMEOUT``), never started twice at once; what it brought is noted at the
+        first sync after it ends. Until one of its fetches ends well it is waited for no
+        longer than the shared remote takes. So a point that accepts connections and
+        never answers costs one sync ``POINT_SECONDS``, and no sync after that."""
         own = local.own_refs()
-        for src, logs, steps in plans:
-            if src.name not in errors:
-                held = [r for r in logs if r not in missing[src.name]]
-                self.note_fetched(src, held, steps, own)
+        errors: dict[str, str] = {}
+        started = time.monotonic()
+        jobs: list[_Job] = []
+        for src in sources:
+            running = self._running.pop(src.name, None)
+            if running is not None and running.alive:
+                self._running[src.name] = running
+                errors[src.name] = running.late()
+                continue
+            if running is not None and running.error is None:  # it ended after its sync
+                self._take(running, own)
+                self._slow.discard(src.name)
+            jobs.append(self._start(src, *local.wanted(src), own))
+        for job in jobs:
+            if job.src.owner is None:
+                job.join(None)
+        others = time.monotonic()
+        end = max(started + POINT_SECONDS, others)
+        for job in jobs:
+            job.join((others if job.src.name in self._slow else end) - time.monotonic())
+            if job.alive:
+                self._running[job.src.name] = job
+                self._slow.add(job.src.name)
+                errors[job.src.name] = job.late()
+            elif job.error is not None:
+                errors[job.src.name] = job.said(job.error)
+            else:
+                self._take(job, own)
         return errors
+
+    def _take(self, job: _Job, own: Iterable[str]) -> None:
+        held = [r for r in job.logs if r not in (job.missing or ())]
+        self.note_fetched(job.src, held, job.steps, own)
+
+    def _start(self, src: Source, logs: list[str], steps: list[str], own: Iterable[str]) -> _Job:
+        """A fetch of ``src`` on a thread of its own; what touches this repository's refs
+        in-process (the idle poll's look, the own answers' copies) is done here first."""
+        job = _Job(src, logs, steps)
+        if self._idle(src, logs, steps):
+            job.missing = frozenset()
+            return job
+        self._forget_own(src, steps, own)
+        timeout = transport.TIMEOUT if src.owner is None else POINT_TIMEOUT
+
+        def run() -> None:
+            try:
+                job.missing = self._transfer(src, logs, steps, timeout, job.procs.append)
+            except RemoteError as exc:
+                job.error = str(exc)
+
+        job.thread = threading.Thread(target=run, name=f"fetch {src.name}", daemon=True)
+        job.thread.start()
+        return job
+
+    def close(self) -> None:
+        """Stop the fetches still running (a point that never answered): their Git ends
+        with its locks removed, and nothing is left behind."""
+        for job in self._running.values():
+            for proc in job.procs:
+                transport.stop(proc)
+        for job in self._running.values():
+            job.join(STOP_SECONDS)
+        self._running.clear()
 
     @staticmethod
     def first_error(errors: dict[str, str], tried: int) -> str | None:
@@ -190,16 +298,55 @@ class Exchange:
             return next(iter(errors.values()))
         return errors.get(REMOTE)
 
-    def _fetch_from(self, src: Source, logs: list[str], steps: list[str]) -> frozenset[str]:
+    def _fetch_from(
+        self, src: Source, logs: list[str], steps: list[str], own: Iterable[str] = ()
+    ) -> frozenset[str]:
         """Fetch ``src`` (the logs it lacks come back); an idle poll of a remote on this
-        machine's disk whose refs all equal the tracking refs already starts no Git."""
-        url = None if src.name == REMOTE else src.url
-        if self._fetch is None and ondisk.unchanged(
-            self.repo.refs, src.url, self.game, logs, steps, src.name
-        ):
+        machine's disk whose refs all equal the tracking refs already starts no Git.
+
+        The copies of the ``own`` answers under ``steps`` (a seat claim, say) go first:
+        a fetch writes the answers the source holds and deletes none it lost, so a claim
+        someone deleted there would stay "seen" here and never be pushed again."""
+        if self._idle(src, logs, steps):
             return frozenset()
-        fetch = self._fetch or transport.fetch
-        return fetch(self.repo.git_dir, self.game, logs, steps, src.name, url)
+        self._forget_own(src, steps, own)
+        timeout = transport.TIMEOUT if src.owner is None else POINT_TIMEOUT
+        return self._transfer(src, logs, steps, timeout)
+
+    def _idle(self, src: Source, logs: list[str], steps: list[str]) -> bool:
+        """An idle poll of a remote on this machine's disk (``ondisk.unchanged``)."""
+        return self._fetch is None and ondisk.unchanged(
+            self.repo.refs, src.url, self.game, logs, steps, src.name
+        )
+
+    def _forget_own(self, src: Source, steps: list[str], own: Iterable[str]) -> None:
+        bases = tuple(s + "/" for s in steps)
+        for ref in own:
+            if ref.startswith(bases):
+                refpolicy.forget(self.repo, tracking_ref(ref, src.name))
+
+    def _transfer(
+        self,
+        src: Source,
+        logs: list[str],
+        steps: list[str],
+        timeout: float,
+        on_start: Callable[[subprocess.Popen], None] | None = None,
+    ) -> frozenset[str]:
+        """The fetch itself: Git (or the test's in-memory fetch) and nothing in-process."""
+        url = None if src.name == REMOTE else src.url
+        if self._fetch is not None:
+            return self._fetch(self.repo.git_dir, self.game, logs, steps, src.name, url)
+        return transport.fetch(
+            self.repo.git_dir,
+            self.game,
+            logs,
+            steps,
+            src.name,
+            url,
+            timeout=timeout,
+            on_start=on_start,
+        )
 
     def note_fetched(
         self, src: Source, logs: list[str], steps: list[str], own: Iterable[str]
@@ -230,7 +377,7 @@ class Exchange:
             for src in stale:
                 logs, steps = local.wanted(src)
                 try:
-                    gone = self._fetch_from(src, logs, steps)
+                    gone = self._fetch_from(src, logs, steps, local.own_refs())
                 except RemoteError as exc:
                     return Sent(str(exc))
                 held = [r for r in logs if r not in gone]
@@ -270,9 +417,15 @@ class Exchange:
                 continue
             target = REMOTE if src.name == REMOTE else src.url
             try:
-                moved = (self._push or transport.push)(
-                    self.repo.git_dir, plan.updates, deletes, plan.leases, target
-                )
+                if self._push is not None:
+                    moved = self._push(
+                        self.repo.git_dir, plan.updates, deletes, plan.leases, target
+                    )
+                else:  # an own point that hangs holds the push up to POINT_TIMEOUT only
+                    timeout = transport.TIMEOUT if src.owner is None else POINT_TIMEOUT
+                    moved = transport.push(
+                        self.repo.git_dir, plan.updates, deletes, plan.leases, target, timeout
+                    )
             except RemoteError as exc:
                 errors.append(str(exc))
                 continue

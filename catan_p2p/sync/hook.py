@@ -27,6 +27,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from catan_p2p.errors import CatanError
+from catan_p2p.printable import REFUSAL_CHARS, one_line
 from catan_p2p.store.catfile import CatFileStore
 from catan_p2p.store.refs import (
     CHAT_PREFIX,
@@ -189,8 +190,9 @@ def main() -> int:
     for _old, new, ref in updates:
         after[ref] = new
     refused = [r for old, new, ref in updates if (r := check_update(repo, old, new, ref, after))]
-    for reason in refused:
-        print(f"catan-p2p: refused {reason}", file=sys.stderr)
+    for reason in refused:  # one line each, whatever a pushed commit made the sentence
+        said = f"catan-p2p: refused {reason}"
+        print(one_line(said, REFUSAL_CHARS), file=sys.stderr)
     return 1 if refused else 0
 
 

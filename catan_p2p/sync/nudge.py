@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 from catan_p2p.store.refs import check_name
 from catan_p2p.sync.signing import SeatKey, check_signature
+from catan_p2p.trust.seats import point_refusal
 
 VERSION = 1
 MAX_BYTES = 1200
@@ -93,8 +94,9 @@ def decode(data: bytes) -> Nudge | None:
 
 
 def is_nudgeable(url: str) -> bool:
-    """True for a ``git://`` URL of the strict shape a served point has."""
-    return bool(_URL.match(url))
+    """True for a ``git://`` URL of the strict shape a served point has (and of a form a
+    point may take at all: ``trust.seats.point_refusal``; a hello names one)."""
+    return bool(_URL.match(url)) and point_refusal(url) is None
 
 
 def address(url: str) -> tuple[str, int] | None:

@@ -71,4 +71,5 @@ def unchanged(
         mine = seats.get(ref) or tracking_ref(ref, source)
         if refs.get(mine) != value:
             return False
-    return True
+    # an answer or chat ref the remote lost (someone deleted a seat's claim) is a change
+    return not any(ref not in there and refs.get(mine) is not None for ref, mine in seats.items())

@@ -3,12 +3,7 @@ reported once, and one dated ahead of this clock refused for now only."""
 
 from __future__ import annotations
 
-
-def one_line(reason: str, limit: int = 280) -> str:
-    """``reason`` on one line of at most ``limit`` characters (a hostile commit may make a
-    rule's sentence as long as it likes, e.g. with 300 parents)."""
-    line = " ".join(reason.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+from catan_p2p.printable import one_line
 
 
 class Rejections:
@@ -21,7 +16,9 @@ class Rejections:
 
     def note(self, oid: str, reason: str, early: bool = False) -> None:
         """Refuse ``oid``; an ``early`` one is tried again at every sync until its time."""
-        self.reasons[oid] = one_line(reason)
+        # one line: a hostile commit may make a rule's sentence as long as it likes
+        # (300 parents), and hold any character in the names it quotes
+        self.reasons[oid] = one_line(reason, 280)
         if early:
             self._early.add(oid)
 

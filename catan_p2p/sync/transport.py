@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from catan_p2p.errors import RemoteError
+from catan_p2p.printable import one_line
 from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import (
     CHAT_PREFIX,
@@ -64,7 +65,13 @@ def chat_tracking_prefix(game: str, source: str = REMOTE) -> str:
 # ----------------------------------------------------------------------------------------
 
 
-def _git(git_dir: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+def _git(
+    git_dir: Path,
+    *args: str,
+    stdin: str | None = None,
+    timeout: float = TIMEOUT,
+    on_start: Callable[[subprocess.Popen], None] | None = None,
+) -> subprocess.CompletedProcess:
     """Run one Git command; stopped, Git is let to remove its ``.lock`` files first.
 
     ``subprocess.run`` SIGKILLs its child on a timeout or a Ctrl-C, and a fetch killed
@@ -72,6 +79,8 @@ def _git(git_dir: Path, *args: str, stdin: str | None = None) -> subprocess.Comp
     fails on it. Git removes its locks on SIGINT (a Ctrl-C reaches the whole process
     group) and on SIGTERM, so it gets the time to. ``stdin``: what Git reads (a name's
     bytes that are no UTF-8 pass as ``surrogateescape`` made them, as in arguments).
+    ``timeout``: seconds Git may take; ``on_start`` is handed the process (a caller that
+    stops waiting for it may stop it later, ``stop``).
     """
     # A URL from a seat claim (protocol 6) never runs a command through ext::.
     cmd = ["-c", "protocol.ext.allow=never", *args]
@@ -84,12 +93,14 @@ def _git(git_dir: Path, *args: str, stdin: str | None = None) -> subprocess.Comp
         encoding="utf-8",
         errors="surrogateescape",
     ) as proc:
+        if on_start is not None:
+            on_start(proc)
         try:
-            out, err = proc.communicate(stdin, timeout=TIMEOUT)
+            out, err = proc.communicate(stdin, timeout=timeout)
         except subprocess.TimeoutExpired:
             _stop_gently(proc, signal_first=True)
             raise RemoteError(
-                f"git {args[0]} timed out after {TIMEOUT} s; check the remote and retry"
+                f"git {args[0]} timed out after {timeout:g} s; check the remote and retry"
             ) from None
         except KeyboardInterrupt:
             _stop_gently(proc, signal_first=False)  # Git had the SIGINT too
@@ -101,6 +112,16 @@ def share_all(src: Path, url: str) -> None:
     """Push every game log of the repository at ``src`` to ``url`` as it is: a set-up step
     for benchmarks and screenshots (a seat publishes with ``push``)."""
     gitcmd.run(None, "-C", str(src), "push", "-q", url, f"{PREFIX}/*:{PREFIX}/*", check=True)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Ask a Git started with ``on_start`` to end (SIGTERM: it removes its locks), without
+    waiting; the thread that waits on it sees it end."""
+    if proc.poll() is None:
+        try:
+            proc.terminate()
+        except OSError:
+            pass  # ended meanwhile
 
 
 def _stop_gently(proc: subprocess.Popen, signal_first: bool, grace: float = 5.0) -> None:
@@ -117,7 +138,7 @@ def _stop_gently(proc: subprocess.Popen, signal_first: bool, grace: float = 5.0)
 def _reason(proc: subprocess.CompletedProcess) -> str:
     lines = [ln.strip() for ln in (proc.stderr or "").splitlines() if ln.strip()]
     fatal = [ln for ln in lines if ln.startswith(("fatal:", "error:", "!"))]
-    return (fatal or lines or ["no details"])[0]
+    return one_line((fatal or lines or ["no details"])[0], 200)  # Git quotes the remote
 
 
 def set_remote(git_dir: Path, url: str) -> None:
@@ -170,6 +191,8 @@ def fetch(
     source: str = REMOTE,
     url: str | None = None,
     players: Sequence[str] | None = None,
+    timeout: float = TIMEOUT,
+    on_start: Callable[[subprocess.Popen], None] | None = None,
 ) -> frozenset[str]:
     """Fetch what a peer of ``game`` needs from one remote, into ``refs/remotes/<source>/``.
 
@@ -187,6 +210,7 @@ def fetch(
             a peer's first sync time out, and every later one cost a second.
         source: the tracking namespace (``origin``: the shared remote; ``seat-<p>``: a
             seat's publication point); ``url`` (default: the configured ``source``).
+        timeout, on_start: as ``_git``'s, for each Git started.
 
     Returns:
         The ``logs`` the remote does not hold (a seat not joined yet, or a ref someone
@@ -196,7 +220,7 @@ def fetch(
     if logs is None:
         spec = f"+{game_prefix(game)}/*:{tracking_prefix(game, source)}/*"
         chat = f"+{chat_prefix(game)}/*:{chat_tracking_prefix(game, source)}/*"
-        _fetch(git_dir, where, [spec, chat], ("--prune",))
+        _fetch(git_dir, where, [spec, chat], ("--prune",), timeout, on_start)
         return frozenset()
     names = log_players(logs) if players is None else list(players)
     wanted = [f"+{ref}:{tracking_ref(ref, source)}" for ref in logs]
@@ -206,7 +230,7 @@ def fetch(
     missing: set[str] = set()
     while True:
         try:
-            _fetch(git_dir, where, [*wanted, *seats])
+            _fetch(git_dir, where, [*wanted, *seats], (), timeout, on_start)
             return frozenset(missing)
         except _MissingRef as gone:
             spec = f"+{gone.ref}:{tracking_ref(gone.ref, source)}"
@@ -333,7 +357,14 @@ def _checked_url(where: str) -> str:
     return where
 
 
-def _fetch(git_dir: Path, where: str, specs: list[str], options: tuple[str, ...] = ()) -> None:
+def _fetch(
+    git_dir: Path,
+    where: str,
+    specs: list[str],
+    options: tuple[str, ...] = (),
+    timeout: float = TIMEOUT,
+    on_start: Callable[[subprocess.Popen], None] | None = None,
+) -> None:
     # No FETCH_HEAD rewrite, no automatic gc/maintenance child, no forced-update scan:
     # a third less time per fetch, and the game packs its repository itself.
     args = (
@@ -350,9 +381,9 @@ def _fetch(git_dir: Path, where: str, specs: list[str], options: tuple[str, ...]
         where,
     )
     lines = "".join(f"{spec}\n" for spec in specs)
-    proc = _git(git_dir, *args, stdin=lines)
+    proc = _git(git_dir, *args, stdin=lines, timeout=timeout, on_start=on_start)
     if proc.returncode != 0 and _clear_stale_lock(git_dir, proc.stderr or ""):
-        proc = _git(git_dir, *args, stdin=lines)
+        proc = _git(git_dir, *args, stdin=lines, timeout=timeout, on_start=on_start)
     if proc.returncode != 0:
         gone = _NO_REF.search(proc.stderr or "")
         if gone is not None:
@@ -415,6 +446,7 @@ def push(
     deletes: Sequence[str] = (),
     leases: Mapping[str, str | None] | None = None,
     remote: str = REMOTE,
+    timeout: float = TIMEOUT,
 ) -> frozenset[str]:
     """Push own refs (``ref:ref``) and delete finished temporary branches.
 
@@ -425,6 +457,7 @@ def push(
             seat restores its own branch over junk someone else pushed, without ever
             overwriting a push it has not seen. Refs not listed are never forced.
         remote: a configured remote's name or a URL (a seat's publication point).
+        timeout: seconds Git may take.
 
     Returns:
         The leased refs, and the deletes, the remote refused because they moved since they
@@ -450,6 +483,7 @@ def push(
         "--",
         remote,
         *specs,
+        timeout=timeout,
     )
     if proc.returncode == 0:
         return frozenset()
@@ -468,7 +502,7 @@ def push(
         if any(w in text for text in other for w in ("non-fast-forward", "fetch first")):
             detail = "the remote holds a different history for one of your branches"
         elif other and "rejected" in other[0]:
-            detail = f"the remote refused it: {other[0]}; {_first_hook_line(proc)}"
+            detail = f"the remote refused it: {one_line(other[0], 80)}; {_first_hook_line(proc)}"
         raise RemoteError(f"cannot push to the remote ({detail}); run `catan-p2p sync` to retry")
     return frozenset(stale)
 
@@ -479,4 +513,4 @@ _MOVED = ("stale info", "failed to update ref", "cannot lock ref", "failed to lo
 
 def _first_hook_line(proc: subprocess.CompletedProcess) -> str:
     lines = [ln.strip() for ln in (proc.stderr or "").splitlines() if "catan-p2p:" in ln]
-    return lines[0].removeprefix("remote:").strip()[:300] if lines else "see `catan-p2p sync`"
+    return one_line(lines[0].removeprefix("remote:"), 200) if lines else "see `catan-p2p sync`"

@@ -13,8 +13,38 @@ from catan_p2p.trust import poker as cards_deck
 
 #: A seat key as the rules see it: ``ssh-ed25519`` and the base64 of its 51-byte wire form.
 SEAT_KEY = re.compile(r"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43}")
-#: A publication point's URL: printable ASCII without spaces, not an option (protocol 6).
-PUBLISH_URL = re.compile(r"[!-~]{1,200}")
+#: The URL forms a publication point may take (protocol 6, PROTOCOL.md section 2a), one
+#: pattern each: a host, a user, a port and path parts of a few safe characters only, so
+#: that no form can carry a Git option (``-o...``), a command (``ext::``, ``fd::``), a
+#: percent-escape or a ``..``; a path on a disk names a bare repository (``NAME.git``),
+#: never a player's clone. Anything else is refused when claimed, verified or fetched.
+_HOST = r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])"
+_USER = r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,63}@)"
+_PORT = r"(?::[0-9]{1,5})"
+_PART = r"[A-Za-z0-9_+~][A-Za-z0-9._+~-]{0,99}"
+_PATH = rf"{_PART}(?:/{_PART})*"
+_BARE = rf"(?:{_PART}/)*[A-Za-z0-9_+~][A-Za-z0-9._+~-]{{0,95}}\.git"
+POINT_FORMS: dict[str, re.Pattern[str]] = {
+    "https://HOST[:PORT]/PATH": re.compile(rf"https?://{_HOST}{_PORT}?/{_PATH}/?"),
+    "ssh://[USER@]HOST[:PORT]/PATH": re.compile(rf"ssh://{_USER}?{_HOST}{_PORT}?/{_PATH}/?"),
+    "git://HOST[:PORT]/PATH": re.compile(rf"git://{_HOST}{_PORT}?/{_PATH}/?"),
+    "[USER@]HOST:PATH (ssh)": re.compile(rf"{_USER}?{_HOST}:/?{_PATH}/?"),
+    "/PATH/NAME.git (a bare repository on a disk)": re.compile(rf"/{_BARE}"),
+}
+POINT_CHARS = 200
+
+
+def point_refusal(url: str) -> str | None:
+    """Why ``url`` cannot be a publication point, or None when it takes one of the
+    ``POINT_FORMS`` (at most ``POINT_CHARS`` characters)."""
+    if len(url) <= POINT_CHARS and any(f.fullmatch(url) for f in POINT_FORMS.values()):
+        if not any(part in ("..", ".", ".git") for part in url.split("/")):
+            return None
+    return (
+        "a publication point is a Git URL of one of the forms "
+        f"{', '.join(POINT_FORMS)}, of at most {POINT_CHARS} characters (letters, digits "
+        "and ._+~- in its parts)"
+    )
 
 
 def take_reveal(state: GameState, seat: int, reveal: str | None, what: str) -> GameState:
@@ -39,13 +69,8 @@ def claim_seat(state: GameState, seat: int, a: ClaimSeat) -> GameState:
         raise IllegalAction("seats: that key already holds another seat")
     if len(a.dice) != 64 or any(ch not in "0123456789abcdef" for ch in a.dice):
         raise IllegalAction("seats: a seat claim anchors a dice chain (64 hex digits)")
-    if a.publish is not None and (
-        not PUBLISH_URL.fullmatch(a.publish) or a.publish.startswith("-")
-    ):
-        raise IllegalAction(
-            "seats: a publication point is a Git URL of 1-200 printable characters without "
-            "spaces, not starting with '-'"
-        )
+    if a.publish is not None and (why := point_refusal(a.publish)) is not None:
+        raise IllegalAction(f"seats: {why}")
     deck = state.deck
     if deck is not None:
         try:

@@ -162,3 +162,31 @@ def test_a_remote_that_is_no_repository_is_one_sentence(tmp_path, capsys):
     assert main(["games", str(tmp_path / "nothing")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot list the games" in err and "Traceback" not in err
+
+
+def test_names_from_a_forged_game_reach_the_terminal_only_as_printable_text(tmp_path, capsys):
+    """A forged game's files may name its players with anything JSON holds: `games URL`
+    printed the raw bytes, escape sequences that retitle a terminal and change its colours
+    (`--json` escaped them). Every text from a remote now passes one sanitiser
+    (``catan_p2p.printable``): nothing that is not printable reaches the terminal."""
+    remote = _bare(tmp_path / "remote.git")
+    src = tmp_path / "src"
+    create_game(src, ["red", "blue"], seed="evil", game_id="evil", local=("red",))
+    head = git("-C", str(src), "rev-parse", player_ref("evil", "red")).strip()
+    evil = "\x1b]0;pwned\x07\x1b[31mred\u202e"
+    entries = []
+    for line in git("-C", str(src), "ls-tree", head).splitlines():
+        mode_kind_oid, name = line.split("\t")
+        if name in ("game.json", "turn.json", "seats.json"):
+            text = git("-C", str(src), "cat-file", "blob", f"{head}:{name}")
+            text = text.replace('"red"', json.dumps(evil))
+            oid = git("-C", str(src), "hash-object", "-w", "--stdin", input=text.encode()).strip()
+            mode_kind_oid = " ".join([*mode_kind_oid.split()[:2], oid])
+        entries.append(f"{mode_kind_oid}\t{name}\n")
+    tree = git("-C", str(src), "mktree", input="".join(entries).encode()).strip()
+    forged = git("-C", str(src), "commit-tree", tree, "-p", head, "-m", "x").strip()
+    git("-C", str(src), "push", "-q", str(remote), f"{forged}:{player_ref('evil', 'red')}")
+    assert main(["games", str(remote)]) == 0
+    out, err = capsys.readouterr()
+    assert "pwned" in out, out  # listed ...
+    assert not any(not (ch.isprintable() or ch == "\n") for ch in out + err), repr(out)

@@ -70,6 +70,13 @@ def _clone(tmp_path: Path, player: str, server) -> Path:  # type: ignore[no-unty
     return path
 
 
+def _device(path: Path, server) -> Path:  # type: ignore[no-untyped-def]
+    """Another device of Red's (Red's key)."""
+    init_repo(path)
+    git("config", "core.sshCommand", server.ssh_command("red"), cwd=path)
+    return path
+
+
 def _play(sessions: dict[str, GitSession], actions: int) -> None:
     bots = {p: make_bot("random", f"gl/{p}") for p in sessions}
     play_round_robin(sessions, bots, actions)
@@ -130,3 +137,41 @@ def test_one_repository_where_each_key_writes_only_its_own_refs(tmp_path: Path, 
         assert pushed.returncode != 0 and "DENIED" in pushed.stderr, (spec, pushed.stderr)
     assert git("rev-parse", "refs/heads/catan/g/red", cwd=bare) == before
     assert red.sync().error is None and blue.sync().error is None
+
+
+def test_a_seat_that_puts_a_second_game_on_its_own_log_cannot_pass_it_for_the_game(
+    tmp_path: Path, server
+):
+    """Where each key writes only its own refs, Blue replaces its own log with a second
+    game of the same id that names Blue as its creator. No device can tell from the
+    remote which of the two is the game (each is led to by its creator's own log), and
+    README said such a server made `--start` unnecessary. A join by the id alone now
+    refuses in one sentence naming each start and whose log leads to it, never takes
+    Blue's game, and README says exactly when `--start` is needed; with it, the join
+    takes the real game."""
+    from catan_p2p.errors import VerificationError
+
+    url = server.url("catan-table")
+    red_path = _clone(tmp_path, "red", server)
+    create_game(red_path, list(PLAYERS), seed="gl2", game_id="g", local=("red",))
+    transport.set_remote(red_path / ".git", url)
+    red = GitSession(red_path, "g", ("red",))
+    red.sync()
+    blue = join_game(url, _clone(tmp_path, "blue", server), "g", "blue")
+    settle({"red": red, "blue": blue})
+    real = red.genesis
+    evil = tmp_path / "evil"
+    create_game(evil, ["blue", "red"], seed="evil", game_id="g")
+    pushed = _push_as(server, "blue", evil, "+refs/heads/catan/g/blue:refs/heads/catan/g/blue", url)
+    assert pushed.returncode == 0, pushed.stderr
+    laptop, phone = _device(tmp_path / "laptop", server), _device(tmp_path / "phone", server)
+    with pytest.raises(VerificationError) as refused:
+        join_game(url, laptop, "g", "red")
+    said = str(refused.value)
+    assert f"{real[:10]} (the log of Red)" in said and "(the log of Blue)" in said, said
+    assert "--start" in said and len(said) <= 300 and "\n" not in said
+    spare = join_game(url, phone, "g", "red", start=real)
+    assert spare.genesis == real
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "makes even that\nunnecessary" not in readme
+    assert "`--start` is needed exactly when" in readme

@@ -7,6 +7,8 @@ is one peer with its own clone, as separate machines would be.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -359,3 +361,179 @@ def test_keys_verify_and_refusals_are_not_stopped_by_what_others_push(tmp_path: 
     assert main(["keys", "--repo", str(tmp_path / "white"), "--allowed-signers", str(signers)]) == 0
     assert signers.read_text().count("ssh-ed25519") == 3
     assert main(["verify", "--repo", str(tmp_path / "red")]) == 0, capsys.readouterr()
+
+
+@pytest.mark.slow
+def test_the_hooks_refusal_of_a_300_parent_merge_is_one_short_line(tmp_path: Path):
+    """`sync` refused a 300-parent merge in one line, but a guarded remote's hook named
+    every parent: one line of 15,378 characters. Every refusal is now one line of at
+    most 300 characters, the hook's included."""
+    from catan_p2p.sync.protocol import merge_message
+
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    hook = remote / "hooks" / "pre-receive"
+    tool = Path(__file__).resolve().parents[2] / "tools" / "pre_receive.py"
+    hook.write_text(f"#!/bin/sh\nexec {sys.executable} {tool}\n")
+    hook.chmod(0o755)
+    sessions = _shared(tmp_path, ("red", "blue"))
+    blue = sessions["blue"]
+    _play(sessions, 12)
+    while "blue" not in actors(blue.state):  # Blue's turn: Blue may merge
+        _play(sessions, 1)
+        settle(sessions)
+    head = blue.head
+    tree = blue.repo.commit(head).tree
+    parents = [head] + [
+        sign_commit(blue.repo, head, "blue", EndTurn("blue"), tree, blue.keys["blue"], str(i))
+        for i in range(299)
+    ]
+    wide = blue.repo.write_commit(
+        tree, parents, "blue", merge_message("blue", "trade", ["red"] * 299, "g"), blue.keys["blue"]
+    )
+    pushed = subprocess.run(
+        ["git", "push", str(remote), f"{wide}:refs/heads/catan/g/blue"],
+        cwd=tmp_path / "blue",
+        capture_output=True,
+        text=True,
+    )
+    assert pushed.returncode != 0
+    said = [ln for ln in pushed.stderr.splitlines() if "catan-p2p:" in ln]
+    assert said and all(len(ln.removeprefix("remote: ").rstrip()) <= 300 for ln in said), said
+
+
+def test_a_claim_deleted_before_the_creator_fetched_it_is_put_back_by_its_owner(tmp_path: Path):
+    """Someone deletes Blue's seat claim from a plain remote before Red, the creator,
+    fetched it. Blue's sync still believed the remote held it (its copy of what the
+    remote held was never let go), so it never pushed it again: after five rounds of
+    every seat's sync the lobby was still open. A seat now re-publishes its claim
+    wherever it is missing."""
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", str(remote))
+    players = ("red", "blue", "white")
+    create_game(tmp_path / "red", list(players), seed="pub", game_id="g", local=("red",))
+    transport.set_remote(tmp_path / "red" / ".git", str(remote))
+    sessions = {"red": GitSession(tmp_path / "red", "g", ("red",))}
+    sessions["red"].sync()
+    sessions["blue"] = join_game(str(remote), tmp_path / "blue", "g", "blue")
+    claim = f"refs/heads/catan/g/seat/{sessions['red'].genesis}/blue"
+    assert git("for-each-ref", "--format=%(refname)", claim, cwd=remote).strip() == claim
+    git("update-ref", "-d", claim, cwd=remote)
+    sessions["white"] = join_game(str(remote), tmp_path / "white", "g", "white")
+    for _ in range(5):
+        for s in sessions.values():
+            assert s.sync().error is None
+        if not sessions["red"].state.lobby_open:
+            break
+    assert not sessions["red"].state.lobby_open
+
+
+HOSTILE_POINTS = (
+    "ext::sh -c touch% /tmp/pwned",
+    "ext::sh",
+    "ssh://-oProxyCommand=touch%20/tmp/pwned/x.git",
+    "-oProxyCommand=x:y",
+    "file:///home/blue/catan-blue",
+    "/home/blue/catan-blue",  # another player's clone (not a bare repository's name)
+    "/home/blue/catan-blue/.git",
+    "/srv/../home/blue/x.git",
+    "fd::17",
+    "https://host/a%2e%2e/x",
+    "relative/path.git",
+)
+HONEST_POINTS = (
+    "https://github.com/blue/catan.git",
+    "http://127.0.0.1:8080/blue",
+    "ssh://git@example.org:2222/blue/catan.git",
+    "git://127.0.0.1:9418/blue.git",
+    "git@github.com:blue/catan.git",
+    "/srv/catan/blue.git",
+)
+
+
+@pytest.mark.parametrize("url", HOSTILE_POINTS)
+def test_a_claim_names_only_a_url_of_the_allowed_forms(tmp_path: Path, url: str):
+    """A claim could name any printable URL (``ext::``, an ssh option as a host, the
+    ``file://`` of another player's clone); only Git's own defaults stopped them. The
+    forms PROTOCOL.md lists are now the only ones a claim may name: refused when
+    claiming, when verifying a claim, and never fetched from when hinted."""
+    from catan_p2p.errors import IllegalAction
+    from catan_p2p.trust.seats import point_refusal
+
+    assert point_refusal(url) is not None
+    git("init", "-q", "--bare", str(tmp_path / "remote.git"))
+    with pytest.raises(UsageError, match="publication point"):
+        create_game(tmp_path / "red", ["red", "blue"], seed="p", game_id="g", publish_url=url)
+    sessions = _shared(tmp_path, ("red", "blue"))
+    blue = sessions["blue"]
+    claim = blue.peers["blue"].claim_seat(url)  # as a dishonest peer would sign it
+    with pytest.raises(IllegalAction, match="publication point"):
+        from catan_p2p.trust.seats import claim_seat
+
+        claim_seat(blue.state._replace(seats=("", "")), 1, claim)
+    with pytest.raises(UsageError, match="publication point"):
+        sessions["red"].add_point("blue", url)
+
+
+def test_a_hello_nudge_names_only_a_point_of_the_allowed_forms():
+    """A joiner's hello over UDP names its point, which the creator notes as a hint: a
+    ``git://`` URL with a ``..`` part passed the nudge's own shape."""
+    from catan_p2p.sync import nudge
+
+    assert nudge.is_nudgeable("git://127.0.0.1:9419/blue.git")
+    assert not nudge.is_nudgeable("git://127.0.0.1:9419/../../home/red/catan")
+
+
+@pytest.mark.parametrize("url", HONEST_POINTS)
+def test_the_allowed_url_forms_are_taken(url: str):
+    from catan_p2p.trust.seats import point_refusal
+
+    assert point_refusal(url) is None
+
+
+def test_a_point_that_never_answers_costs_no_sync_more_than_its_short_deadline(tmp_path: Path):
+    """Blue's point accepts connections and never answers: every sync of every peer took
+    about 34 s (Git's 30 s time-out) and exited 0 without naming the point. Each source
+    now has its own short deadline: the sync reads the others, names the point in one
+    sentence and leaves it to answer meanwhile (its Git stopped when the session ends)."""
+    import socket
+    import threading
+
+    from catan_p2p.sync.exchange import POINT_SECONDS
+
+    sessions = _shared(tmp_path, ("red", "blue"))
+    red = sessions["red"]
+    started = time.monotonic()
+    assert red.sync().error is None
+    quiet = time.monotonic() - started
+    held: list[socket.socket] = []
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        server.settimeout(0.2)
+        stop = threading.Event()
+
+        def accept_and_say_nothing() -> None:
+            while not stop.is_set():
+                try:
+                    held.append(server.accept()[0])
+                except OSError:
+                    continue
+
+        threading.Thread(target=accept_and_say_nothing, daemon=True).start()
+        url = f"git://127.0.0.1:{server.getsockname()[1]}/blue.git"
+        red.add_point("blue", url)
+        try:
+            for first in (True, False, False):  # (measured: 2.0 s, then 0.001 s; 34 s before)
+                started = time.monotonic()
+                status = red.sync()
+                took = time.monotonic() - started
+                assert status.error is None
+                assert took < (POINT_SECONDS if first else 0) + quiet + 3, (took, quiet)
+                (said,) = status.points_down
+                assert url in said and "Blue" in said and len(said) <= 300, said
+        finally:
+            red.close()
+            stop.set()
+            for conn in held:
+                conn.close()

@@ -44,6 +44,7 @@ from benchmarks.wan import (
     _stop,
 )
 from benchmarks.wan_link import WanLink
+from catan_p2p.store import gitcmd
 from catan_p2p.sync import serve as served
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,9 +115,7 @@ def measure(row: str, moves: int, pause: str, work: Path) -> dict:
             remotes.mkdir()
             names = ["shared"] if layout == "shared" else list(SEATS)
             for n in names:
-                subprocess.run(
-                    ["git", "init", "-q", "--bare", str(remotes / f"{n}.git")], check=True
-                )
+                gitcmd.run(None, "init", "-q", "--bare", str(remotes / f"{n}.git"), check=True)
             served_at = stack.enter_context(
                 serve("daemon", remotes / f"{names[0]}.git", work / "s")
             )

@@ -11,7 +11,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -23,12 +23,11 @@ from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text, shade  # noqa: E402
-from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
+from catan_p2p.errors import CatanError  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, new_game  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session  # noqa: E402
-from catan_p2p.sync.concurrent import as_merged  # noqa: E402
-from catan_p2p.trust.engine import apply  # noqa: E402
+from catan_p2p.session.review import replayed  # noqa: E402  (the replay's one home)
 
 AUTOPLAY_SECONDS = 0.25
 
@@ -43,30 +42,6 @@ def replay_states(session: Session) -> tuple[list[GameState], list[LogEntry]]:
     now = session.state
     start = new_game(now.players, now.board, now.victory_points, seated=bool(now.seats))
     return [start, *replayed(start, entries)], entries
-
-
-def replayed(start: GameState, entries: Sequence[LogEntry]) -> Iterator[GameState]:
-    """The state after each of ``entries``, from ``start``.
-
-    The answers of one concurrent step (entries sharing an ``opening``) count as their
-    merge applies them (``concurrent.as_merged``): robber and robbed may both show one
-    steal in answers to the same offer, and it is shown once.
-    """
-    state, opening = start, None  # opening: the open step's commit and state
-    for i, entry in enumerate(entries):
-        if entry.opening is None:
-            opening = None
-        elif opening is None or opening[0] != entry.opening:
-            opening = (entry.opening, state)
-        action = entry.action if opening is None else as_merged(opening[1], state, entry.action)
-        try:
-            state = apply(state, action)
-        except IllegalAction as exc:
-            raise CatanError(
-                f"the history does not replay: action {i + 1} ({entry.summary}, commit "
-                f"{entry.commit[:10]}) is refused: {exc}"
-            ) from None
-        yield state
 
 
 def turn_starts(states: Sequence[GameState]) -> list[int]:

@@ -39,6 +39,7 @@ from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
+from catan_p2p.client.stats_screen import stats_dialog  # noqa: E402
 from catan_p2p.client.trade_dialogs import BankTradeDialog, OfferDialog, TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
@@ -337,7 +338,12 @@ class App(Frame):
             self.dialog = None
         if state.is_over and not self._game_over_shown:
             self._game_over_shown = True
-            self._open(GameOverDialog(state, self._replay if self.offer_replay else None))
+            replay = self._replay if self.offer_replay else None
+            self._open(GameOverDialog(state, replay, self.show_stats))
+
+    def show_stats(self) -> None:
+        """The statistics screen, its figures recounted from the verified history."""
+        self._open(stats_dialog(self.session))
 
     def _replay(self) -> None:
         self.replay_requested = True

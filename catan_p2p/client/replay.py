@@ -22,10 +22,12 @@ from catan_p2p.client import panels, theme  # noqa: E402
 from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
+from catan_p2p.client.stats_screen import StatsDialog  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text, shade  # noqa: E402
 from catan_p2p.errors import CatanError  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, new_game  # noqa: E402
+from catan_p2p.rules.stats import tally  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session  # noqa: E402
 from catan_p2p.session.review import replayed  # noqa: E402  (the replay's one home)
 
@@ -89,6 +91,7 @@ class ReplayViewer:
         self._log_lines: list[tuple[pygame.Rect, int]] = []
         self._dragging = False
         self._last_step = 0.0
+        self.stats: StatsDialog | None = None  # the statistics of the game up to ``index``
         self.clock = pygame.time.Clock()
         self._lay_out()
 
@@ -103,6 +106,8 @@ class ReplayViewer:
     def resize(self, size: tuple[int, int]) -> None:
         self.screen = resized_screen(size)
         self._lay_out()
+        if self.stats is not None:
+            self.stats.place(self.layout.board)
 
     # --- moving through history ---------------------------------------------------------
 
@@ -124,6 +129,15 @@ class ReplayViewer:
         else:
             earlier = [t for t in self.turns if t < self.index]
             self.goto(earlier[-1] if earlier else 0)
+
+    def toggle_stats(self) -> None:
+        """Show (or hide) the statistics of the game up to the action shown."""
+        if self.stats is not None:
+            self.stats = None
+            return
+        actions = [e.action for e in self.entries[: self.index]]
+        self.stats = StatsDialog(tally(self.states[: self.index + 1], actions), at=self.index)
+        self.stats.place(self.layout.board)
 
     def toggle_play(self) -> None:
         if self.index >= self.last:
@@ -184,13 +198,22 @@ class ReplayViewer:
             pygame.K_END: lambda: self.goto(self.last),
             pygame.K_SPACE: self.toggle_play,
         }
-        if key in (pygame.K_ESCAPE, pygame.K_q):
+        if self.stats is not None and key in (pygame.K_ESCAPE, pygame.K_t):
+            self.stats = None
+        elif key == pygame.K_t:
+            self.toggle_stats()
+        elif key in (pygame.K_ESCAPE, pygame.K_q):
             self.running = False
         elif key in actions:
             self.playing = False if key != pygame.K_SPACE else self.playing
             actions[key]()
 
     def click(self, pos: tuple[int, int]) -> None:
+        if self.stats is not None:
+            self.stats.click(pos)
+            if self.stats.closed:
+                self.stats = None
+            return
         for b in self.buttons:
             if b.click(pos):
                 return
@@ -215,6 +238,7 @@ class ReplayViewer:
             ("Step ›", lambda: self.step(1), "→"),
             ("Turn ›", lambda: self.jump_turn(1), "↓"),
             ("End »", lambda: self.goto(self.last), "End"),
+            ("Stats", self.toggle_stats, "T"),
         ]
         gap = 8
         w = (bar.width - gap * (len(specs) + 1)) // len(specs)
@@ -270,6 +294,12 @@ class ReplayViewer:
             theme.HIGHLIGHT,
             True,
         )
+        if self.stats is not None:
+            if self.stats.at != self.index:  # moved on with the statistics open
+                self.stats = None
+                self.toggle_stats()
+            assert self.stats is not None
+            self.stats.draw(screen, mouse)
 
     def _draw_bar(self, screen: pygame.Surface, mouse: tuple[int, int] | None) -> None:
         bar = self.layout.bar

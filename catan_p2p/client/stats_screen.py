@@ -17,19 +17,20 @@ from catan_p2p.client import theme  # noqa: E402
 from catan_p2p.client.dialogs import Dialog  # noqa: E402
 from catan_p2p.client.widgets import draw_text  # noqa: E402
 from catan_p2p.rules.cards import RESOURCES, Counts  # noqa: E402
-from catan_p2p.rules.stats import SUMS, GameStats, PlayerStats  # noqa: E402
+from catan_p2p.rules.stats import SUMS, GameStats, PlayerStats, tally  # noqa: E402
+from catan_p2p.session.base import Session  # noqa: E402
 
 #: The table's columns: heading, and the resource counts or number of a player's figures.
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("produced", "produced"),
-    ("from bank", "bank_got"),
-    ("to bank", "bank_gave"),
-    ("traded in", "trade_got"),
-    ("traded out", "trade_gave"),
-    ("discarded", "discarded"),
+    ("bank in", "bank_got"),
+    ("bank out", "bank_gave"),
+    ("trade in", "trade_got"),
+    ("trade out", "trade_gave"),
+    ("discard", "discarded"),
     ("robbed", "robbed"),
     ("stole", "stole"),
-    ("dev bought", "dev_bought"),
+    ("bought", "dev_bought"),
     ("played", "dev_played"),
 )
 
@@ -152,7 +153,7 @@ def draw_table(surface: pygame.Surface, rect: pygame.Rect, stats: GameStats) -> 
                     _strip(surface, pygame.Rect(x, y + 19, col_w - 12, 5), value)
             else:
                 draw_text(surface, str(value), (x, y), 15)
-        extra = "" if s.victory_cards is None else f" ({s.victory_cards} VP)"
+        extra = f" ({s.victory_cards} VP)" if s.victory_cards else ""
         draw_text(surface, f"{s.points}{extra}", (rect.right - 52, y), 15, theme.TEXT, True)
 
 
@@ -176,8 +177,9 @@ class StatsDialog(Dialog):
 
     title = "Statistics"
 
-    def __init__(self, stats: GameStats) -> None:
+    def __init__(self, stats: GameStats, at: int | None = None) -> None:
         self.stats = stats
+        self.at = at  # the replay's index these figures reach (None: the whole game)
         super().__init__(800, 560)
 
     def place(self, area: pygame.Rect) -> None:
@@ -189,6 +191,15 @@ class StatsDialog(Dialog):
             self.rect.left + 18, self.rect.top + 46, self.rect.width - 36, self.rect.height - 100
         )
         draw_stats(surface, body, self.stats)
+
+
+def stats_dialog(session: Session) -> StatsDialog:
+    """The statistics of ``session``'s game: its history (verified commits only: a
+    session adopts nothing unverified) replayed through the rules, then counted."""
+    from catan_p2p.client.replay import replay_states  # replay draws this screen too
+
+    states, entries = replay_states(session)
+    return StatsDialog(tally(states, [e.action for e in entries]))
 
 
 def save_png(stats: GameStats, path: Path, size: tuple[int, int] = (1100, 680)) -> Path:

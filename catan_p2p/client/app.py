@@ -36,6 +36,7 @@ from catan_p2p.client.frame import (  # noqa: E402
     Frame,
 )
 from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
+from catan_p2p.client.notice import Notifier, TurnNotice, desktop_notify  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
@@ -84,6 +85,10 @@ def production_text(before: GameState, after: GameState, roll: RollDice) -> str:
     return f"{head}: " + (" · ".join(gains) if gains else "no one produces")
 
 
+#: Events that say the player is at the window (the title stops flashing).
+BACK_AT_THE_WINDOW = frozenset({pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.WINDOWFOCUSGAINED})
+
+
 class App(Frame):
     """One window playing one session: hot-seat humans, bots, and remote seats it waits on.
 
@@ -116,6 +121,7 @@ class App(Frame):
         chat: ChatLog | None = None,
         sounds: Sounds | None = None,
         spectator: bool = False,
+        notify: Notifier = desktop_notify,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -155,6 +161,8 @@ class App(Frame):
         self.chat = runtime.chat
         self.typing: str | None = None
         self.sounds = sounds if sounds is not None else Sounds()
+        # networked: sound, title and desktop notice when the game turns to this window
+        self.notice = TurnNotice(f"{title} — {session.game_id}", self.sounds, notify)
         self.roll_anim: tuple[float, tuple[int, int]] | None = None  # (started, dice)
         self._heard_chat = 0
         self.running = True
@@ -181,10 +189,13 @@ class App(Frame):
         """
         events = pygame.event.get()
         for event in events:
+            if event.type in BACK_AT_THE_WINDOW:
+                self.notice.back()
             self.handle(event)
         self.runtime.pump()  # a window with no remote: its runtime's round, here
         self._collect_notices()
         self._follow(self.session.state)
+        self._notice_turn()
         self._listen_to_chat()
         now = time.monotonic()
         if self.roll_anim is not None:
@@ -208,6 +219,17 @@ class App(Frame):
     def state(self) -> GameState:
         assert self._state is not None
         return self._state
+
+    def _notice_turn(self) -> None:
+        """Tell ``notice`` whom of this window's players a networked game waits on."""
+        if self.syncer is None or self.spectator:
+            return
+        state = self.state
+        waiting = [] if state.is_over else self.seats.humans_acting(state)
+        asked = getattr(self.session, "waiting_since", None)
+        since = asked() if asked is not None else 0  # 0: a session that keeps no times
+        self.notice.follow(waiting, expecting(state), float(since) if since else None)
+        self.notice.tick()
 
     # --- following the game ------------------------------------------------------------
 
@@ -263,6 +285,7 @@ class App(Frame):
         mover = state.players[state.current]
         if (
             not state.is_over
+            and self.syncer is None  # networked, ``notice`` plays it when the game waits
             and before.players[before.current] != mover
             and mover in self.seats.humans
         ):

@@ -17,7 +17,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from catan_p2p.client import controls, theme  # noqa: E402
+from catan_p2p.client import controls, motion, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
 from catan_p2p.client.dialogs import (  # noqa: E402
     Dialog,
@@ -51,6 +51,7 @@ from catan_p2p.rules.actions import (  # noqa: E402
     MoveRobber,
     PlayKnight,
     PlayRoadBuilding,
+    RevealDice,
     RollDice,
 )
 from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
@@ -122,6 +123,7 @@ class App(Frame):
         sounds: Sounds | None = None,
         spectator: bool = False,
         notify: Notifier = desktop_notify,
+        still: bool = False,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -164,6 +166,8 @@ class App(Frame):
         # networked: sound, title and desktop notice when the game turns to this window
         self.notice = TurnNotice(f"{title} — {session.game_id}", self.sounds, notify)
         self.roll_anim: tuple[float, tuple[int, int]] | None = None  # (started, dice)
+        self.flights: list[motion.Flight] = []  # the roll's produced cards on their way
+        self.still = still  # no motion: dice and cards appear at once (``--still``, A)
         self._heard_chat = 0
         self.running = True
         self.bar_buttons: list[Button] = []
@@ -191,6 +195,7 @@ class App(Frame):
         for event in events:
             if event.type in BACK_AT_THE_WINDOW:
                 self.notice.back()
+                self.roll_anim, self.flights = None, []  # skipped: the input goes on
             self.handle(event)
         self.runtime.pump()  # a window with no remote: its runtime's round, here
         self._collect_notices()
@@ -201,7 +206,7 @@ class App(Frame):
         if self.roll_anim is not None:
             self._dirty = True  # animate: a frame every tick
             if now - self.roll_anim[0] > ROLL_SECONDS:
-                self.roll_anim = None
+                self.roll_anim, self.flights = None, []
         if events or self._dirty or now - self._drawn_at >= REDRAW_SECONDS:
             self.draw()
             pygame.display.flip()
@@ -273,8 +278,9 @@ class App(Frame):
         """Sounds and the roll animation for the actions that just arrived."""
         for entry in new[-3:]:
             action = entry.action
-            if isinstance(action, RollDice) and action.dice:
-                self.roll_anim = (time.monotonic(), tuple(action.dice))  # type: ignore[assignment]
+            if isinstance(action, (RollDice, RevealDice)) and action.dice:
+                if not self.still:
+                    self._animate_roll(before, state, action.dice)
                 self.sounds.play("roll")
                 if sum(action.dice) == 7:
                     self.sounds.play("robber")
@@ -290,6 +296,23 @@ class App(Frame):
             and mover in self.seats.humans
         ):
             self.sounds.play("turn")
+
+    def _animate_roll(self, before: GameState, state: GameState, dice: tuple[int, int]) -> None:
+        """Start the roll's animation: the dice tumble, then the produced cards fly."""
+        self.roll_anim = (time.monotonic(), dice)
+        last = self._log[-1].action if self._log else None
+        self.flights = (
+            motion.flights(before, state, self.view, self.layout.players, sum(dice))
+            if isinstance(last, (RollDice, RevealDice))
+            else []  # more arrived at once: the cards of the roll are not told apart
+        )
+
+    def toggle_motion(self) -> bool:
+        """Motion on or off (key A); returns True when the window keeps still."""
+        self.still = not self.still
+        if self.still:
+            self.roll_anim, self.flights = None, []
+        return self.still
 
     # --- hot-seat privacy ----------------------------------------------------------------
 
@@ -499,6 +522,10 @@ class App(Frame):
             return
         if self.spectator and key == pygame.K_p:
             self._replay()  # the caller steps through the game so far, then comes back
+            return
+        if key == pygame.K_a:
+            still = self.toggle_motion()
+            self.say("motion off (A turns it on)" if still else "motion on", error=False)
             return
         if key == pygame.K_s:
             muted = self.sounds.toggle()

@@ -552,6 +552,7 @@ class HelpDialog(Dialog):
         ("X", "end a game someone left (after the agreed wait)"),
         ("Enter", "chat (Enter sends)"),
         ("S", "sound on / off"),
+        ("A", "motion on / off"),
         ("Esc", "cancel / close"),
         ("H", "this help"),
         ("Ctrl+Q", "quit (the game is saved)"),

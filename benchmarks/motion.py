@@ -1,0 +1,162 @@
+"""Does an animation add to the time from a remote move's arrival to the window's input?
+
+A real window (``App``, off-screen with SDL's dummy driver) plays Red; Blue plays
+elsewhere. Each round Blue's roll arrives (recorded in the session the window reads,
+as the sync thread publishes a fetched move), and Red presses a key once:
+
+- **at arrival** (moment 0): the key is pressed the moment the move arrives; measured
+  from the arrival to the end of the window's first tick that shows the key's effect;
+- **mid-animation** (``MOMENTS`` after the arrival, while the dice tumble or the cards
+  fly): measured from the press to the end of the tick that handled it and drew it.
+
+Each round is played twice, with motion and ``still``, in alternating order; the key
+is C (the building costs card: it works on any turn). Between presses the window ticks
+at its frame rate (``run``'s 30 frames a second would add the same wait to both; the
+time until the next tick is left out: the press is posted just before a tick).
+Results: ``benchmarks/results/motion.json``.
+
+    python -m benchmarks.motion [--rounds 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from catan_p2p.client.app import App  # noqa: E402
+from catan_p2p.client.frame import ROLL_SECONDS  # noqa: E402
+from catan_p2p.client.seats import Seats  # noqa: E402
+from catan_p2p.client.sound import Sounds  # noqa: E402
+from catan_p2p.rules.actions import EndTurn, RollDice  # noqa: E402
+from catan_p2p.rules.state import new_game  # noqa: E402
+from catan_p2p.session.base import MemorySession  # noqa: E402
+
+RESULTS = Path(__file__).parent / "results" / "motion.json"
+MOMENTS = (0.0, 0.1, 0.3, 0.5, 0.7)  # seconds after the arrival: dice tumble, cards fly
+#: Totals Blue rolls (no seven: the robber would stop the round).
+TOTALS = (4, 5, 6, 8, 9, 10, 3, 11)
+
+
+def _table(seed: str) -> MemorySession:
+    """A two-player game after a seeded random set-up, Blue to roll."""
+    rng = random.Random(seed)
+    session = MemorySession(new_game(("blue", "red")), seed)
+    while session.state.is_setup:
+        actor = session.state.players[session.state.current]
+        session.submit(rng.choice(session.legal_actions(actor)))
+    return session
+
+
+def _dice(total: int) -> tuple[int, int]:
+    first = min(6, total - 1)
+    return (first, total - first)
+
+
+def _press(app: App) -> tuple[float, int]:
+    """Press C now; tick until the costs card shows. (seconds, ticks)"""
+    before = app.show_costs
+    pressed = time.perf_counter()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=0, unicode="c"))
+    ticks = 0
+    while app.show_costs == before:
+        app.tick()
+        ticks += 1
+    return time.perf_counter() - pressed, ticks
+
+
+def one_round(app: App, session: MemorySession, total: int, moment: float) -> dict[str, object]:
+    """Blue's roll arrives; Red presses C ``moment`` seconds later."""
+    session.submit(RollDice("blue", _dice(total)))  # arrival
+    arrived = time.perf_counter()
+    while time.perf_counter() - arrived < moment:
+        app.tick()  # frames of the animation (or of a still window)
+        app.clock.tick(60)
+    running = app.roll_anim is not None  # the animation plays as the key is pressed
+    seconds, ticks = _press(app)
+    if moment == 0:
+        seconds = time.perf_counter() - arrived
+        running = app.roll_anim is not None  # it started in the tick that took the key
+    app.roll_anim, app.flights = None, []
+    session.submit(EndTurn("blue"))
+    session.submit(RollDice("red", (1, 2)))
+    session.submit(EndTurn("red"))
+    app.tick()
+    return {"seconds": seconds, "ticks": ticks, "running": running}
+
+
+def run(rounds: int, seed: str = "motion") -> dict[str, object]:
+    pygame.display.init()
+    pygame.font.init()
+    screen = pygame.display.set_mode((1280, 800))
+    apps = {}
+    for mode in ("motion", "still"):
+        session = _table(seed)
+        app = App(session, Seats(("red",), {}), screen=screen, bot_delay=0,
+                  sounds=Sounds(muted=True), still=mode == "still")  # fmt: skip
+        app.tick()
+        apps[mode] = (app, session)
+    out: dict[str, dict[str, list[float]]] = {
+        m: {"at_arrival": [], "mid": [], "ticks": []} for m in apps
+    }
+    running = {m: 0 for m in apps}  # presses made while an animation played
+    for r in range(rounds):
+        order = ("motion", "still") if r % 2 == 0 else ("still", "motion")
+        moment = MOMENTS[r % len(MOMENTS)]
+        for mode in order:
+            app, session = apps[mode]
+            got = one_round(app, session, TOTALS[r % len(TOTALS)], moment)
+            out[mode]["at_arrival" if moment == 0 else "mid"].append(float(got["seconds"]))  # type: ignore[arg-type]
+            out[mode]["ticks"].append(float(got["ticks"]))  # type: ignore[arg-type]
+            running[mode] += bool(got["running"])
+    pygame.display.quit()
+
+    def summary(xs: list[float]) -> dict[str, float]:
+        xs = sorted(xs)
+        return {
+            "median_ms": round(1000 * statistics.median(xs), 2),
+            "p95_ms": round(1000 * xs[int(0.95 * (len(xs) - 1))], 2),
+            "max_ms": round(1000 * xs[-1], 2),
+            "n": len(xs),
+        }
+
+    report: dict[str, object] = {
+        "rounds": rounds,
+        "roll_seconds": ROLL_SECONDS,
+        "presses_during_animation": running,
+        "ticks_to_input": {m: max(v["ticks"]) for m, v in out.items()},
+    }
+    for m, v in out.items():
+        report[m] = {"at_arrival": summary(v["at_arrival"]), "mid_animation": summary(v["mid"])}
+    motion, still = report["motion"], report["still"]  # type: ignore[index]
+    report["added_ms"] = {
+        k: round(motion[k]["median_ms"] - still[k]["median_ms"], 2)  # type: ignore[index]
+        for k in ("at_arrival", "mid_animation")
+    }
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.motion", description=__doc__)
+    parser.add_argument("--rounds", type=int, default=40, help="remote rolls per mode")
+    parser.add_argument("--out", default=str(RESULTS), help="where the JSON goes")
+    args = parser.parse_args(argv)
+    report = run(args.rounds)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
+    print(json.dumps(report, indent=2, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -7,7 +7,14 @@ as the sync thread publishes a fetched move), and Red presses a key once:
 - **at arrival** (moment 0): the key is pressed the moment the move arrives; measured
   from the arrival to the end of the window's first tick that shows the key's effect;
 - **mid-animation** (``MOMENTS`` after the arrival, while the dice tumble or the cards
-  fly): measured from the press to the end of the tick that handled it and drew it.
+  fly): measured from the press to the end of the tick that handled it and drew it;
+- **frame work**: each tick's time while the window waits to be pressed. A key pressed
+  during a frame waits for the next tick, which ``run`` starts a frame period (33 ms)
+  after the previous one whatever the frame's work; the animation adds to that wait
+  only if a frame's work came near the period.
+
+The window shows an arrived roll plainly in the tick that reads it and starts the
+animation in the next one, so the frame a move arrives in costs what a still one does.
 
 Each round is played twice, with motion and ``still``, in alternating order; the key
 is C (the building costs card: it works on any turn). Between presses the window ticks
@@ -43,6 +50,7 @@ from catan_p2p.rules.state import new_game  # noqa: E402
 from catan_p2p.session.base import MemorySession  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results" / "motion.json"
+FPS = 30  # ``App.run``'s frame rate
 MOMENTS = (0.0, 0.1, 0.3, 0.5, 0.7)  # seconds after the arrival: dice tumble, cards fly
 #: Totals Blue rolls (no seven: the robber would stop the round).
 TOTALS = (4, 5, 6, 8, 9, 10, 3, 11)
@@ -79,20 +87,22 @@ def one_round(app: App, session: MemorySession, total: int, moment: float) -> di
     """Blue's roll arrives; Red presses C ``moment`` seconds later."""
     session.submit(RollDice("blue", _dice(total)))  # arrival
     arrived = time.perf_counter()
+    frames: list[float] = []
     while time.perf_counter() - arrived < moment:
+        started = time.perf_counter()
         app.tick()  # frames of the animation (or of a still window)
-        app.clock.tick(60)
+        frames.append(time.perf_counter() - started)
+        app.clock.tick(FPS)
     running = app.roll_anim is not None  # the animation plays as the key is pressed
     seconds, ticks = _press(app)
     if moment == 0:
         seconds = time.perf_counter() - arrived
-        running = app.roll_anim is not None  # it started in the tick that took the key
     app.roll_anim, app.flights = None, []
     session.submit(EndTurn("blue"))
     session.submit(RollDice("red", (1, 2)))
     session.submit(EndTurn("red"))
     app.tick()
-    return {"seconds": seconds, "ticks": ticks, "running": running}
+    return {"seconds": seconds, "ticks": ticks, "running": running, "frames": frames[1:]}
 
 
 def run(rounds: int, seed: str = "motion") -> dict[str, object]:
@@ -107,7 +117,7 @@ def run(rounds: int, seed: str = "motion") -> dict[str, object]:
         app.tick()
         apps[mode] = (app, session)
     out: dict[str, dict[str, list[float]]] = {
-        m: {"at_arrival": [], "mid": [], "ticks": []} for m in apps
+        m: {"at_arrival": [], "mid": [], "ticks": [], "frames": []} for m in apps
     }
     running = {m: 0 for m in apps}  # presses made while an animation played
     for r in range(rounds):
@@ -119,6 +129,7 @@ def run(rounds: int, seed: str = "motion") -> dict[str, object]:
             out[mode]["at_arrival" if moment == 0 else "mid"].append(float(got["seconds"]))  # type: ignore[arg-type]
             out[mode]["ticks"].append(float(got["ticks"]))  # type: ignore[arg-type]
             running[mode] += bool(got["running"])
+            out[mode]["frames"].extend(got["frames"])  # type: ignore[arg-type]
     pygame.display.quit()
 
     def summary(xs: list[float]) -> dict[str, float]:
@@ -133,11 +144,18 @@ def run(rounds: int, seed: str = "motion") -> dict[str, object]:
     report: dict[str, object] = {
         "rounds": rounds,
         "roll_seconds": ROLL_SECONDS,
+        "frame_period_ms": round(1000 / FPS, 2),
         "presses_during_animation": running,
         "ticks_to_input": {m: max(v["ticks"]) for m, v in out.items()},
     }
     for m, v in out.items():
-        report[m] = {"at_arrival": summary(v["at_arrival"]), "mid_animation": summary(v["mid"])}
+        report[m] = {
+            "at_arrival": summary(v["at_arrival"]),
+            "mid_animation": summary(v["mid"]),
+            # a frame's work: a key pressed during it waits for the next tick, which
+            # ``run`` starts one frame period after the last one whatever the work
+            "frame_work": summary(v["frames"]),
+        }
     motion, still = report["motion"], report["still"]  # type: ignore[index]
     report["added_ms"] = {
         k: round(motion[k]["median_ms"] - still[k]["median_ms"], 2)  # type: ignore[index]

@@ -168,6 +168,9 @@ class App(Frame):
         self.roll_anim: tuple[float, tuple[int, int]] | None = None  # (started, dice)
         self.flights: list[motion.Flight] = []  # the roll's produced cards on their way
         self.still = still  # no motion: dice and cards appear at once (``--still``, A)
+        # a roll that arrived in the last tick: its animation starts in the next one, so
+        # the frame that shows the move costs what a still window's does
+        self._roll_due: tuple[GameState, GameState, tuple[int, int]] | None = None
         self._heard_chat = 0
         self.running = True
         self.bar_buttons: list[Button] = []
@@ -196,7 +199,9 @@ class App(Frame):
             if event.type in BACK_AT_THE_WINDOW:
                 self.notice.back()
                 self.roll_anim, self.flights = None, []  # skipped: the input goes on
+                self._roll_due = None
             self.handle(event)
+        self._start_roll_animation()
         self.runtime.pump()  # a window with no remote: its runtime's round, here
         self._collect_notices()
         self._follow(self.session.state)
@@ -280,7 +285,10 @@ class App(Frame):
             action = entry.action
             if isinstance(action, (RollDice, RevealDice)) and action.dice:
                 if not self.still:
-                    self._animate_roll(before, state, action.dice)
+                    last = self._log[-1].action if self._log else None
+                    # more arrived at once: the cards of the roll are not told apart
+                    after = state if isinstance(last, (RollDice, RevealDice)) else before
+                    self._roll_due = (before, after, action.dice)
                 self.sounds.play("roll")
                 if sum(action.dice) == 7:
                     self.sounds.play("robber")
@@ -297,21 +305,22 @@ class App(Frame):
         ):
             self.sounds.play("turn")
 
-    def _animate_roll(self, before: GameState, state: GameState, dice: tuple[int, int]) -> None:
-        """Start the roll's animation: the dice tumble, then the produced cards fly."""
+    def _start_roll_animation(self) -> None:
+        """Start the animation of the roll the last tick showed: the dice tumble, then
+        the produced cards fly."""
+        if self._roll_due is None or self.still:
+            self._roll_due = None
+            return
+        before, after, dice = self._roll_due
+        self._roll_due = None
         self.roll_anim = (time.monotonic(), dice)
-        last = self._log[-1].action if self._log else None
-        self.flights = (
-            motion.flights(before, state, self.view, self.layout.players, sum(dice))
-            if isinstance(last, (RollDice, RevealDice))
-            else []  # more arrived at once: the cards of the roll are not told apart
-        )
+        self.flights = motion.flights(before, after, self.view, self.layout.players, sum(dice))
 
     def toggle_motion(self) -> bool:
         """Motion on or off (key A); returns True when the window keeps still."""
         self.still = not self.still
         if self.still:
-            self.roll_anim, self.flights = None, []
+            self.roll_anim, self.flights, self._roll_due = None, [], None
         return self.still
 
     # --- hot-seat privacy ----------------------------------------------------------------

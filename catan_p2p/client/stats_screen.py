@@ -155,6 +155,16 @@ def draw_table(surface: pygame.Surface, rect: pygame.Rect, stats: GameStats) -> 
                 draw_text(surface, str(value), (x, y), 15)
         extra = f" ({s.victory_cards} VP)" if s.victory_cards else ""
         draw_text(surface, f"{s.points}{extra}", (rect.right - 52, y), 15, theme.TEXT, True)
+    notes = (
+        "produced: from the dice · bank, trade: cards in and out · discard: after a seven",
+        "robbed, stole: cards, never their kind · bought: development cards, face down until "
+        "played or the game's end · VP: victory point cards the end showed",
+    )
+    y = rect.top + 28 + len(stats.players) * row_h
+    for line in notes:
+        if y + 16 <= rect.bottom:
+            draw_text(surface, line, (rect.left, y), 12, theme.MUTED, max_width=rect.width)
+        y += 18
 
 
 def _strip(surface: pygame.Surface, rect: pygame.Rect, counts: Counts) -> None:

@@ -51,7 +51,7 @@ from catan_p2p.session.base import MemorySession  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results" / "motion.json"
 FPS = 30  # ``App.run``'s frame rate
-MOMENTS = (0.0, 0.1, 0.3, 0.5, 0.7)  # seconds after the arrival: dice tumble, cards fly
+MOMENTS = (0.0, 0.0, 0.0, 0.15, 0.4, 0.7)  # seconds after the arrival; half at arrival
 #: Totals Blue rolls (no seven: the robber would stop the round).
 TOTALS = (4, 5, 6, 8, 9, 10, 3, 11)
 
@@ -97,11 +97,12 @@ def one_round(app: App, session: MemorySession, total: int, moment: float) -> di
     seconds, ticks = _press(app)
     if moment == 0:
         seconds = time.perf_counter() - arrived
-    app.roll_anim, app.flights = None, []
     session.submit(EndTurn("blue"))
     session.submit(RollDice("red", (1, 2)))
     session.submit(EndTurn("red"))
     app.tick()
+    app.tick()  # (Red's roll's animation starts here) then all is still for the next round
+    app.roll_anim, app.flights = None, []
     return {"seconds": seconds, "ticks": ticks, "running": running, "frames": frames[1:]}
 
 

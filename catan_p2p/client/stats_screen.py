@@ -157,8 +157,8 @@ def draw_table(surface: pygame.Surface, rect: pygame.Rect, stats: GameStats) -> 
         draw_text(surface, f"{s.points}{extra}", (rect.right - 52, y), 15, theme.TEXT, True)
     notes = (
         "produced: from the dice · bank, trade: cards in and out · discard: after a seven",
-        "robbed, stole: cards, never their kind · bought: development cards, face down until "
-        "played or the game's end · VP: victory point cards the end showed",
+        "robbed, stole: cards, never their kind · VP: victory point cards the end showed",
+        "bought: development cards, face down until played or the game's end",
     )
     y = rect.top + 28 + len(stats.players) * row_h
     for line in notes:

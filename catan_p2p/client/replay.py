@@ -26,24 +26,13 @@ from catan_p2p.client.stats_screen import StatsDialog  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text, shade  # noqa: E402
 from catan_p2p.errors import CatanError  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
-from catan_p2p.rules.state import GameState, new_game  # noqa: E402
+from catan_p2p.rules.state import GameState  # noqa: E402
 from catan_p2p.rules.stats import tally  # noqa: E402
-from catan_p2p.session.base import LogEntry, Session  # noqa: E402
-from catan_p2p.session.review import replayed  # noqa: E402  (the replay's one home)
+from catan_p2p.session.base import LogEntry  # noqa: E402
+from catan_p2p.session.review import replay_states as replay_states  # noqa: E402
+from catan_p2p.session.review import replayed as replayed  # noqa: E402  (their one home)
 
 AUTOPLAY_SECONDS = 0.25
-
-
-def replay_states(session: Session) -> tuple[list[GameState], list[LogEntry]]:
-    """Every state of the game, from the start to now, and the log entries between them.
-
-    ``states[i]`` is the state after ``entries[:i]``; ``states[0]`` is the starting
-    position rebuilt from the current state's board, players and rules options.
-    """
-    entries = session.history()
-    now = session.state
-    start = new_game(now.players, now.board, now.victory_points, seated=bool(now.seats))
-    return [start, *replayed(start, entries)], entries
 
 
 def turn_starts(states: Sequence[GameState]) -> list[int]:

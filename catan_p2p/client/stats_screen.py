@@ -19,6 +19,7 @@ from catan_p2p.client.widgets import draw_text  # noqa: E402
 from catan_p2p.rules.cards import RESOURCES, Counts  # noqa: E402
 from catan_p2p.rules.stats import SUMS, GameStats, PlayerStats, tally  # noqa: E402
 from catan_p2p.session.base import Session  # noqa: E402
+from catan_p2p.session.review import replay_states  # noqa: E402
 
 #: The table's columns: heading, and the resource counts or number of a player's figures.
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -206,8 +207,6 @@ class StatsDialog(Dialog):
 def stats_dialog(session: Session) -> StatsDialog:
     """The statistics of ``session``'s game: its history (verified commits only: a
     session adopts nothing unverified) replayed through the rules, then counted."""
-    from catan_p2p.client.replay import replay_states  # replay draws this screen too
-
     states, entries = replay_states(session)
     return StatsDialog(tally(states, [e.action for e in entries]))
 

@@ -13,14 +13,27 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from catan_p2p.errors import CatanError, IllegalAction, VerificationError
-from catan_p2p.rules.state import GameState
+from catan_p2p.rules.state import GameState, new_game
 from catan_p2p.rules.stats import GameStats, tally
-from catan_p2p.session.base import LogEntry
+from catan_p2p.session.base import LogEntry, Session
 from catan_p2p.session.history import History
 from catan_p2p.sync.audit import audit, open_game
 from catan_p2p.sync.concurrent import as_merged
 from catan_p2p.sync.repo import GameRepo
 from catan_p2p.trust.engine import apply
+
+
+def replay_states(session: Session) -> tuple[list[GameState], list[LogEntry]]:
+    """Every state of ``session``'s game, from the start to now, and the log entries
+    between them (what its peers verified: a session adopts nothing unverified).
+
+    ``states[i]`` is the state after ``entries[:i]``; ``states[0]`` is the starting
+    position rebuilt from the current state's board, players and rules options.
+    """
+    entries = session.history()
+    now = session.state
+    start = new_game(now.players, now.board, now.victory_points, seated=bool(now.seats))
+    return [start, *replayed(start, entries)], entries
 
 
 def replayed(start: GameState, entries: Sequence[LogEntry]) -> Iterator[GameState]:

@@ -148,18 +148,22 @@ def save_table(work: Path, out: Path) -> None:
     save(app, out / "stats.png")
     s.close()
     # Red plays here; the others, elsewhere, agreed 10 minutes' wait (new --timeout 600).
-    repo = work / "turn"
-    create_game(repo, PLAYERS, STANDARD_BOARD, seed="screens-turn", game_id="turn", timeout=600)
-    s = GitSession.open(repo, "turn")
-    play_until(s, lambda st: st.turn >= 9 and st.current == 0 and st.phase is Phase.ROLL)
-    syncer = Syncer(s).start()
-    app = App(s, Seats(("red",)), screen=pygame.display.set_mode(SIZE), syncer=syncer,
+    remote = _bare(work / "turn.git")
+    create_game(work / "t-host", PLAYERS, STANDARD_BOARD, seed="screens-turn", game_id="turn",
+                timeout=600)  # fmt: skip
+    host = GitSession.open(work / "t-host", "turn")
+    play_until(host, lambda st: st.turn >= 9 and st.current == 0 and st.phase is Phase.ROLL)
+    host.close()
+    share_all(work / "t-host", remote)
+    red = join_game(remote, work / "t-red", "turn", "red")
+    runtime = Runtime(red).start()
+    app = App(red, Seats(("red",)), screen=pygame.display.set_mode(SIZE), runtime=runtime,
               sounds=Sounds(muted=True), notify=lambda title, body: None)  # fmt: skip
     app.tick()
     app.notice.since = app.notice.timed_from = time.time() - 131  # two minutes' thought
     save(app, out / "turn.png")
-    syncer.stop()
-    s.close()
+    runtime.stop()
+    red.close()
 
 
 def save_lobby(work: Path, path: Path) -> None:

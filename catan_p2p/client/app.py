@@ -232,12 +232,11 @@ class App(Frame):
 
     def _notice_turn(self) -> None:
         """Tell ``notice`` whom of this window's players a networked game waits on."""
-        if self.syncer is None or self.spectator:
+        if not self.session.networked or self.spectator:
             return
         state = self.state
         waiting = [] if state.is_over else self.seats.humans_acting(state)
-        asked = getattr(self.session, "waiting_since", None)
-        since = asked() if asked is not None else 0  # 0: a session that keeps no times
+        since = self.session.waiting_since()  # 0: a session that keeps no times
         self.notice.follow(waiting, expecting(state), float(since) if since else None)
         self.notice.tick()
 
@@ -299,7 +298,7 @@ class App(Frame):
         mover = state.players[state.current]
         if (
             not state.is_over
-            and self.syncer is None  # networked, ``notice`` plays it when the game waits
+            and not self.session.networked  # networked, ``notice`` plays it when it waits
             and before.players[before.current] != mover
             and mover in self.seats.humans
         ):

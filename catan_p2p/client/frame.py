@@ -65,9 +65,9 @@ class Frame:
             progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)
             animate.production(screen, self.view, state, sum(self.roll_anim[1]), progress)
         self._draw_bar(screen, state)
-        if self.syncer is not None:
-            info = getattr(self.session, "info", None)
-            self.notice.draw(screen, lay.board, getattr(info, "timeout", 0) or 0)
+        if self.session.networked:
+            info = self.session.info
+            self.notice.draw(screen, lay.board, info.timeout if info is not None else 0)
         if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
             self.message = None
         humans_acting = self.seats.humans_acting(state)

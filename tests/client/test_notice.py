@@ -14,10 +14,16 @@ from catan_p2p.client.app import App
 from catan_p2p.client.notice import MARK, TurnNotice, clock_text, desktop_notify
 from catan_p2p.client.seats import Seats
 from catan_p2p.client.sound import Sounds
-from catan_p2p.client.syncer import Syncer
 from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.base import MemorySession
+from catan_p2p.session.runtime import Runtime
+
+
+class _Elsewhere(MemorySession):
+    """A game in memory whose other seats play elsewhere: the window is networked."""
+
+    networked = True
 
 
 def _until(app: App, condition, seconds: float = 20.0) -> None:
@@ -29,18 +35,18 @@ def _until(app: App, condition, seconds: float = 20.0) -> None:
 
 
 def test_the_game_turning_to_the_player_rings_flashes_the_title_and_notifies(tmp_path):
-    session = MemorySession(at_turn(scenario(), BLUE, Phase.ROLL), "notice")
-    syncer = Syncer(session, interval=0.02).start()
+    session = _Elsewhere(at_turn(scenario(), BLUE, Phase.ROLL), "notice")
+    runtime = Runtime(session, slowest=0.02, watch=False, lock=False).start()
     notes: list[tuple[str, str]] = []
     app = App(session, Seats((RED,), {}), screen=pygame.display.set_mode((1280, 800)),
-              bot_delay=0, syncer=syncer, notify=lambda t, b: notes.append((t, b)))  # fmt: skip
+              bot_delay=0, runtime=runtime, notify=lambda t, b: notes.append((t, b)))  # fmt: skip
     captions: list[str] = []
     app.notice.caption = captions.append
     d = Driver(app, screens_dir(tmp_path), "notice")
     try:
         assert app.notice.waiting_on == () and not notes, "Blue's move: nothing to notice"
-        syncer.submit(RollDice(BLUE, (1, 2)))  # Blue, playing elsewhere, moves
-        syncer.submit(EndTurn(BLUE))
+        runtime.submit(RollDice(BLUE, (1, 2)))  # Blue, playing elsewhere, moves
+        runtime.submit(EndTurn(BLUE))
         _until(app, lambda: app.notice.waiting_on == (RED,))
         assert "turn" in app.sounds.played
         assert notes and "Red" in notes[0][0] and notes[0][1]
@@ -58,13 +64,13 @@ def test_the_game_turning_to_the_player_rings_flashes_the_title_and_notifies(tmp
         d.key(pygame.K_LEFT)  # any key: the player is back
         app.notice.tick(now=base + 100)
         assert captions[-1] == f"{MARK} — {app.notice.title}", "steady once seen"
-        syncer.submit(RollDice(RED, (1, 2)))
-        syncer.submit(EndTurn(RED))
+        runtime.submit(RollDice(RED, (1, 2)))
+        runtime.submit(EndTurn(RED))
         _until(app, lambda: app.notice.waiting_on == ())
         assert captions[-1] == app.notice.title and app.notice.thinking() is None
         assert app.sounds.played.count("turn") == 1, "the window plays it once per wait"
     finally:
-        syncer.stop()
+        runtime.stop()
         pygame.display.quit()
 
 

@@ -1,8 +1,9 @@
 """Does an animation add to the time from a remote move's arrival to the window's input?
 
 A real window (``App``, off-screen with SDL's dummy driver) plays Red; Blue plays
-elsewhere. Each round Blue's roll arrives (recorded in the session the window reads,
-as the sync thread publishes a fetched move), and Red presses a key once:
+elsewhere. Each round Blue's roll arrives (recorded in the session and published in the
+peer runtime's snapshot the window reads, as the runtime does after a fetch), and Red
+presses a key once:
 
 - **at arrival** (moment 0): the key is pressed the moment the move arrives; measured
   from the arrival to the end of the window's first tick that shows the key's effect;
@@ -45,7 +46,7 @@ from catan_p2p.client.app import App  # noqa: E402
 from catan_p2p.client.frame import ROLL_SECONDS  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
-from catan_p2p.rules.actions import EndTurn, RollDice  # noqa: E402
+from catan_p2p.rules.actions import Action, EndTurn, RollDice  # noqa: E402
 from catan_p2p.rules.state import new_game  # noqa: E402
 from catan_p2p.session.base import MemorySession  # noqa: E402
 
@@ -71,6 +72,13 @@ def _dice(total: int) -> tuple[int, int]:
     return (first, total - first)
 
 
+def _arrive(app: App, session: MemorySession, action: Action) -> None:
+    """``action`` arrives as from a remote: recorded, and the runtime's snapshot that the
+    window reads published (what the peer runtime's thread does after a fetch)."""
+    session.submit(action)
+    app.runtime.sync_once()
+
+
 def _press(app: App) -> tuple[float, int]:
     """Press C now; tick until the costs card shows. (seconds, ticks)"""
     before = app.show_costs
@@ -85,7 +93,7 @@ def _press(app: App) -> tuple[float, int]:
 
 def one_round(app: App, session: MemorySession, total: int, moment: float) -> dict[str, object]:
     """Blue's roll arrives; Red presses C ``moment`` seconds later."""
-    session.submit(RollDice("blue", _dice(total)))  # arrival
+    _arrive(app, session, RollDice("blue", _dice(total)))
     arrived = time.perf_counter()
     frames: list[float] = []
     while time.perf_counter() - arrived < moment:
@@ -97,9 +105,8 @@ def one_round(app: App, session: MemorySession, total: int, moment: float) -> di
     seconds, ticks = _press(app)
     if moment == 0:
         seconds = time.perf_counter() - arrived
-    session.submit(EndTurn("blue"))
-    session.submit(RollDice("red", (1, 2)))
-    session.submit(EndTurn("red"))
+    for action in (EndTurn("blue"), RollDice("red", (1, 2)), EndTurn("red")):
+        _arrive(app, session, action)
     app.tick()
     app.tick()  # (Red's roll's animation starts here) then all is still for the next round
     app.roll_anim, app.flights = None, []

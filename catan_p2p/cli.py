@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "show": "the state at a commit",
     "verify": "re-check every commit of a game",
     "replay": "step through a game's history in a window",
+    "stats": "a game's statistics: the dice against the odds, every player's cards, points",
     "bisect": "first commit where a condition holds",
     "board": "generate, score and draw a board",
     "simulate": "bots play games; invariants checked after every action",

@@ -139,6 +139,33 @@ def save_watch(work: Path, path: Path) -> None:
         s.close()
 
 
+def save_table(work: Path, out: Path) -> None:
+    """The statistics screen at a game's end, and the turn notice of a networked game."""
+    s = game(work, "stats", "screens-stats")
+    play_until(s, lambda st: st.is_over)
+    app = window(s, ("red",))
+    app.key(pygame.K_t)  # the final score's Statistics
+    save(app, out / "stats.png")
+    s.close()
+    # Red plays here; the others, elsewhere, agreed 10 minutes' wait (new --timeout 600).
+    remote = _bare(work / "turn.git")
+    create_game(work / "t-host", PLAYERS, STANDARD_BOARD, seed="screens-turn", game_id="turn",
+                timeout=600)  # fmt: skip
+    host = GitSession.open(work / "t-host", "turn")
+    play_until(host, lambda st: st.turn >= 9 and st.current == 0 and st.phase is Phase.ROLL)
+    host.close()
+    share_all(work / "t-host", remote)
+    red = join_game(remote, work / "t-red", "turn", "red")
+    runtime = Runtime(red).start()
+    app = App(red, Seats(("red",)), screen=pygame.display.set_mode(SIZE), runtime=runtime,
+              sounds=Sounds(muted=True), notify=lambda title, body: None)  # fmt: skip
+    app.tick()
+    app.notice.since = app.notice.timed_from = time.time() - 131  # two minutes' thought
+    save(app, out / "turn.png")
+    runtime.stop()
+    red.close()
+
+
 def save_lobby(work: Path, path: Path) -> None:
     """The lobby: games of this machine's home and of a remote."""
     home = work / "lobby-home"
@@ -176,6 +203,9 @@ def save_lobby(work: Path, path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tools/screens.py", description=__doc__)
     parser.add_argument("--out", default="docs/screens", help="where the PNG files go")
+    parser.add_argument(
+        "--only", choices=("table",), default=None, help="draw only these (table: stats, turn)"
+    )
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -183,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     pygame.font.init()
     with tempfile.TemporaryDirectory(prefix="catan-screens-") as tmp:
         work = Path(tmp)
+        # The statistics screen at a game's end; your turn noticed in a networked game.
+        save_table(work, out)
+        if args.only == "table":
+            pygame.quit()
+            return 0
 
         # The play window: Red against three bots, mid-game, with table talk.
         s = game(work, "play", "screens-play")

@@ -52,11 +52,13 @@ def production(
         return
     t = (progress - TUMBLE) / (1 - TUMBLE)
     graph = state.board.graph
-    glow = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    glow = pygame.Surface(view.size, pygame.SRCALPHA)  # the board's, not the window's
+    ox, oy = view.origin
     for i, tile in enumerate(graph.tiles):
         if graph.tile_number[i] != total or graph.tile_resource[i] < 0:
             continue
         x, y = view.tile_center(tile)
+        x, y = x - ox, y - oy
         blocked = tile == state.board.graph.tiles[state.robber]
         colour = (90, 90, 90) if blocked else theme.HIGHLIGHT
         radius = int(view.hex_size * (0.55 + 0.35 * t))
@@ -73,4 +75,4 @@ def production(
             pygame.draw.rect(glow, (20, 20, 20, fade), pill, width=2, border_radius=10)
             label.set_alpha(fade)
             glow.blit(label, label.get_rect(center=centre))
-    surface.blit(glow, (0, 0))
+    surface.blit(glow, view.origin)

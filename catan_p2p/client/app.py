@@ -17,7 +17,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from catan_p2p.client import controls, theme  # noqa: E402
+from catan_p2p.client import controls, motion, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
 from catan_p2p.client.dialogs import (  # noqa: E402
     Dialog,
@@ -36,9 +36,11 @@ from catan_p2p.client.frame import (  # noqa: E402
     Frame,
 )
 from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
+from catan_p2p.client.notice import Notifier, TurnNotice, desktop_notify  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
+from catan_p2p.client.stats_screen import stats_dialog  # noqa: E402
 from catan_p2p.client.trade_dialogs import BankTradeDialog, OfferDialog, TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
@@ -49,6 +51,7 @@ from catan_p2p.rules.actions import (  # noqa: E402
     MoveRobber,
     PlayKnight,
     PlayRoadBuilding,
+    RevealDice,
     RollDice,
 )
 from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
@@ -83,6 +86,10 @@ def production_text(before: GameState, after: GameState, roll: RollDice) -> str:
     return f"{head}: " + (" · ".join(gains) if gains else "no one produces")
 
 
+#: Events that say the player is at the window (the title stops flashing).
+BACK_AT_THE_WINDOW = frozenset({pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.WINDOWFOCUSGAINED})
+
+
 class App(Frame):
     """One window playing one session: hot-seat humans, bots, and remote seats it waits on.
 
@@ -115,6 +122,8 @@ class App(Frame):
         chat: ChatLog | None = None,
         sounds: Sounds | None = None,
         spectator: bool = False,
+        notify: Notifier = desktop_notify,
+        still: bool = False,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -154,7 +163,14 @@ class App(Frame):
         self.chat = runtime.chat
         self.typing: str | None = None
         self.sounds = sounds if sounds is not None else Sounds()
+        # networked: sound, title and desktop notice when the game turns to this window
+        self.notice = TurnNotice(f"{title} — {session.game_id}", self.sounds, notify)
         self.roll_anim: tuple[float, tuple[int, int]] | None = None  # (started, dice)
+        self.flights: list[motion.Flight] = []  # the roll's produced cards on their way
+        self.still = still  # no motion: dice and cards appear at once (``--still``, A)
+        # a roll that arrived in the last tick: its animation starts in the next one, so
+        # the frame that shows the move costs what a still window's does
+        self._roll_due: tuple[GameState, GameState, tuple[int, int]] | None = None
         self._heard_chat = 0
         self.running = True
         self.bar_buttons: list[Button] = []
@@ -180,16 +196,22 @@ class App(Frame):
         """
         events = pygame.event.get()
         for event in events:
+            if event.type in BACK_AT_THE_WINDOW:
+                self.notice.back()
+                self.roll_anim, self.flights = None, []  # skipped: the input goes on
+                self._roll_due = None
             self.handle(event)
+        self._start_roll_animation()
         self.runtime.pump()  # a window with no remote: its runtime's round, here
         self._collect_notices()
         self._follow(self.session.state)
+        self._notice_turn()
         self._listen_to_chat()
         now = time.monotonic()
         if self.roll_anim is not None:
             self._dirty = True  # animate: a frame every tick
             if now - self.roll_anim[0] > ROLL_SECONDS:
-                self.roll_anim = None
+                self.roll_anim, self.flights = None, []
         if events or self._dirty or now - self._drawn_at >= REDRAW_SECONDS:
             self.draw()
             pygame.display.flip()
@@ -207,6 +229,16 @@ class App(Frame):
     def state(self) -> GameState:
         assert self._state is not None
         return self._state
+
+    def _notice_turn(self) -> None:
+        """Tell ``notice`` whom of this window's players a networked game waits on."""
+        if not self.session.networked or self.spectator:
+            return
+        state = self.state
+        waiting = [] if state.is_over else self.seats.humans_acting(state)
+        since = self.session.waiting_since()  # 0: a session that keeps no times
+        self.notice.follow(waiting, expecting(state), float(since) if since else None)
+        self.notice.tick()
 
     # --- following the game ------------------------------------------------------------
 
@@ -250,8 +282,12 @@ class App(Frame):
         """Sounds and the roll animation for the actions that just arrived."""
         for entry in new[-3:]:
             action = entry.action
-            if isinstance(action, RollDice) and action.dice:
-                self.roll_anim = (time.monotonic(), tuple(action.dice))  # type: ignore[assignment]
+            if isinstance(action, (RollDice, RevealDice)) and action.dice:
+                if not self.still:
+                    last = self._log[-1].action if self._log else None
+                    # more arrived at once: the cards of the roll are not told apart
+                    after = state if isinstance(last, (RollDice, RevealDice)) else before
+                    self._roll_due = (before, after, action.dice)
                 self.sounds.play("roll")
                 if sum(action.dice) == 7:
                     self.sounds.play("robber")
@@ -262,10 +298,29 @@ class App(Frame):
         mover = state.players[state.current]
         if (
             not state.is_over
+            and not self.session.networked  # networked, ``notice`` plays it when it waits
             and before.players[before.current] != mover
             and mover in self.seats.humans
         ):
             self.sounds.play("turn")
+
+    def _start_roll_animation(self) -> None:
+        """Start the animation of the roll the last tick showed: the dice tumble, then
+        the produced cards fly."""
+        if self._roll_due is None or self.still:
+            self._roll_due = None
+            return
+        before, after, dice = self._roll_due
+        self._roll_due = None
+        self.roll_anim = (time.monotonic(), dice)
+        self.flights = motion.flights(before, after, self.view, self.layout.players, sum(dice))
+
+    def toggle_motion(self) -> bool:
+        """Motion on or off (key A); returns True when the window keeps still."""
+        self.still = not self.still
+        if self.still:
+            self.roll_anim, self.flights, self._roll_due = None, [], None
+        return self.still
 
     # --- hot-seat privacy ----------------------------------------------------------------
 
@@ -337,7 +392,12 @@ class App(Frame):
             self.dialog = None
         if state.is_over and not self._game_over_shown:
             self._game_over_shown = True
-            self._open(GameOverDialog(state, self._replay if self.offer_replay else None))
+            replay = self._replay if self.offer_replay else None
+            self._open(GameOverDialog(state, replay, self.show_stats))
+
+    def show_stats(self) -> None:
+        """The statistics screen, its figures recounted from the verified history."""
+        self._open(stats_dialog(self.session))
 
     def _replay(self) -> None:
         self.replay_requested = True
@@ -470,6 +530,10 @@ class App(Frame):
             return
         if self.spectator and key == pygame.K_p:
             self._replay()  # the caller steps through the game so far, then comes back
+            return
+        if key == pygame.K_a:
+            still = self.toggle_motion()
+            self.say("motion off (A turns it on)" if still else "motion on", error=False)
             return
         if key == pygame.K_s:
             muted = self.sounds.toggle()

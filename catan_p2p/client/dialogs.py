@@ -298,12 +298,27 @@ class GameOverDialog(Dialog):
 
     title = "Game over"
 
-    def __init__(self, state: GameState, on_replay: Callable[[], None] | None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        on_replay: Callable[[], None] | None,
+        on_stats: Callable[[], None] | None = None,
+    ) -> None:
         self.state = state
         self.on_replay = on_replay
+        self.on_stats = on_stats  # opens the statistics screen (``client.stats_screen``)
         super().__init__(460, 150 + 34 * len(state.players))
 
     def build(self) -> None:
+        if self.on_stats is not None:
+            self.widgets.append(
+                Button(
+                    "Statistics",
+                    pygame.Rect(self.rect.left + 196, self.rect.bottom - 44, 140, 32),
+                    self.on_stats,
+                    key="T",
+                )
+            )
         if self.on_replay is not None:
             self.widgets.append(
                 Button(
@@ -317,6 +332,9 @@ class GameOverDialog(Dialog):
     def key(self, key: int) -> bool:
         if key == pygame.K_p and self.on_replay is not None:
             self.on_replay()
+            return True
+        if key == pygame.K_t and self.on_stats is not None:
+            self.on_stats()
             return True
         return super().key(key)
 
@@ -534,6 +552,7 @@ class HelpDialog(Dialog):
         ("X", "end a game someone left (after the agreed wait)"),
         ("Enter", "chat (Enter sends)"),
         ("S", "sound on / off"),
+        ("A", "motion on / off"),
         ("Esc", "cancel / close"),
         ("H", "this help"),
         ("Ctrl+Q", "quit (the game is saved)"),

@@ -10,7 +10,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from catan_p2p.client import animate, controls, panels, theme  # noqa: E402
+from catan_p2p.client import animate, controls, motion, panels, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
 from catan_p2p.client.dialogs import backdrop  # noqa: E402
 from catan_p2p.client.marks import mark_place  # noqa: E402
@@ -65,6 +65,9 @@ class Frame:
             progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)
             animate.production(screen, self.view, state, sum(self.roll_anim[1]), progress)
         self._draw_bar(screen, state)
+        if self.session.networked:
+            info = self.session.info
+            self.notice.draw(screen, lay.board, info.timeout if info is not None else 0)
         if self.message and time.monotonic() - self.message_at > MESSAGE_SECONDS:
             self.message = None
         humans_acting = self.seats.humans_acting(state)
@@ -84,6 +87,9 @@ class Frame:
         shown = self.shown_player
         mine = self.session.view(shown) if shown in self.session.local_players else state
         panels.draw_players(screen, lay.players, state, shown, mine)
+        if self.roll_anim is not None and self.flights:
+            progress = min(1.0, (time.monotonic() - self.roll_anim[0]) / ROLL_SECONDS)
+            motion.draw_flights(screen, self.flights, progress)
         if self.spectator:
             panels.draw_spectator_hand(screen, lay.hand)
         else:

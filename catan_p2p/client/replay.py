@@ -11,7 +11,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -22,51 +22,17 @@ from catan_p2p.client import panels, theme  # noqa: E402
 from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
 from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
+from catan_p2p.client.stats_screen import StatsDialog  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text, shade  # noqa: E402
-from catan_p2p.errors import CatanError, IllegalAction  # noqa: E402
+from catan_p2p.errors import CatanError  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
-from catan_p2p.rules.state import GameState, new_game  # noqa: E402
-from catan_p2p.session.base import LogEntry, Session  # noqa: E402
-from catan_p2p.sync.concurrent import as_merged  # noqa: E402
-from catan_p2p.trust.engine import apply  # noqa: E402
+from catan_p2p.rules.state import GameState  # noqa: E402
+from catan_p2p.rules.stats import tally  # noqa: E402
+from catan_p2p.session.base import LogEntry  # noqa: E402
+from catan_p2p.session.review import replay_states as replay_states  # noqa: E402
+from catan_p2p.session.review import replayed as replayed  # noqa: E402  (their one home)
 
 AUTOPLAY_SECONDS = 0.25
-
-
-def replay_states(session: Session) -> tuple[list[GameState], list[LogEntry]]:
-    """Every state of the game, from the start to now, and the log entries between them.
-
-    ``states[i]`` is the state after ``entries[:i]``; ``states[0]`` is the starting
-    position rebuilt from the current state's board, players and rules options.
-    """
-    entries = session.history()
-    now = session.state
-    start = new_game(now.players, now.board, now.victory_points, seated=bool(now.seats))
-    return [start, *replayed(start, entries)], entries
-
-
-def replayed(start: GameState, entries: Sequence[LogEntry]) -> Iterator[GameState]:
-    """The state after each of ``entries``, from ``start``.
-
-    The answers of one concurrent step (entries sharing an ``opening``) count as their
-    merge applies them (``concurrent.as_merged``): robber and robbed may both show one
-    steal in answers to the same offer, and it is shown once.
-    """
-    state, opening = start, None  # opening: the open step's commit and state
-    for i, entry in enumerate(entries):
-        if entry.opening is None:
-            opening = None
-        elif opening is None or opening[0] != entry.opening:
-            opening = (entry.opening, state)
-        action = entry.action if opening is None else as_merged(opening[1], state, entry.action)
-        try:
-            state = apply(state, action)
-        except IllegalAction as exc:
-            raise CatanError(
-                f"the history does not replay: action {i + 1} ({entry.summary}, commit "
-                f"{entry.commit[:10]}) is refused: {exc}"
-            ) from None
-        yield state
 
 
 def turn_starts(states: Sequence[GameState]) -> list[int]:
@@ -114,6 +80,7 @@ class ReplayViewer:
         self._log_lines: list[tuple[pygame.Rect, int]] = []
         self._dragging = False
         self._last_step = 0.0
+        self.stats: StatsDialog | None = None  # the statistics of the game up to ``index``
         self.clock = pygame.time.Clock()
         self._lay_out()
 
@@ -128,6 +95,8 @@ class ReplayViewer:
     def resize(self, size: tuple[int, int]) -> None:
         self.screen = resized_screen(size)
         self._lay_out()
+        if self.stats is not None:
+            self.stats.place(self.layout.board)
 
     # --- moving through history ---------------------------------------------------------
 
@@ -149,6 +118,15 @@ class ReplayViewer:
         else:
             earlier = [t for t in self.turns if t < self.index]
             self.goto(earlier[-1] if earlier else 0)
+
+    def toggle_stats(self) -> None:
+        """Show (or hide) the statistics of the game up to the action shown."""
+        if self.stats is not None:
+            self.stats = None
+            return
+        actions = [e.action for e in self.entries[: self.index]]
+        self.stats = StatsDialog(tally(self.states[: self.index + 1], actions), at=self.index)
+        self.stats.place(self.layout.board)
 
     def toggle_play(self) -> None:
         if self.index >= self.last:
@@ -209,13 +187,22 @@ class ReplayViewer:
             pygame.K_END: lambda: self.goto(self.last),
             pygame.K_SPACE: self.toggle_play,
         }
-        if key in (pygame.K_ESCAPE, pygame.K_q):
+        if self.stats is not None and key in (pygame.K_ESCAPE, pygame.K_t):
+            self.stats = None
+        elif key == pygame.K_t:
+            self.toggle_stats()
+        elif key in (pygame.K_ESCAPE, pygame.K_q):
             self.running = False
         elif key in actions:
             self.playing = False if key != pygame.K_SPACE else self.playing
             actions[key]()
 
     def click(self, pos: tuple[int, int]) -> None:
+        if self.stats is not None:
+            self.stats.click(pos)
+            if self.stats.closed:
+                self.stats = None
+            return
         for b in self.buttons:
             if b.click(pos):
                 return
@@ -240,6 +227,7 @@ class ReplayViewer:
             ("Step ›", lambda: self.step(1), "→"),
             ("Turn ›", lambda: self.jump_turn(1), "↓"),
             ("End »", lambda: self.goto(self.last), "End"),
+            ("Stats", self.toggle_stats, "T"),
         ]
         gap = 8
         w = (bar.width - gap * (len(specs) + 1)) // len(specs)
@@ -295,6 +283,12 @@ class ReplayViewer:
             theme.HIGHLIGHT,
             True,
         )
+        if self.stats is not None:
+            if self.stats.at != self.index:  # moved on with the statistics open
+                self.stats = None
+                self.toggle_stats()
+            assert self.stats is not None
+            self.stats.draw(screen, mouse)
 
     def _draw_bar(self, screen: pygame.Surface, mouse: tuple[int, int] | None) -> None:
         bar = self.layout.bar

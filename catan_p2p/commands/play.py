@@ -310,6 +310,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mute", action="store_true", help="start with the sound off (S toggles it in the window)"
     )
+    parser.add_argument(
+        "--still",
+        action="store_true",
+        help="no motion: the dice and the produced cards appear at once (A toggles it)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -362,7 +367,12 @@ def _window(game: Game, args: argparse.Namespace, screen: pygame.Surface) -> pyg
     runtime = open_runtime(game)
     try:
         app = App(
-            game.session, game.seats, screen=screen, runtime=runtime, sounds=Sounds(muted=args.mute)
+            game.session,
+            game.seats,
+            screen=screen,
+            runtime=runtime,
+            sounds=Sounds(muted=args.mute),
+            still=getattr(args, "still", False),
         )
         app.run()
         if app.replay_requested:

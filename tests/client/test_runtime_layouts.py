@@ -187,3 +187,61 @@ def test_a_window_whose_seat_moved_elsewhere_reloads_and_says_why(tmp_path):
         runtime.session.close()
         behind.close()
         pygame.display.quit()
+
+
+@pytest.mark.slow
+def test_a_window_and_a_bot_process_play_a_points_only_game_to_the_end(tmp_path):
+    """Red's window (its seat played by the window's bot, as `play --resume` plays a seat
+    noted as a bot) against Blue's `catan-p2p bot` process, each publishing only at its
+    own bare repository: the window shows every one of Blue's moves as it comes, and
+    both end on one verified head."""
+    from catan_p2p.client.app import App
+    from catan_p2p.commands._seats import save_seats
+    from catan_p2p.commands.play import build_options, open_runtime, resume_game
+
+    repos = _points_only(tmp_path)
+    save_seats(repos["red"] / ".git", "g", (), {"red": "greedy"})
+    blue = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "catan_p2p.cli",
+            "bot",
+            "--repo",
+            str(repos["blue"]),
+            "--as",
+            "blue",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    game = resume_game(build_options(resume=str(repos["red"])))
+    runtime = open_runtime(game)
+    screen = pygame.display.set_mode((1280, 800))
+    seen_blue: set[str] = set()
+    try:
+        app = App(game.session, game.seats, screen=screen, runtime=runtime, bot_delay=0)
+        deadline = time.monotonic() + 900
+        while not app.session.state.settled:
+            assert time.monotonic() < deadline, "the game did not end in 15 minutes"
+            assert blue.poll() is None or blue.returncode == 0, blue.stderr.read()
+            app.tick()
+            seen_blue |= {e.commit for e in app._log if e.author == "blue"}
+            time.sleep(0.01)
+        out, err = blue.communicate(timeout=300)
+        assert blue.returncode == 0, err
+        assert "won" in out
+    finally:
+        if blue.poll() is None:
+            blue.kill()
+        runtime.stop()
+        runtime.session.close()
+        pygame.display.quit()
+    final = GitSession(repos["blue"], "g", ("blue",))
+    try:
+        assert app.session.state.winner >= 0 and not app.bot_errors
+        blues = {e.commit for e in final.history() if e.author == "blue"}
+        assert blues and blues <= seen_blue | {e.commit for e in app._log}
+    finally:
+        final.close()

@@ -161,9 +161,7 @@ def _count(
 ) -> None:
     """Add one action's figures: each kind of figure reads one kind of action."""
     kind = action.kind
-    deltas = [
-        sub(a.resources, b.resources) for b, a in zip(before.hands, after.hands, strict=True)
-    ]
+    deltas = [sub(a.resources, b.resources) for b, a in zip(before.hands, after.hands, strict=True)]
     if kind in DICE_KINDS and getattr(action, "dice", None):
         dice[sum(action.dice)] += 1  # type: ignore[attr-defined]
         for seat, player in enumerate(after.players):

@@ -16,15 +16,13 @@ device playing this seat. Front ends only decide and show:
   settled, its one seat played by a bot;
 - ``catan-p2p watch`` runs it for a spectator, which records nothing.
 
-How often it fetches adapts (``Pace``): right after a move came in or went out it fetches
-again within ``fastest`` seconds, and while nothing happens the wait grows to ``slowest``.
-Every remote that is a folder on this machine (the shared remote or a seat's publication
-point) is watched by ``stat`` (``RefWatcher``), so a move there starts a fetch at once.
+How often it fetches adapts (``session.pacing``), every remote that is a folder here is
+watched by ``stat``, and a served seat is nudged (``sync.nudge``), so a move shows about
+one fetch after it was made, however long its player thought.
 """
 
 from __future__ import annotations
 
-import os
 import queue
 import select
 import threading
@@ -42,24 +40,15 @@ from catan_p2p.rules.actions import Action
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.waiting import actors, owed_reveal
+from catan_p2p.session import pacing
 from catan_p2p.session.base import LogEntry, Session, SyncStatus
 from catan_p2p.session.chat import ChatLog, ChatMessage
 from catan_p2p.session.driver import Driver
+from catan_p2p.session.pacing import FASTEST, SLOWEST, WATCH_EVERY, Pace, watcher_for
 from catan_p2p.session.seatlock import SeatLock
 from catan_p2p.store.refs import player_ref, tracking_ref
 from catan_p2p.sync import disk, nudge, serve
 
-#: While moves come in, the next fetch follows this soon (seconds) ...
-FASTEST = 0.1
-#: ... and each quiet round waits this much longer ...
-GROWTH = 1.5
-#: ... up to one fetch every this many seconds ...
-SLOWEST = 4.0
-#: ... or this many while the game waits on a seat played elsewhere: its move should
-#: show within about this long plus one fetch, however long its player thought.
-WAITING_SLOWEST = 0.8
-#: How often the ref files of a remote on this machine are looked at (seconds).
-WATCH_EVERY = 0.05
 #: How often a resting runtime looks for questions (seconds).
 ANSWER_EVERY = 0.02
 #: How long a question waits for the owner thread's answer (seconds).
@@ -81,77 +70,6 @@ REJECTED = "rejected"  # a peer's commit was refused
 ELSEWHERE = "elsewhere"  # another device plays a seat of this runtime
 RELOADED = "reloaded"  # the seat's branch moved outside this runtime; the game was reopened
 SYNC = "sync"  # a sync round failed (the status's error); said when it changes
-
-
-class Pace:
-    """How long to wait before the next fetch: short after a change, growing while quiet."""
-
-    def __init__(
-        self, fastest: float = FASTEST, slowest: float = SLOWEST, growth: float = GROWTH
-    ) -> None:
-        self.fastest = fastest
-        self.slowest = max(fastest, slowest)
-        self.growth = growth
-        self.wait = fastest
-
-    def after(self, changed: bool) -> float:
-        """The wait after a round that did (or did not) bring or send a move."""
-        self.wait = self.fastest if changed else min(self.slowest, self.wait * self.growth)
-        return self.wait
-
-
-def local_remote_dir(url: str | None) -> Path | None:
-    """The git directory of a remote that is a path on this machine (None otherwise)."""
-    if not url:
-        return None
-    if url.startswith("file://"):
-        url = url[len("file://") :]
-    elif "://" in url or (":" in url.split("/", 1)[0] and not os.path.isabs(url)):
-        return None  # ssh, https, git daemon, or scp-like host:path
-    path = Path(url).expanduser()
-    if (path / "refs").is_dir() and (path / "objects").is_dir():
-        return path
-    if (path / ".git" / "refs").is_dir():
-        return path / ".git"
-    return None
-
-
-class RefWatcher:
-    """Tells when the ref files of remotes on this machine change (by ``stat`` only)."""
-
-    def __init__(self, git_dirs: Iterable[Path]) -> None:
-        self.git_dirs = tuple(git_dirs)
-        self._seen = self.signature()
-
-    def signature(self) -> tuple:  # type: ignore[type-arg]
-        marks = []
-        for git_dir in self.git_dirs:
-            try:
-                st = (git_dir / "packed-refs").stat()
-                marks.append((str(git_dir), "", st.st_mtime_ns, st.st_size, st.st_ino))
-            except OSError:
-                pass
-            for root, _dirs, files in os.walk(git_dir / "refs" / "heads" / "catan"):
-                for f in files:
-                    try:
-                        st = os.stat(os.path.join(root, f))
-                    except OSError:
-                        continue
-                    marks.append((root, f, st.st_mtime_ns, st.st_size, st.st_ino))
-        return tuple(sorted(marks))
-
-    def changed(self) -> bool:
-        now = self.signature()
-        if now != self._seen:
-            self._seen = now
-            return True
-        return False
-
-
-def watcher_for(urls: Iterable[str]) -> RefWatcher | None:
-    """A watcher of every remote among ``urls`` that is a folder here (None: none is)."""
-    dirs = [d for d in (local_remote_dir(u) for u in urls) if d is not None]
-    return RefWatcher(dirs) if dirs else None
 
 
 @dataclass(frozen=True)
@@ -657,7 +575,7 @@ class Runtime:
             bots = self._driver.bots if self._driver is not None else {}
             local = set(self.local_players) | set(bots)
             if any(p not in local for p in actors(state)):
-                return min(self.slowest, WAITING_SLOWEST)
+                return min(self.slowest, pacing.WAITING_SLOWEST)
         return self.slowest
 
     def _drive(self) -> bool:

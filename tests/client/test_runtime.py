@@ -56,7 +56,7 @@ def test_a_failing_sync_becomes_the_status_error_and_the_thread_keeps_going():
 
 
 def test_the_pace_quickens_on_a_move_and_backs_off_to_the_slowest_while_quiet():
-    from catan_p2p.session.runtime import Pace
+    from catan_p2p.session.pacing import Pace
 
     pace = Pace(fastest=0.1, slowest=4.0, growth=1.5)
     waits = [pace.after(False) for _ in range(20)]
@@ -68,7 +68,7 @@ def test_the_pace_quickens_on_a_move_and_backs_off_to_the_slowest_while_quiet():
 def test_only_a_path_on_this_machine_is_watched(tmp_path):
     import subprocess
 
-    from catan_p2p.session.runtime import local_remote_dir
+    from catan_p2p.session.pacing import local_remote_dir
 
     bare = tmp_path / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)

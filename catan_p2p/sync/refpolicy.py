@@ -100,15 +100,19 @@ def player_heads(repo: GameRepo, game: str, seats: Collection[str] | None = None
 
 
 def tracked_logs(repo: GameRepo, game: str, seats: Collection[str]) -> dict[str, tuple[str, int]]:
-    """Each seat's log as last fetched from the shared remote, with its commit's date (seat
-    -> (commit, time)): when a peer was last heard of."""
-    prefix = tracking_ref(game_prefix(game)) + "/"
-    heads = player_heads(repo, game, seats)
-    return {
-        ref[len(prefix) :]: (oid, repo.commit(oid).when)
-        for ref, oid in heads.items()
-        if ref.startswith(prefix)
-    }
+    """Each seat's log as last fetched, from any source (the shared remote, its own
+    point, a relaying seat's), with its commit's date (seat -> (commit, time)): when a
+    peer was last heard of. Of several copies, the newest commit counts."""
+    out: dict[str, tuple[str, int]] = {}
+    for ref, oid in player_heads(repo, game, seats).items():
+        if not ref.startswith("refs/remotes/"):
+            continue
+        name = read_name(ref, game)
+        assert name is not None  # player_heads keeps only the protocol's names
+        when = repo.commit(oid).when
+        if name.player not in out or when > out[name.player][1]:
+            out[name.player] = (oid, when)
+    return out
 
 
 def anchor(heads: Mapping[str, str], game: str, local: Iterable[str] = ()) -> str:

@@ -92,7 +92,8 @@ def test_a_window_on_a_points_only_game_shows_the_other_seats_moves_live(tmp_pat
             app.tick()
             state = app.session.state
             if any(e.author == "blue" and "settlement" in e.summary for e in app._log):
-                break
+                if runtime.heard.get("blue"):  # the sync line names when Blue last moved
+                    break
             if "red" in actors(state):
                 app.submit(app.session.legal_actions("red")[0])
                 assert runtime.wait_sent(30)

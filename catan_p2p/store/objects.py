@@ -131,9 +131,8 @@ def damaged(where: Path) -> DamagedRepository:
     folder = git_dir.parent if git_dir.name == ".git" else git_dir
     what = where.name if where.name.startswith("pack-") else "an object file"
     return DamagedRepository(
-        f"the game's repository {folder} is damaged ({what} is cut short or corrupt), so "
-        "it cannot be read; fetch the game again from a remote (catan-p2p join) or "
-        "restore the folder from a backup"
+        f"the game's repository {folder} is damaged ({what} is cut short or corrupt); "
+        "fetch the game again from a remote (catan-p2p join) or restore it from a backup"
     )
 
 

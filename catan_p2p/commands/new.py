@@ -146,8 +146,10 @@ def _tell(
         )
         untold = [p for p in players if p != me and p not in peers]
         if untold:  # the seats --peer did not name: this game learns where later
-            print(f"where <URL> is a repository of their own; tell this game where "
-                  f"{' and '.join(untold)} publish{'es' * (len(untold) == 1)} with")
+            print(
+                f"where <URL> is a repository of their own; tell this game where "
+                f"{' and '.join(untold)} publish{'es' * (len(untold) == 1)} with"
+            )
             print(f"  catan-p2p sync --repo {path} --peer <colour>=<URL>")
         else:
             print("where <URL> is the repository --peer named for their colour.")

@@ -402,7 +402,7 @@ def play_headless(args: argparse.Namespace) -> int:
         raise UsageError("--headless plays a local game; drop --remote (use `catan-p2p bot`)")
     game = start(args)
     if game.seats.humans and args.resume and not args.bots_take_over:
-        _close(game.session)
+        game.session.close()
         raise UsageError(
             f"{args.resume} has human seats ({', '.join(game.seats.humans)}): resume it in "
             "a window to play them, or add --bots-take-over to let bots play them to the end"

@@ -133,15 +133,16 @@ def test_who_acts_fits_left_of_the_dice(offerer):
 def test_not_your_move_goes_once_the_game_moves_on(drive):
     """Before: 'not your move: … Orange …' stayed up while the header named the next
     player (it stayed 8 s whatever happened)."""
-    app = _app(_six(ORANGE, Phase.ROLL), humans=(RED,))  # the others play elsewhere
+    app = _app(_six(ORANGE, Phase.MAIN), humans=(RED,))  # the others play elsewhere
     d = drive(app)
     d.key(pygame.K_r)
     assert app.message is not None and "Orange" in app.message, app.message
     d.shot("1_not_your_move")
-    app.session.submit(RollDice(ORANGE, (2, 2)))  # Orange's move comes in
+    app.session.submit(EndTurn(ORANGE))  # Orange's move comes in: the next one acts
     d.tick()
-    assert app.message is None or "not your move" not in app.message, app.message
-    d.shot("2_orange_rolled")
+    assert app.actor() is None and app.state.players[app.state.current] != ORANGE
+    assert app.message is None or "Orange" not in app.message, app.message
+    d.shot("2_orange_ended")
 
 
 def _red_east(players: int = 2) -> GameState:
@@ -156,14 +157,14 @@ def _red_east(players: int = 2) -> GameState:
 def test_a_rolls_gains_go_once_a_hand_changes(drive):
     """Before: 'Red +1 wool' stayed up after Red spent it (a hand of 0 beside it)."""
     state = give(_red_east(), RED, cards(lumber=4))
-    app = _app(state, humans=(RED,))
+    app = _app(state, humans=(BLUE,))  # Red plays elsewhere
     d = drive(app)
-    app.submit(RollDice(RED, (1, 3)))  # pasture 4: Red's settlement takes a wool
+    app.session.submit(RollDice(RED, (1, 3)))  # pasture 4: Red's settlement takes a wool
     d.tick()
     assert app.message is not None and "Red +1 wool" in app.message, app.message
     d.key(pygame.K_c)  # the costs card: no move, the message stays
     assert app.message is not None and "+1 wool" in app.message
-    app.submit(MaritimeTrade(RED, Resource.LUMBER, Resource.ORE))
+    app.session.submit(MaritimeTrade(RED, Resource.LUMBER, Resource.ORE))
     d.tick()
     assert app.message is None or "+1 wool" not in app.message, app.message
 

@@ -112,6 +112,24 @@ def test_a_garbage_head_is_refused_before_a_move_is_played(capsys, tmp_path, pla
     assert code == 0, err
 
 
+@pytest.mark.slow  # git processes
+@pytest.mark.parametrize(
+    "command",
+    [("log", "--repo"), ("show", "--repo"), ("play", "--headless", "--bots-take-over", "--resume")],
+    ids=["log", "show", "play-resume"],
+)
+def test_a_garbage_ref_is_one_sentence(capsys, tmp_path, played, command):
+    """Before: bytes.fromhex's ValueError (verify already left such a ref unread)."""
+    repo = tmp_path / "g"
+    shutil.copytree(played, repo)
+    git("-C", str(repo), "pack-refs", "--all", "--prune")  # the ref in packed-refs too
+    (repo / ".git" / "refs" / "heads" / "catan" / "c").mkdir(parents=True, exist_ok=True)
+    (repo / ".git" / "refs" / "heads" / "catan" / "c" / "red").write_text("garbage\n")
+    code, out, err = run(capsys, *command, str(repo))
+    sentence = one_sentence(err)
+    assert code == 1 and "'garbage' is not an object id" in sentence, sentence
+
+
 # --- a full disk -------------------------------------------------------------------------
 
 

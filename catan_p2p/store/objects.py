@@ -244,6 +244,11 @@ class GitObjectStore:
         hit = self._pending.get(oid) or self._recent.get(oid)
         if hit is not None:
             return hit
+        if not _is_oid(oid):  # a ref file holding something else, say
+            raise StateFileError(
+                f"{oid[:40]!r} is not an object id, yet {self.git_dir} names it as one "
+                "(a damaged ref?); fetch the game again or restore it from a backup"
+            )
         binsha = bytes.fromhex(oid)
         for attempt in range(MOVES_FOLLOWED):
             try:

@@ -147,29 +147,43 @@ def draw_status(
     )
     dice = pygame.Rect(dice_left, first.top, second.right - dice_left, die)
     drawn = StatusDrawn(fit_text(label, theme.font(size, True), room), label_rect, dice)
-    # Below the dice the whole width: what the game expects, then the message, each
-    # wrapped; a message gets every line left (one type smaller if that makes it fit).
+    _below_dice(surface, rect, state, message, message_is_error, drawn)
+    return drawn
+
+
+def _below_dice(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    state: GameState,
+    message: str | None,
+    message_is_error: bool,
+    drawn: StatusDrawn,
+) -> None:
+    """The status box's lines under the dice, the whole width: what the game expects,
+    then the message, each wrapped; a message gets every line left (one type smaller if
+    that makes it fit) and is cut only where no type size fits it."""
+    x = rect.left + 12
     width = rect.width - 24
-    top, bottom = y + 50, rect.bottom - 4
+    top, bottom = rect.top + 58, rect.bottom - 4
     expected = wrap_text(expecting(state), theme.font(14), width)[:2]
     for line in expected:
         drawn.lines.append(draw_text(surface, line, (x, top), 14, theme.TEXT, max_width=width))
         drawn.texts.append(fit_text(line, theme.font(14), width))
         top += 17
-    if message:
-        ink = theme.BAD if message_is_error else theme.GOOD
-        for size, step in ((13, 15), (12, 14)):
-            lines = wrap_text(message, theme.font(size), width)
-            if top + step * len(lines) <= bottom:
-                break
-        fits = max(1, (bottom - top) // step)
-        if len(lines) > fits:  # cut only what no type size could fit
-            lines = [*lines[: fits - 1], " ".join(lines[fits - 1 :])]
-        for line in lines:
-            drawn.lines.append(draw_text(surface, line, (x, top), size, ink, max_width=width))
-            drawn.texts.append(fit_text(line, theme.font(size), width))
-            top += step
-    return drawn
+    if not message:
+        return
+    ink = theme.BAD if message_is_error else theme.GOOD
+    for size, step in ((13, 15), (12, 14)):
+        lines = wrap_text(message, theme.font(size), width)
+        if top + step * len(lines) <= bottom:
+            break
+    fits = max(1, (bottom - top) // step)
+    if len(lines) > fits:
+        lines = [*lines[: fits - 1], " ".join(lines[fits - 1 :])]
+    for line in lines:
+        drawn.lines.append(draw_text(surface, line, (x, top), size, ink, max_width=width))
+        drawn.texts.append(fit_text(line, theme.font(size), width))
+        top += step
 
 
 def _badge(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: theme.Colour) -> int:

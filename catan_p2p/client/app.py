@@ -38,6 +38,7 @@ from catan_p2p.client.frame import (  # noqa: E402
     Frame,
 )
 from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
+from catan_p2p.client.messages import production_text, same_hands  # noqa: E402
 from catan_p2p.client.notice import Notifier, TurnNotice, desktop_notify  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
@@ -56,7 +57,6 @@ from catan_p2p.rules.actions import (  # noqa: E402
     RevealDice,
     RollDice,
 )
-from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
@@ -72,28 +72,6 @@ from catan_p2p.session.runtime import (  # noqa: E402
     RELOADED,
     Runtime,
 )
-
-
-def _same_hands(rolled: GameState, later: GameState) -> bool:
-    """Whether ``later`` is the turn of the roll in ``rolled`` with every hand unchanged."""
-    return later.turn == rolled.turn and all(
-        a.resources == b.resources for a, b in zip(rolled.hands, later.hands, strict=True)
-    )
-
-
-def production_text(before: GameState, after: GameState, roll: RollDice) -> str:
-    """``Red rolled 8: Red +1 grain · Blue +2 ore`` (who got what from a roll)."""
-    total = sum(roll.dice) if roll.dice else 0
-    gains = []
-    for seat, player in enumerate(after.players):
-        got = sub(after.hands[seat].resources, before.hands[seat].resources)
-        if any(n > 0 for n in got):
-            gains.append(f"{player.capitalize()} +{format_counts(got)}")
-    head = f"{roll.player.capitalize()} rolled {total}"
-    if total == 7:
-        return f"{head}: the robber moves"
-    return f"{head}: " + (" · ".join(gains) if gains else "no one produces")
-
 
 #: Events that say the player is at the window (the title stops flashing).
 BACK_AT_THE_WINDOW = frozenset({pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.WINDOWFOCUSGAINED})
@@ -162,9 +140,7 @@ class App(Frame):
         self.message: str | None = None
         self.message_is_error = True
         self.message_at = 0.0
-        # The state the message speaks of, and what keeps it true in a later one (None:
-        # nothing; it goes when the state moves on: "not your move: it is Orange's turn"
-        # stayed up after Orange had played).
+        # the state the message speaks of, and what keeps it true in a later one (``say``)
         self._message_about: GameState | None = None
         self._message_holds: Callable[[GameState], bool] | None = None
         self.viewer: str | None = None
@@ -274,7 +250,7 @@ class App(Frame):
             self.say(
                 production_text(before, state, self._log[-1].action),
                 error=False,
-                holds=partial(_same_hands, state),
+                holds=partial(same_hands, state),
             )
         if before is not None:
             self._react(before, state, self._log[seen:])

@@ -41,6 +41,11 @@ class ForkError(CatanError):
     """Two different histories claim the same place in one player's log."""
 
 
+class DamagedRepository(CatanError):
+    """This machine's own copy of a game cannot be read: a pack or object file is cut
+    short or corrupt (a crash, a full disk, a bad copy). Never a peer's doing."""
+
+
 class RemoteError(CatanError):
     """A remote could not be reached or refused an operation."""
 

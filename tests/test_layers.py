@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("catan_p2p.session",),
     ("catan_p2p.client", "catan_p2p.sim"),
     ("catan_p2p.bridges",),
-    ("catan_p2p.commands", "catan_p2p.cli"),
+    ("catan_p2p.commands", "catan_p2p.cli", "catan_p2p.__main__"),
     ("benchmarks", "tools"),
 )
 

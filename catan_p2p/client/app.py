@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -36,6 +38,7 @@ from catan_p2p.client.frame import (  # noqa: E402
     Frame,
 )
 from catan_p2p.client.layout import Layout, resized_screen  # noqa: E402
+from catan_p2p.client.messages import production_text, same_hands  # noqa: E402
 from catan_p2p.client.notice import Notifier, TurnNotice, desktop_notify  # noqa: E402
 from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
@@ -54,7 +57,6 @@ from catan_p2p.rules.actions import (  # noqa: E402
     RevealDice,
     RollDice,
 )
-from catan_p2p.rules.cards import format_counts, sub  # noqa: E402
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
@@ -70,21 +72,6 @@ from catan_p2p.session.runtime import (  # noqa: E402
     RELOADED,
     Runtime,
 )
-
-
-def production_text(before: GameState, after: GameState, roll: RollDice) -> str:
-    """``Red rolled 8: Red +1 grain · Blue +2 ore`` (who got what from a roll)."""
-    total = sum(roll.dice) if roll.dice else 0
-    gains = []
-    for seat, player in enumerate(after.players):
-        got = sub(after.hands[seat].resources, before.hands[seat].resources)
-        if any(n > 0 for n in got):
-            gains.append(f"{player.capitalize()} +{format_counts(got)}")
-    head = f"{roll.player.capitalize()} rolled {total}"
-    if total == 7:
-        return f"{head}: the robber moves"
-    return f"{head}: " + (" · ".join(gains) if gains else "no one produces")
-
 
 #: Events that say the player is at the window (the title stops flashing).
 BACK_AT_THE_WINDOW = frozenset({pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.WINDOWFOCUSGAINED})
@@ -153,6 +140,9 @@ class App(Frame):
         self.message: str | None = None
         self.message_is_error = True
         self.message_at = 0.0
+        # the state the message speaks of, and what keeps it true in a later one (``say``)
+        self._message_about: GameState | None = None
+        self._message_holds: Callable[[GameState], bool] | None = None
         self.viewer: str | None = None
         # hot-seat privacy: with several humans at one screen, a hand is shown only
         # after its owner confirmed at a "pass to" screen; ``revealed`` is that owner.
@@ -251,11 +241,17 @@ class App(Frame):
         self._dirty = True
         self._state = state
         self._legal = {}
+        self._drop_stale_message(state)
         seen = len(self._log)
         self._log = self.session.history()
         self._said.update(self.session.said(self._log[seen:]))
         if before is not None and self._log and isinstance(self._log[-1].action, RollDice):
-            self.say(production_text(before, state, self._log[-1].action), error=False)
+            # true while the hands are the ones the roll gave, in the same turn
+            self.say(
+                production_text(before, state, self._log[-1].action),
+                error=False,
+                holds=partial(same_hands, state),
+            )
         if before is not None:
             self._react(before, state, self._log[seen:])
         self.viewer = self.seats.viewer(state, previous)
@@ -446,29 +442,49 @@ class App(Frame):
         return True
 
     def _collect_notices(self) -> None:
-        for notice in self.runtime.take_notices():
+        notices = self.runtime.take_notices()
+        newest = self.session.state if notices else None  # what the notices speak of
+        for notice in notices:
             if notice.kind == REFUSED:
-                self.say(f"{notice.action} was not recorded: {notice.text}")
+                self.say(f"{notice.action} was not recorded: {notice.text}", about=newest)
             elif notice.kind == BOT:
                 self.bot_errors.append(notice.text)
-                self.say(f"a bot failed: {notice.text}")
+                self.say(f"a bot failed: {notice.text}", about=newest)
             elif notice.kind in (ELSEWHERE, RELOADED):
                 title = "Another device plays this seat" if notice.kind == ELSEWHERE else None
                 self._open(MessageDialog(title or "The game was reloaded", notice.text))
             elif notice.kind in (CHAT, REJECTED):
-                self.say(notice.text)
+                self.say(notice.text, about=newest)
             # SYNC: the status line shows the round's error itself
 
-    def say(self, text: str, error: bool = True) -> None:
+    def say(
+        self,
+        text: str,
+        error: bool = True,
+        about: GameState | None = None,
+        holds: Callable[[GameState], bool] | None = None,
+    ) -> None:
         """Show one line in the status box (an illegal click's reason, a hand-over).
 
-        Places in ``text`` are named in words, as players name them.
+        Places in ``text`` are named in words, as players name them. The line speaks of
+        ``about`` (default: the state shown now) and goes once the game moves on from
+        it, unless ``holds`` says it is still true of the new state.
         """
         if self._state is not None:
             text = in_words(self._state.board, text)
         self.message = text
         self.message_is_error = error
         self.message_at = time.monotonic()
+        self._message_about = about if about is not None else self._state
+        self._message_holds = holds
+
+    def _drop_stale_message(self, state: GameState) -> None:
+        """Forget a message about an earlier state that is no longer true of ``state``."""
+        about = self._message_about
+        if self.message is None or about is None or state is about or state == about:
+            return
+        if self._message_holds is None or not self._message_holds(state):
+            self.message = None
 
     @property
     def sync_status(self) -> SyncStatus | None:
@@ -503,6 +519,8 @@ class App(Frame):
         self.view = BoardView(self.state.board, board.size, board.topleft)
         if self.dialog is not None:
             self.dialog.widgets = []
+            if isinstance(self.dialog, VictimDialog):  # the tile moved with the board
+                self.dialog.keep_clear = self._clearance(self.dialog.choices[0].tile)
             self.dialog.place(board)
 
     def key(self, key: int, mod: int = 0) -> None:
@@ -646,10 +664,19 @@ class App(Frame):
             if not self._mode_targets(self.mode):
                 self.mode = Mode.NONE
 
+    def _clearance(self, tile: Tile) -> pygame.Rect:
+        """Where ``tile`` and the pieces on its corners are on screen (a dialog about
+        it stays clear of it)."""
+        corners = self.view.hex_corners(tile)
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        hexagon = pygame.Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+        return hexagon.inflate(24, 24)
+
     def robber_click(self, player: str, tile: Tile) -> None:
         choices = controls.robber_choices(self.legal(player), tile)
         if len(choices) > 1:
-            self._open(VictimDialog(self.state, choices, self.submit))
+            clear = self._clearance(tile)
+            self._open(VictimDialog(self.state, choices, self.submit, keep_clear=clear))
         elif choices:
             self.submit(choices[0])
         else:

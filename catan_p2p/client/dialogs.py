@@ -44,6 +44,10 @@ class Dialog:
     def place(self, area: pygame.Rect) -> None:
         """Centre the dialog in ``area`` and lay its widgets out."""
         self.rect.center = area.center
+        self.lay_out()
+
+    def lay_out(self) -> None:
+        """Create the widgets where ``self.rect`` is now (and the Close button)."""
         self.widgets = []
         self.build()
         if self.closable:
@@ -504,11 +508,37 @@ class VictimDialog(Dialog):
 
     title = "Rob whom?"
 
-    def __init__(self, state: GameState, choices: Sequence[MoveRobber], submit: Submit) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        choices: Sequence[MoveRobber],
+        submit: Submit,
+        keep_clear: pygame.Rect | None = None,
+    ) -> None:
         self.state = state
         self.choices = list(choices)
         self.submit = submit
+        self.keep_clear = keep_clear  # the robber's tile and its corners, on screen
         super().__init__(420, 110 + 48 * len(self.choices))
+
+    def place(self, area: pygame.Rect) -> None:
+        """In ``area``, clear of the tile the robber goes to (whose corners hold the
+        players one may rob): centred when that is clear, else above, below, left or
+        right of the tile, whichever first fits."""
+        self.rect.center = area.center
+        clear = self.keep_clear
+        if clear is not None and self.rect.colliderect(clear):
+            gap = 12
+            spots = (
+                self.rect.copy(),
+                self.rect.move(0, clear.top - gap - self.rect.bottom),
+                self.rect.move(0, clear.bottom + gap - self.rect.top),
+                self.rect.move(clear.left - gap - self.rect.right, 0),
+                self.rect.move(clear.right + gap - self.rect.left, 0),
+            )
+            fitting = [r.clamp(area) for r in spots[1:]]
+            self.rect = next((r for r in fitting if not r.colliderect(clear)), spots[0])
+        self.lay_out()
 
     def build(self) -> None:
         for i, choice in enumerate(self.choices):
@@ -516,7 +546,7 @@ class VictimDialog(Dialog):
             cards = self.state.hands[self.state.seat(victim)].card_count
             self.widgets.append(
                 Button(
-                    f"Rob {player_name(victim)} ({cards} cards)",
+                    f"Rob {player_name(victim)} ({cards} card{'s' * (cards != 1)})",
                     pygame.Rect(self.rect.left + 18, self.rect.top + 56 + 48 * i, 280, 38),
                     lambda c=choice: self._rob(c),
                     colour=theme.player_colour(victim),

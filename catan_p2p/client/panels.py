@@ -8,12 +8,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import pygame
 
 from catan_p2p.client import theme
-from catan_p2p.client.layout import player_row
-from catan_p2p.client.widgets import draw_card, draw_text, panel_box, shade, wrap_text
+from catan_p2p.client.layout import LOG_LINE, player_row
+from catan_p2p.client.widgets import (
+    draw_card,
+    draw_text,
+    fit_text,
+    panel_box,
+    shade,
+    wrap_text,
+)
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import (
     CITY_COST,
@@ -65,6 +73,18 @@ def draw_die(surface: pygame.Surface, rect: pygame.Rect, value: int, dim: bool =
         )
 
 
+@dataclass
+class StatusDrawn:
+    """What ``draw_status`` drew: who acts (as shown, and where), where the dice and their
+    sum went, and each line below them (what the game expects, then the message)."""
+
+    label: str
+    label_rect: pygame.Rect
+    dice: pygame.Rect
+    lines: list[pygame.Rect] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+
 def draw_status(
     surface: pygame.Surface,
     rect: pygame.Rect,
@@ -72,8 +92,9 @@ def draw_status(
     acting: str | None,
     message: str | None,
     message_is_error: bool = True,
-) -> None:
-    """Turn, who acts, what the game expects, the dice and the last message."""
+) -> StatusDrawn:
+    """Turn, who acts, what the game expects, the dice and the last message; returns
+    where who acts went, where the dice went and each line below them as drawn."""
     panel_box(surface, rect)
     current = state.players[state.current]
     x, y = rect.left + 12, rect.top + 8
@@ -103,19 +124,11 @@ def draw_status(
         label = f"{who.capitalize()} to play"
     else:
         label = f"waiting for {who.capitalize()}"
-    draw_text(surface, label, (x + 22, y + 22), 18, theme.TEXT, True, max_width=rect.width - 170)
-    draw_text(surface, expecting(state), (x, y + 50), 14, theme.TEXT, max_width=rect.width - 24)
-    if message:
-        ink = theme.BAD if message_is_error else theme.GOOD
-        lines = wrap_text(message, theme.font(13), rect.width - 24)
-        if len(lines) > 2:
-            lines = [lines[0], " ".join(lines[1:])]
-        for i, line in enumerate(lines):
-            draw_text(surface, line, (x, y + 67 + 15 * i), 13, ink, max_width=rect.width - 24)
     die = 36
     right = rect.right - 12
     first = pygame.Rect(right - 2 * die - 6, y + 4, die, die)
     second = pygame.Rect(right - die, y + 4, die, die)
+    dice_left = first.left - 8 - theme.font(18, True).size("12 =")[0]
     if state.dice is not None:
         a, b = state.dice
         draw_die(surface, first, a)
@@ -126,6 +139,51 @@ def draw_status(
     else:
         draw_die(surface, first, 0, dim=True)
         draw_die(surface, second, 0, dim=True)
+    # Who acts: left of the dice and their sum, in a smaller type before it is ever cut.
+    room = dice_left - 8 - (x + 22)
+    size = next((n for n in (18, 16, 14) if theme.font(n, True).size(label)[0] <= room), 14)
+    label_rect = draw_text(
+        surface, label, (x + 22, y + 32), size, theme.TEXT, True, "midleft", room
+    )
+    dice = pygame.Rect(dice_left, first.top, second.right - dice_left, die)
+    drawn = StatusDrawn(fit_text(label, theme.font(size, True), room), label_rect, dice)
+    _below_dice(surface, rect, state, message, message_is_error, drawn)
+    return drawn
+
+
+def _below_dice(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    state: GameState,
+    message: str | None,
+    message_is_error: bool,
+    drawn: StatusDrawn,
+) -> None:
+    """The status box's lines under the dice, the whole width: what the game expects,
+    then the message, each wrapped; a message gets every line left (one type smaller if
+    that makes it fit) and is cut only where no type size fits it."""
+    x = rect.left + 12
+    width = rect.width - 24
+    top, bottom = rect.top + 58, rect.bottom - 4
+    expected = wrap_text(expecting(state), theme.font(14), width)[:2]
+    for line in expected:
+        drawn.lines.append(draw_text(surface, line, (x, top), 14, theme.TEXT, max_width=width))
+        drawn.texts.append(fit_text(line, theme.font(14), width))
+        top += 17
+    if not message:
+        return
+    ink = theme.BAD if message_is_error else theme.GOOD
+    for size, step in ((13, 15), (12, 14)):
+        lines = wrap_text(message, theme.font(size), width)
+        if top + step * len(lines) <= bottom:
+            break
+    fits = max(1, (bottom - top) // step)
+    if len(lines) > fits:
+        lines = [*lines[: fits - 1], " ".join(lines[fits - 1 :])]
+    for line in lines:
+        drawn.lines.append(draw_text(surface, line, (x, top), size, ink, max_width=width))
+        drawn.texts.append(fit_text(line, theme.font(size), width))
+        top += step
 
 
 def _badge(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: theme.Colour) -> int:
@@ -166,22 +224,25 @@ def draw_players(
             pygame.Rect(row.left + 4, row.top + 6, 8, row.height - 12),
             border_radius=3,
         )
-        draw_text(surface, player.capitalize(), (row.left + 20, row.top + 4), 16, theme.TEXT, True)
         own = player == viewer
         shown = mine.points(seat) if (own or state.is_over) else state.public_points(seat)
         hidden = mine.hands[seat].victory_cards if own and not state.is_over else 0
         pts = f"{shown} VP" + (f" ({hidden} hidden)" if hidden else "")
+        dev = hidden_count(state, seat)
+        facts = (
+            f"{plural(hand.card_count, 'card')} · {dev} dev · "
+            f"{plural(hand.knights, 'knight')} · road {hand.road_length}"
+        )
+        if row_h < COMPACT_BELOW:  # one line: the log keeps its room (six seats, small window)
+            _compact_row(surface, row, state, seat, player, pts, facts)
+            continue
+        draw_text(surface, player.capitalize(), (row.left + 20, row.top + 4), 16, theme.TEXT, True)
         draw_text(surface, pts, (row.right - 8, row.top + 4), 16, theme.TEXT, True, "topright")
         bx = row.left + 110
         if state.longest_road == seat:
             bx += _badge(surface, "Longest road", (bx, row.top + 6), (200, 160, 60)) + 4
         if state.largest_army == seat:
             _badge(surface, "Largest army", (bx, row.top + 6), (170, 90, 170))
-        dev = hidden_count(state, seat)
-        facts = (
-            f"{plural(hand.card_count, 'card')} · {dev} dev · "
-            f"{plural(hand.knights, 'knight')} · road {hand.road_length}"
-        )
         draw_text(surface, facts, (row.left + 20, row.top + 24), 13, theme.TEXT)
         left = (
             f"left: {hand.roads_left} roads, {hand.settlements_left} settlements, "
@@ -200,6 +261,42 @@ def draw_players(
                 theme.WARN,
                 anchor="topright",
             )
+
+
+#: A seat's row lower than this is drawn on one line (``_compact_row``).
+COMPACT_BELOW = 40
+
+
+def _compact_row(
+    surface: pygame.Surface,
+    row: pygame.Rect,
+    state: GameState,
+    seat: int,
+    player: str,
+    points: str,
+    facts: str,
+) -> None:
+    """A seat on one line: name, cards and the rest, awards as short badges, points."""
+    mid = row.centery
+    name = draw_text(
+        surface, player.capitalize(), (row.left + 20, mid), 14, theme.TEXT, True, "midleft"
+    )
+    right = draw_text(surface, points, (row.right - 8, mid), 14, theme.TEXT, True, "midright").left
+    marks = []
+    if state.longest_road == seat:
+        marks.append(("Road", (200, 160, 60)))
+    if state.largest_army == seat:
+        marks.append(("Army", (170, 90, 170)))
+    if seat < len(state.discards) and state.phase is Phase.DISCARD and state.discards[seat]:
+        marks.append((f"discards {state.discards[seat]}", theme.WARN))
+    for text, colour in reversed(marks):
+        width = theme.font(11, True).size(text)[0] + 10
+        right -= width + 4
+        _badge(surface, text, (right, mid - 8), colour)
+    left = max(row.left + 84, name.right + 10)
+    draw_text(
+        surface, facts, (left, mid), 12, theme.TEXT, anchor="midleft", max_width=right - left - 6
+    )
 
 
 def draw_hand(
@@ -301,8 +398,8 @@ def draw_log(
     ``said`` gives the words of entries their subject cannot say in full (commit ->
     text, ``session.wording.spoken``).
     """
-    top = panel_box(surface, rect, f"{title} ({len(entries)} actions)")
-    line_h = 19
+    top = panel_box(surface, rect, f"{title} ({plural(len(entries), 'action')})")
+    line_h = LOG_LINE
     rows = max(1, (rect.bottom - top - 6) // line_h)
     if highlight is None:
         first = max(0, len(entries) - rows)

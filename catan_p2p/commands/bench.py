@@ -20,7 +20,10 @@ from catan_p2p.errors import UsageError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p bench``."""
     parser.add_argument(
-        "--quick", action="store_true", help="one game per player count, a minute or two"
+        "--quick",
+        action="store_true",
+        help="one game per player count, a smoke run: about a minute on a quiet machine, "
+        "several under load",
     )
     parser.add_argument(
         "--games",

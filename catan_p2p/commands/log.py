@@ -114,7 +114,7 @@ def count_note(entries: list) -> str:  # type: ignore[type-arg]
     """What the table counts, so it can be set beside ``verify`` and ``bisect``."""
     answers = sum(1 for e in entries if is_answer(e.action))
     return (
-        f"{len(entries)} actions: {len(entries) - answers} on the game's main line and "
-        f"{answers} answers (seat claims, discards, trade answers) made on side branches; the genesis "
+        f"{len(entries)} action{'s' * (len(entries) != 1)}: {len(entries) - answers} on the "
+        f"game's main line and {answers} answer{'s' * (answers != 1)} (seat claims, discards, trade answers) made on side branches; the genesis "
         "commit and the merges that collect answers are commits, not actions"
     )

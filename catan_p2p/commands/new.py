@@ -110,7 +110,13 @@ def parse_duration(text: str) -> int:
 
 def _players(args: argparse.Namespace) -> list[str]:
     """The seats' colours of ``--players``, two to ``MAX_PLAYERS`` of them."""
-    players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
+    players = [p.strip().lower() for p in args.players.split(",")]
+    if "" in players and len(players) > 1:
+        raise UsageError(
+            f"--players {args.players} has an empty name (two commas in a row, or one at an "
+            "end); list each seat's colour once, e.g. red,blue,white"
+        )
+    players = [p for p in players if p]
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise UsageError(
             f"--players needs 2 to {MAX_PLAYERS} comma-separated colours (5-6 play the "
@@ -127,6 +133,7 @@ def _tell(
     me: str,
     pick: str,
     start: str,
+    peers: dict[str, str],
 ) -> None:
     """What was made, and how the players go on (the join names the game's start: a
     second game of the same id on a shared remote cannot pass for it)."""
@@ -137,8 +144,15 @@ def _tell(
             f"  catan-p2p join {args.publish} --game {game} --start {start} --as <colour> "
             "--publish <URL>"
         )
-        print("where <URL> is a repository of their own; tell this game where with")
-        print(f"  catan-p2p sync --repo {path} --peer <colour>=<URL>")
+        untold = [p for p in players if p != me and p not in peers]
+        if untold:  # the seats --peer did not name: this game learns where later
+            print(
+                f"where <URL> is a repository of their own; tell this game where "
+                f"{' and '.join(untold)} publish{'es' * (len(untold) == 1)} with"
+            )
+            print(f"  catan-p2p sync --repo {path} --peer <colour>=<URL>")
+        else:
+            print("where <URL> is the repository --peer named for their colour.")
         print(f"You play with: catan-p2p play --resume {path}{pick}")
     elif args.remote:
         print(f"Shared on {args.remote}; you hold {me}'s seat. The others claim theirs with:")
@@ -223,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
                 }
             )
             return 0
-        _tell(args, game, players, path, me, pick, start)
+        _tell(args, game, players, path, me, pick, start, peers)
     return 0
 
 

@@ -308,6 +308,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--headless", action="store_true", help="no window: bots take every seat and play it out"
     )
     parser.add_argument(
+        "--bots-take-over",
+        action="store_true",
+        help="with --resume and --headless: let bots play the game's human seats (yours "
+        "too) to its end; without it such a game is refused",
+    )
+    parser.add_argument(
         "--mute", action="store_true", help="start with the sound off (S toggles it in the window)"
     )
     parser.add_argument(
@@ -395,7 +401,13 @@ def play_headless(args: argparse.Namespace) -> int:
     if args.remote:
         raise UsageError("--headless plays a local game; drop --remote (use `catan-p2p bot`)")
     game = start(args)
-    if game.seats.humans:  # a resumed game: bots take the human seats too
+    if game.seats.humans and args.resume and not args.bots_take_over:
+        game.session.close()
+        raise UsageError(
+            f"{args.resume} has human seats ({', '.join(game.seats.humans)}): resume it in "
+            "a window to play them, or add --bots-take-over to let bots play them to the end"
+        )
+    if game.seats.humans:  # a new game, or a resumed one the player handed over
         seed = game.session.game_id
         extra = _bots(game.seats.humans, BOT_STRATEGY, seed)
         game.seats = Seats((), {**extra, **game.seats.bots})

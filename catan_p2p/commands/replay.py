@@ -1,7 +1,8 @@
 """``catan-p2p replay [PATH]``: step through a game's history in a window, or export frames.
 
-``PATH`` (or ``--repo``) is a game's Git repository; ``--export DIR`` writes one PNG
-per action (and ``replay.gif`` when Pillow is installed) without opening a window.
+``PATH`` (or ``--repo``) is a game's Git repository; ``--export DIR`` writes
+``replay.gif`` (with Pillow) without opening a window, and with ``--frames`` one PNG
+per action too.
 """
 
 from __future__ import annotations
@@ -42,7 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--export",
         default=None,
         metavar="DIR",
-        help="write one PNG per action (and a GIF with Pillow) to DIR instead of a window",
+        help="write the game as replay.gif (with Pillow) to DIR instead of a window",
+    )
+    parser.add_argument(
+        "--frames",
+        action="store_true",
+        help="with --export: also one PNG per action (about 180 KB each)",
     )
     add_repo(parser)
     add_viewer(parser)
@@ -50,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: What Ctrl-C leaves behind (``cli.main`` prints it): nothing is saved by a replay.
-INTERRUPTED = "interrupted; the frames written so far stay in the export folder, no GIF was made"
+INTERRUPTED = "interrupted; no GIF was made (PNG frames written so far stay in the export folder)"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     if args.viewer:
         read = seen_by(str(path), args.game, args.viewer, args.key)
         states = [read(s) if s.deck is not None else s for s in states]
+    if args.frames and not args.export:
+        raise UsageError("--frames goes with --export DIR (the folder the PNGs go to)")
     if args.export:
         pygame.font.init()
         bars: list[ProgressBar] = []
@@ -75,12 +83,21 @@ def run(args: argparse.Namespace) -> int:
             Path(args.export),
             progress=lambda d, t: _frames_progress(bars, d, t),
             viewer=args.viewer,
+            pngs=args.frames,
         )
         if args.json:
             print_json({k: str(v) if isinstance(v, Path) else v for k, v in result.items()})
             return 0
-        gif = f" and {result['gif']} ({result['gif_frames']} frames)" if result["gif"] else ""
-        print(f"Wrote {result['frames']} frames to {result['dir']}{gif}.")
+        said = []
+        if result["gif"]:
+            said.append(f"{result['gif']} ({result['gif_frames']} of {result['frames']} frames)")
+        if result["pngs"]:
+            said.append(f"{result['pngs']} PNG frames to {result['dir']}")
+        if not said:
+            raise UsageError(
+                "no GIF without Pillow (pip install pillow); add --frames for PNG frames"
+            )
+        print(f"Wrote {' and '.join(said)}.")
         return 0
     from catan_p2p.commands.play import open_window
 

@@ -130,9 +130,12 @@ def run(args: argparse.Namespace) -> int:
         state = report.state
         assert state is not None
         merges = count_merges(repo.git_dir, list(report.branches.values()))
+        actions = report.commits - 1 - merges
         print(
-            f"Game {game}: all {report.commits} commits verified on {len(report.branches)} "
-            f"branches (the genesis, {report.commits - 1 - merges} actions and {merges} "
+            f"Game {game}: all {report.commits} commit{'s' * (report.commits != 1)} verified "
+            f"on {len(report.branches)} "
+            f"branch{'es' * (len(report.branches) != 1)} (the genesis, {actions} "
+            f"action{'s' * (actions != 1)} and {merges} "
             f"merge{'s' * (merges != 1)} that collect{'s' * (merges == 1)} seat claims, "
             "discards, steals and trade answers)."
         )

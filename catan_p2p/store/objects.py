@@ -22,10 +22,10 @@ from typing import Protocol
 from gitdb import GitDB
 from gitdb.db.pack import PackedDB
 from gitdb.exc import BadObject
-from gitdb.pack import PackEntity
+from gitdb.pack import PackEntity, PackIndexFile
 from gitdb.util import mman
 
-from catan_p2p.errors import StateFileError
+from catan_p2p.errors import DamagedRepository, StateFileError
 from catan_p2p.store.spares import SpareFiles, write_all
 
 
@@ -95,7 +95,6 @@ class _CompletePacks(PackedDB):
         stat = os.stat(self.root_path())
         if not force and stat.st_mtime <= self._st_mtime:
             return False
-        self._st_mtime = stat.st_mtime
         on_disk = {
             str(pack)
             for pack in Path(self.root_path()).glob("pack-*.pack")
@@ -108,6 +107,9 @@ class _CompletePacks(PackedDB):
                 self._entities.append([entity.pack().size(), entity, entity.index().sha_to_index])
             except OSError:  # removed meanwhile by a repack: the next update sees it gone
                 continue
+            except _DAMAGE as exc:  # its index is there, so the pack was complete once
+                raise damaged(Path(path)) from exc
+        self._st_mtime = stat.st_mtime  # only once every pack opened: a damaged one again
         added = len(self._entities) - len(ours)
         for path in set(ours) - on_disk:
             self._entities.remove(ours[path])
@@ -115,6 +117,23 @@ class _CompletePacks(PackedDB):
             mman.collect()  # unmap packs a repack deleted (they would stay mapped)
         self._sort_entities()
         return bool(added) or bool(set(ours) - on_disk)  # whether the packs changed
+
+
+#: What gitdb (and smmap under it) raise on a pack or loose object cut short or corrupt:
+#: an empty file maps to no region (AttributeError), a size runs off the end of the data
+#: (AssertionError), a stream does not inflate (zlib.error), a header is short.
+_DAMAGE = (AttributeError, AssertionError, zlib.error, struct.error, IndexError, TypeError)
+
+
+def damaged(where: Path) -> DamagedRepository:
+    """The one sentence for an object database file that cannot be read."""
+    git_dir = next((p for p in where.parents if p.name == "objects"), where).parent
+    folder = git_dir.parent if git_dir.name == ".git" else git_dir
+    what = where.name if where.name.startswith("pack-") else "an object file"
+    return DamagedRepository(
+        f"the game's repository {folder} is damaged ({what} is cut short or corrupt); "
+        "fetch the game again from a remote (catan-p2p join) or restore it from a backup"
+    )
 
 
 class _GitDB(GitDB):
@@ -216,6 +235,8 @@ class GitObjectStore:
     def _in_pack(self, oid: str) -> bool:
         try:
             return bool(self.db.has_object(bytes.fromhex(oid)))
+        except DamagedRepository:
+            raise
         except Exception:  # noqa: BLE001 - a pack being rewritten: treat as absent
             return False
 
@@ -223,19 +244,46 @@ class GitObjectStore:
         hit = self._pending.get(oid) or self._recent.get(oid)
         if hit is not None:
             return hit
+        if not _is_oid(oid):  # a ref file holding something else, say
+            raise StateFileError(
+                f"{oid[:40]!r} is not an object id, yet {self.git_dir} names it as one "
+                "(a damaged ref?); fetch the game again or restore it from a backup"
+            )
         binsha = bytes.fromhex(oid)
         for attempt in range(MOVES_FOLLOWED):
             try:
                 stream = self.db.stream(binsha)
+                kind, data = stream.type, stream.read()
+                if object_id(kind, data) != oid:  # gitdb does not check: a cut pack reads
+                    raise AssertionError("bytes of another object")  # as other bytes
                 self._know(oid)
-                return stream.type, stream.read()
+                return kind, data
+            except _DAMAGE as exc:
+                # Asked again once, after looking at the packs afresh (a repack's new ones).
+                if attempt and not self.db.update_cache(force=True):
+                    raise damaged(self._file_of(oid)) from exc
+                self.db.update_cache(force=True)
             except (BadObject, ValueError, OSError):
                 # A repack may have moved it into a new pack (and a background repack may
                 # move it again while we look): look again while the packs keep changing.
                 moved = self.db.update_cache(force=True)
                 if attempt and not moved:
                     break
+        where = self._file_of(oid)
+        if where.suffix == ".pack":  # its index lists it, yet it cannot be read
+            raise damaged(where)
         raise StateFileError(f"object {oid} is missing from {self.git_dir}")
+
+    def _file_of(self, oid: str) -> Path:
+        """The pack holding ``oid`` as its index says, else where its loose file goes."""
+        binsha = bytes.fromhex(oid)
+        for pack in sorted(self.objects_dir.glob("pack/pack-*.idx")):
+            try:
+                if PackIndexFile(str(pack)).sha_to_index(binsha) is not None:
+                    return pack.with_suffix(".pack")
+            except (OSError, *_DAMAGE):
+                return pack
+        return self.objects_dir / oid[:2] / oid[2:]
 
     def has(self, oid: str) -> bool:
         if oid in self._known or oid in self._pending:

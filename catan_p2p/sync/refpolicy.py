@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from catan_p2p.errors import CatanError, ForkError
+from catan_p2p.errors import CatanError, DamagedRepository, ForkError
 from catan_p2p.store.refs import (
     ZERO,
     fetched,
@@ -171,6 +171,8 @@ def names_a_commit(repo: GameRepo, oid: str) -> bool:
         return False
     try:
         repo.commit(oid)
+    except DamagedRepository:  # this machine's own copy: said as such, not as junk
+        raise
     except (CatanError, KeyError, ValueError, OSError, RecursionError):
         return False
     return True

@@ -8,11 +8,14 @@ first-parent history, and record a new commit without a working tree or index.
 from __future__ import annotations
 
 import ctypes
+import errno
+import os
+import re
 import subprocess
 import time
 from pathlib import Path
 
-from catan_p2p.errors import StateFileError, UsageError
+from catan_p2p.errors import DamagedRepository, StateFileError, UsageError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store import gitcmd
 from catan_p2p.store.codec import GameInfo, StateWriter
@@ -33,6 +36,7 @@ from catan_p2p.store.refs import (
     game_of,
     game_prefix,
 )
+from catan_p2p.sync import disk
 from catan_p2p.sync.genesis import derive_genesis
 from catan_p2p.sync.protocol import GENESIS, player_email, trailer
 from catan_p2p.sync.signing import SeatKey
@@ -76,15 +80,50 @@ def _keep_newest(cache: dict, limit: int) -> None:
 
 
 def find_git_dir(path: Path) -> Path:
-    """The git directory of a work tree or bare repository at ``path``."""
+    """The git directory of a work tree or bare repository at ``path``.
+
+    Raises:
+        UsageError: ``path`` is no repository.
+        DamagedRepository: Git would not take it as one (its ``HEAD`` is damaged).
+    """
     path = Path(path)
     if (path / ".git").is_dir():
-        return path / ".git"
+        return check_head(path / ".git")
     if (path / "objects").is_dir() and (path / "refs").is_dir():
-        return path
+        return check_head(path)
     raise UsageError(
         f"{path} is not a catan_p2p game repository; create one with `catan-p2p new` "
         "or pass --repo PATH"
+    )
+
+
+_HEX_ID = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def check_head(git_dir: Path) -> Path:
+    """``git_dir`` when Git takes it as a repository: its ``HEAD`` names a ref under
+    ``refs/`` or is a commit id (what Git's own ``validate_headref`` asks). A game's reads
+    never look at ``HEAD``, but every ``git`` a game starts (fetch, push, repack) refuses
+    the whole repository without it: said once, up front, before any move is played.
+
+    Raises:
+        DamagedRepository: ``HEAD`` is missing or holds something else.
+    """
+    head = git_dir / "HEAD"
+    try:
+        if head.is_symlink():
+            return git_dir
+        text = head.read_bytes()[:256].strip()
+    except OSError:
+        text = b""
+    target = text[4:].strip() if text.startswith(b"ref:") else b""
+    if target.startswith(b"refs/") or _HEX_ID.fullmatch(text):
+        return git_dir
+    raise DamagedRepository(
+        f"Git does not take {git_dir.parent if git_dir.name == '.git' else git_dir} as a "
+        f"repository: its file {git_dir / 'HEAD'} is damaged or missing; write "
+        f"'ref: refs/heads/main' into it (echo 'ref: refs/heads/main' > {git_dir / 'HEAD'}) "
+        "and try again"
     )
 
 
@@ -95,11 +134,34 @@ def init_repo(path: Path, bare: bool = False) -> Path:
     args = ["init", "-q", "--template="]
     if bare:
         args.append("--bare")
-    gitcmd.run(None, *args, str(path), check=True)
+    _git_on(path, None, *args, str(path))
     git_dir = path if bare else path / ".git"
     # The game lives in refs/heads/catan/...; keep Git from auto-packing behind our back.
-    gitcmd.run(git_dir, "config", "gc.auto", "0", check=True)
+    _git_on(path, git_dir, "config", "gc.auto", "0")
     return git_dir
+
+
+#: The error a disk problem of ``disk.problem`` is raised as, so that every command
+#: names it as it names any other failed write (``disk.sentence``).
+_DISK_ERRNO = {disk.FULL: errno.ENOSPC, disk.READ_ONLY: errno.EROFS, disk.DENIED: errno.EACCES}
+
+
+def _git_on(path: Path, git_dir: Path | None, *args: str) -> None:
+    """Run a Git command that writes to ``path``; a failure is one sentence.
+
+    Raises:
+        OSError: the disk holding ``path`` is full, read-only or not ours to write.
+        UsageError: Git refused for another reason (its first line quoted).
+    """
+    proc = gitcmd.run(git_dir, *args)
+    if proc.returncode == 0:
+        return
+    said = proc.stderr.strip()
+    kind = disk.problem(said) or disk.look(path) or ("denied" if "denied" in said else None)
+    if kind is not None:
+        raise OSError(_DISK_ERRNO[kind], os.strerror(_DISK_ERRNO[kind]), str(path))
+    first = said.splitlines()[0] if said else f"exit status {proc.returncode}"
+    raise UsageError(f"Git could not make a repository at {path} ({first}); pass another --repo")
 
 
 def _pack_bytes(folder: Path) -> int:

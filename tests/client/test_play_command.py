@@ -84,10 +84,11 @@ def test_replay_export_writes_one_frame_per_commit(home, tmp_path, capsys):
         player = state.players[state.current]
         game.session.submit(game.session.legal_actions(player)[0])
     out = tmp_path / "frames"
-    assert main(["replay", str(game.repo), "--export", str(out)]) == 0
+    assert main(["replay", str(game.repo), "--export", str(out), "--frames"]) == 0
     # The start, the two seat claims and the four placements.
     assert len(list(out.glob("frame_*.png"))) == 7
-    assert "Wrote 7 frames" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "(7 of 7 frames) and 7 PNG frames" in said, said
 
 
 def test_replay_of_a_missing_game_is_one_clear_sentence(tmp_path, capsys):

@@ -98,12 +98,48 @@ def test_buttons_and_slider_scrub_and_log_lines_jump_to_their_commit(viewer, tmp
     pygame.image.save(viewer.screen, str(screens_dir(tmp_path) / "replay_scrubbed.png"))
 
 
-def test_export_writes_a_png_per_state_and_a_gif(finished_game, tmp_path):
+def test_export_writes_a_png_per_state_only_when_asked(finished_game, tmp_path):
     states, entries = replay_states(finished_game)
     pygame.font.init()
-    result = export_frames(states[:6], entries[:5], tmp_path / "frames")
+    result = export_frames(states[:6], entries[:5], tmp_path / "frames", pngs=True)
     pngs = sorted((tmp_path / "frames").glob("frame_*.png"))
-    assert result["frames"] == 6 and len(pngs) == 6
+    assert result["frames"] == 6 and result["pngs"] == 6 and len(pngs) == 6
     assert pygame.image.load(str(pngs[0])).get_size() == (1280, 800)
-    pytest.importorskip("PIL")
-    assert result["gif"] is not None and (tmp_path / "frames" / "replay.gif").stat().st_size > 0
+    result = export_frames(states[:6], entries[:5], tmp_path / "gif-only")
+    assert result["pngs"] == 0 and not list((tmp_path / "gif-only").glob("*.png"))
+
+
+def test_the_gif_is_written_frame_by_frame_as_pillow_would_write_it(finished_game, tmp_path):
+    """Issue 33: 663 PNG frames (121 MB) were written and 200 frames held in memory to
+    make a 3.7 MB GIF. Now each frame is written as it is drawn, only what changed since
+    the one before, and reads back as the picture Pillow's own ``save_all`` gives."""
+    image = pytest.importorskip("PIL.Image")
+    from PIL import ImageChops
+
+    states, entries = replay_states(finished_game)
+    pygame.font.init()
+    out = tmp_path / "frames"
+    result = export_frames(states[:40], entries[:39], out)
+    assert result["gif_frames"] == 40 and sorted(p.name for p in out.iterdir()) == ["replay.gif"]
+    ours = image.open(out / "replay.gif")
+    assert ours.n_frames == 40 and ours.info["loop"] == 0
+    viewer = ReplayViewer(states[:40], entries[:39], screen=pygame.Surface((1280, 800)))
+    pictures = []
+    for i in range(40):
+        viewer.goto(i)
+        viewer.draw()
+        small = pygame.transform.smoothscale(viewer.screen, (512, 320))
+        pictures.append(image.frombytes("RGB", (512, 320), pygame.image.tobytes(small, "RGB")))
+    palette = pictures[-1].quantize(colors=96)
+    quantized = [p.quantize(palette=palette, dither=image.Dither.NONE) for p in pictures]
+    quantized[0].save(
+        tmp_path / "pillow.gif", save_all=True, append_images=quantized[1:], loop=0,
+        duration=[160] * 39 + [3000],
+    )  # fmt: skip
+    theirs = image.open(tmp_path / "pillow.gif")
+    for i in (0, 1, 17, 39):
+        ours.seek(i)
+        theirs.seek(i)
+        assert ImageChops.difference(ours.convert("RGB"), theirs.convert("RGB")).getbbox() is None
+        assert ours.info["duration"] == (3000 if i == 39 else 160)
+    assert (out / "replay.gif").stat().st_size <= 1.1 * (tmp_path / "pillow.gif").stat().st_size

@@ -52,3 +52,8 @@ class RemoteError(CatanError):
 
 class UsageError(CatanError):
     """The command line or an API was called with arguments that make no sense."""
+
+
+class InviteError(UsageError):
+    """An invitation (``catan-p2p:1:...``) that is not one: malformed, of an unknown
+    version, or naming a place of a form the protocol does not allow."""

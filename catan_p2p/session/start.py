@@ -8,6 +8,7 @@ verified before it is adopted, the genesis is derived from what it declares.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from catan_p2p.errors import StateFileError, UsageError, VerificationError
@@ -139,25 +140,34 @@ def join_game(
     url: str,
     repo: Path,
     game_id: str,
-    player: str,
+    player: str | None,
     key_path: Path | None = None,
     publish_url: str | None = None,
     start: str | None = None,
     served: bool = False,
+    points: Mapping[str, str] | None = None,
+    choose: Callable[[tuple[str, ...]], str] | None = None,
 ) -> GitSession:
     """Fetch ``game_id`` from ``url`` into ``repo`` and claim the seat ``player``.
 
     Nothing fetched is adopted unverified: the genesis is derived from what it declares,
     and the own branch starts there and moves only through verified commits (the
-    remote's copy of it included).
+    remote's copy of it included). A seat already claimed, in the creator's log or by a
+    claim on any place the game is read from (the shared remote, the points the claims
+    and ``points`` name), is refused before anything of the joiner is written.
 
     Args:
+        player: the seat to take; None: ``choose`` picks one of the open seats.
         publish_url: this seat's publication point (protocol 6), named in its claim.
             ``url`` is then read as another seat's point (the creator's, say) when a
             claim names it, else as the game's shared remote.
         start: the game's first commit id as its creator named it (``joined_genesis``).
         served: ``publish_url`` is ``repo`` itself, served from this machine
             (``sync.serve``): nothing is pushed there.
+        points: where seats publish, as an invitation names them (hints until their
+            claims say so); the joined seat's own entry is where it publishes, unless
+            ``publish_url`` says otherwise.
+        choose: given the open seats (at least one), the seat to take.
     """
     start = None if start is None else check_start(start)
     check_point(publish_url)
@@ -167,9 +177,8 @@ def join_game(
     except UsageError:
         init_repo(path)
         game_repo = GameRepo(path)
-    key = seat_key(player, key_path, game_repo.git_dir)
     transport.set_remote(game_repo.git_dir, url)
-    fetch(game_repo, game_id, first=(player, *_COLOURS))
+    fetch(game_repo, game_id, first=(*((player,) if player else ()), *_COLOURS))
     tracked = {
         r: oid for r, oid in fetched(game_repo.refs, game_id).items() if well_formed(r, game_id)
     }
@@ -184,8 +193,26 @@ def join_game(
         [answers_prefix(game_id, SEAT.name, genesis)],
         players=state.players,
     )
-    if player not in state.players:
+    if player is not None and player not in state.players:
         raise UsageError(f"{player!r} is not a seat of game {game_id} ({', '.join(state.players)})")
+    for colour, where in (points or {}).items():
+        if colour in state.players:
+            transport.set_config(game_repo.git_dir, f"catan.point.{colour}", where)
+    free = open_seats(game_repo, game_id, genesis, state.players)
+    if player is None:
+        if not free:
+            raise UsageError(f"game {game_id} has no open seat; watch it with `catan-p2p watch`")
+        player = choose(free) if choose is not None else free[0]
+    if player not in free:
+        left = f"open seats: {', '.join(p.capitalize() for p in free)}" if free else "none is open"
+        raise UsageError(
+            f"{player.capitalize()}'s seat in game {game_id} is claimed already ({left}); "
+            "take an open one with --as COLOUR"
+        )
+    if (points or {}).get(player) is not None:
+        transport.unset_config(game_repo.git_dir, f"catan.point.{player}")
+        publish_url = publish_url or points[player]  # type: ignore[index]
+    key = seat_key(player, key_path, game_repo.git_dir)
     mine = player_ref(game_id, player)
     if game_repo.refs.get(mine) is None:
         game_repo.refs.set(mine, genesis, None)
@@ -284,6 +311,31 @@ def joined_genesis(
             "its start (`catan-p2p new` printed it) and pass it with --start"
         )
     return roots[0]
+
+
+def open_seats(
+    repo: GameRepo, game: str, genesis: str, players: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The seats of ``game`` nobody has claimed, as far as every place it is read from
+    says: the newest verified log and the verified claims on the shared remote and on
+    every seat's point (those the claims name, and the hints of this repository).
+
+    A read-only session reads them (it verifies before it believes); a place that cannot
+    be read is left out (the claim then fails later, with the remote's own words).
+    """
+    made = [player_ref(game, p) for p in players if repo.refs.get(player_ref(game, p)) is None]
+    for ref in made:  # a reader's copies, from the genesis on, as a spectator's
+        repo.refs.set(ref, genesis, None)
+    keys = {p: SeatKey.generate() for p in players}  # throw-away: it only reads
+    session = GitSession(repo, game, players, keys=keys, read_only=True)
+    try:
+        session.sync()
+        seats = session.state.seats or ()
+    finally:
+        session.close()
+        for ref in made:
+            repo.refs.delete(ref)
+    return tuple(p for p, k in zip(players, seats, strict=False) if not k) if seats else players
 
 
 def _point_owner(

@@ -173,6 +173,11 @@ def set_config(git_dir: Path, name: str, value: str) -> None:
         raise RemoteError(f"cannot write {name} to the repository's config ({_reason(done)})")
 
 
+def unset_config(git_dir: Path, name: str) -> None:
+    """Forget ``name`` in the repository's config (nothing when it is not set)."""
+    _git(git_dir, "config", "--unset-all", name)
+
+
 def remove_remote(git_dir: Path) -> None:
     """Forget ``origin`` (a game read only from the seats' publication points)."""
     _git(git_dir, "remote", "remove", REMOTE)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from functools import partial
 from pathlib import Path
 
 from catan_p2p.commands._common import (
@@ -18,8 +20,10 @@ from catan_p2p.commands._common import (
 from catan_p2p.commands._options import add_json, add_key, add_publish, add_start, parse_peers
 from catan_p2p.errors import RemoteError, UsageError
 from catan_p2p.session.lobby import list_remote
-from catan_p2p.session.start import check_start, join_game
+from catan_p2p.session.home import remember_repo
+from catan_p2p.session.start import check_start, join_game, join_invite
 from catan_p2p.sync import serve
+from catan_p2p.sync.invite import Invite, is_invite, parse_invite
 
 #: What to do when the remote cannot be read.
 UNREACHABLE = "check the URL and that the remote is reachable, then run `catan-p2p join` again"
@@ -28,7 +32,10 @@ UNREACHABLE = "check the URL and that the remote is reachable, then run `catan-p
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p join``."""
     parser.add_argument(
-        "url", help="the Git remote the game is shared on (a path, ssh or https URL)"
+        "url",
+        metavar="INVITE|URL",
+        help="the invitation `catan-p2p new` printed (catan-p2p:1:...), which says all the "
+        "rest, or the Git remote the game is shared on (a path, ssh or https URL)",
     )
     parser.add_argument(
         "--game",
@@ -37,7 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "your seat open)",
     )
     parser.add_argument(
-        "--as", dest="as_player", required=True, metavar="COLOUR", help="the seat you take"
+        "--as",
+        dest="as_player",
+        default=None,
+        metavar="COLOUR",
+        help="the seat you take (with an invitation: default the seat it offers, else the "
+        "one open seat, else asked on a terminal)",
     )
     parser.add_argument(
         "--repo",
@@ -74,35 +86,85 @@ def which_game(url: str, player: str) -> str:
     )
 
 
+def _invite(args: argparse.Namespace) -> Invite | None:
+    """The invitation given instead of a URL (None: a URL); refused in one sentence when
+    it is no invitation or contradicts the options given beside it."""
+    if not is_invite(args.url):
+        return None
+    invite = parse_invite(args.url)
+    if args.game is not None and args.game != invite.game:
+        raise UsageError(f"--game {args.game} is not the invitation's game ({invite.game}); drop --game")
+    if args.start is not None and not invite.start.startswith(args.start.strip().lower()):
+        raise UsageError(f"--start {args.start} is not the invitation's start; drop --start")
+    return invite
+
+
+def ask_seat(game: str, open_seats: tuple[str, ...]) -> str:
+    """The seat to take: the one open seat, or the answer on a terminal; refused in one
+    sentence naming the open seats and ``--as`` when nobody can be asked."""
+    names = ", ".join(p.capitalize() for p in open_seats)
+    if len(open_seats) == 1:
+        print(f"Taking the one open seat of game {game}: {names}.")
+        return open_seats[0]
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(f"game {game} has open seats {names}; pick one with --as COLOUR")
+    while True:
+        try:
+            answer = input(f"Game {game} has open seats {names}. Which do you take? ")
+        except EOFError:
+            raise UsageError(f"no seat chosen; pick one of {names} with --as COLOUR") from None
+        seat = answer.strip().lower()
+        if seat in open_seats:
+            return seat
+        print(f"{answer.strip()!r} is not an open seat; type one of {names}.")
+
+
 def run(args: argparse.Namespace) -> int:
-    player = args.as_player.lower()
+    invite = _invite(args)
+    player = args.as_player.lower() if args.as_player else None
     start = check_start(args.start) if args.start else None  # refused before anything is made
+    if invite is not None:
+        args.game = invite.game
+    elif player is None:
+        raise UsageError(
+            "join URL needs --as COLOUR (the seat you take); an invitation "
+            "(catan-p2p:1:...) needs nothing else"
+        )
     if args.game is None:
         args.game = which_game(args.url, player)
+    peers = parse_peers(args.peer)  # refused before anything is made
     key = Path(args.key).expanduser() if args.key else None
     path = default_game_repo(args.repo, "join")
     refuse_foreign_folder(path, "join")
     seats = seats_here(path, args.game)
-    if seats and player not in seats:
+    if seats and (player or "") not in seats:
         raise UsageError(
             f"{path} already holds {', '.join(seats)}'s seat of game {args.game}; "
-            f"join as {player} into a repository of your own with --repo PATH"
+            f"join into a repository of your own with --repo PATH"
         )
     served = serve.wants_serving(args.publish)
     if served:  # this repository itself, served from this machine (``catan-p2p serve``)
         args.publish = serve.served_url(args.publish, path)
     with removed_on_failure(path):
         try:
-            session = join_game(
-                args.url, path, args.game, player, key, args.publish, start, served=served
-            )
-            for colour, url in parse_peers(args.peer).items():
+            if invite is not None:
+                choose = partial(ask_seat, invite.game)
+                session = join_invite(
+                    invite, path, player, key, args.publish, choose, served=served
+                )
+            else:
+                session = join_game(
+                    args.url, path, args.game, player, key, args.publish, start, served=served
+                )
+            for colour, url in peers.items():
                 session.add_point(colour, url)
         except RemoteError as exc:
             raise without_retry_advice(
                 exc,
                 UNREACHABLE,
             ) from None
+    remember_repo(path)
+    player = session.local_players[0]
     state = session.state
     waiting = [p for p, k in zip(state.players, state.seats, strict=True) if not k]
     if args.json:

@@ -21,10 +21,12 @@ from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import remember, seat_key
-from catan_p2p.session.start import create_game, genesis_time
+from catan_p2p.session.home import remember_repo
+from catan_p2p.session.start import create_game, genesis_time, invite_of
 from catan_p2p.store.refs import player_ref
 from catan_p2p.store.schema import MAX_TIMEOUT
 from catan_p2p.sync import serve, transport
+from catan_p2p.sync.invite import Invite
 from catan_p2p.sync.repo import GameRepo
 
 
@@ -222,8 +224,10 @@ def run(args: argparse.Namespace) -> int:
         mine = made.refs.get(player_ref(game, me))
         assert mine is not None  # create_game set it
         start = made.genesis_of(mine)
+        invite = None
         if args.remote or args.publish:
-            _share(path, game, args.remote, me, keys)
+            invite = _share(path, game, args.remote, me, keys)
+        remember_repo(path)
         if args.json:
             print_json(
                 {
@@ -234,10 +238,14 @@ def run(args: argparse.Namespace) -> int:
                     "remote": args.remote,
                     "publish": args.publish,
                     "seat": me if networked else None,
+                    "invite": None if invite is None else str(invite),
                 }
             )
             return 0
         _tell(args, game, players, path, me, pick, start, peers)
+        if invite is not None:
+            print("Invite the others with this one line (each runs `catan-p2p join LINE`):")
+            print(f"  {invite}")
     return 0
 
 
@@ -255,8 +263,12 @@ def check_remote(url: str) -> None:
         ) from None
 
 
-def _share(path: Path, game: str, remote: str | None, me: str, keys: dict | None) -> None:
-    """Push ``me``'s branch and seat claim to ``remote`` and the own publication point."""
+def _share(
+    path: Path, game: str, remote: str | None, me: str, keys: dict | None
+) -> Invite | None:
+    """Push ``me``'s branch and seat claim to ``remote`` and the own publication point;
+    the invitation to the game (None when its places are of no form an invitation
+    carries)."""
     repo = GameRepo(path)
     if remote is not None:
         transport.set_remote(repo.git_dir, remote)
@@ -264,6 +276,7 @@ def _share(path: Path, game: str, remote: str | None, me: str, keys: dict | None
     try:
         session.flush()
         error = session.sync().error
+        invite = invite_of(session)
     finally:
         session.close()
     if error:
@@ -272,3 +285,4 @@ def _share(path: Path, game: str, remote: str | None, me: str, keys: dict | None
             "check the URL (an empty bare repository made with `git init --bare` or "
             "`catan-p2p host init`) and run `catan-p2p new` again",
         )
+    return invite

@@ -74,11 +74,19 @@ def start_watching(url: str, game: str, repo: str | None, start: str | None = No
     from catan_p2p.errors import RemoteError
     from catan_p2p.session.watch import default_watch_repo, open_watch
 
+    from catan_p2p.session.home import remember_repo
+    from catan_p2p.sync.invite import is_invite, parse_invite
+
+    if is_invite(url):  # the game, its start and where to read it, from one line
+        invite = parse_invite(url)
+        url, game, start = invite.source, invite.game, invite.start
     path = Path(repo).expanduser() if repo else default_watch_repo(url, game)
     try:
-        return open_watch(url, game, path, start)
+        spectator = open_watch(url, game, path, start)
     except RemoteError as exc:
         raise without_retry_advice(exc, "check the URL, then run `catan-p2p watch` again") from None
+    remember_repo(path)
+    return spectator
 
 
 def watch(spectator, screen, muted: bool = False, app_options: dict | None = None) -> None:  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from catan_p2p.errors import StateFileError, UsageError, VerificationError
+from catan_p2p.errors import InviteError, StateFileError, UsageError, VerificationError
 from catan_p2p.printable import shown
 from catan_p2p.rules.board import Board, standard_board
 from catan_p2p.rules.steps import SEAT
@@ -29,6 +29,7 @@ from catan_p2p.store.refs import (
 )
 from catan_p2p.sync import refpolicy, serve, transport
 from catan_p2p.sync.genesis import check_declared, initial_state
+from catan_p2p.sync.invite import Invite
 from catan_p2p.sync.protocol import GenesisInfo, genesis_message
 from catan_p2p.sync.repo import GameRepo, init_repo
 from catan_p2p.sync.signing import SeatKey
@@ -369,3 +370,85 @@ def fetch(repo: GameRepo, game: str, first: tuple[str, ...] = _COLOURS) -> None:
     logs = transport.discover_logs(repo.git_dir, game, first)
     transport.fetch(repo.git_dir, game, logs)
     refpolicy.drop_junk(repo, game)
+
+
+def invite_of(session: GitSession, seat: str | None = None) -> Invite | None:
+    """The invitation to ``session``'s game from its one local seat (None: a hot-seat
+    game, one with several seats here, or one whose places an invitation cannot carry).
+
+    It names the shared remote and every point this seat knows (the claims', its own, the
+    hints), with local paths made absolute; ``seat``: the seat offered (default: the one
+    open seat, if only one is).
+    """
+    if not session.networked or len(session.local_players) != 1:
+        return None
+    me = session.local_players[0]
+    remote = session.remote
+    points = dict(session.points())
+    state = session.state
+    if seat is None and state.seats:
+        free = [p for p, k in zip(state.players, state.seats, strict=False) if not k and p != me]
+        seat = free[0] if len(free) == 1 else None
+    try:
+        return Invite(
+            session.game_id,
+            session.genesis,
+            me,
+            remote=None if remote is None else absolute_place(remote),
+            points={p: absolute_place(u) for p, u in sorted(points.items())},
+            seat=seat,
+        )
+    except InviteError:
+        return None
+
+
+def absolute_place(url: str) -> str:
+    """``url``, or the absolute path of a place given relative to this folder (an
+    invitation is read on another machine, or in another folder)."""
+    if "://" in url or ":" in url.split("/", 1)[0] or url.startswith("/"):
+        return url
+    return str(Path(url).expanduser().resolve())
+
+
+def join_invite(
+    invite: Invite,
+    repo: Path,
+    player: str | None = None,
+    key_path: Path | None = None,
+    publish_url: str | None = None,
+    choose: Callable[[tuple[str, ...]], str] | None = None,
+    served: bool = False,
+) -> GitSession:
+    """Join the game ``invite`` describes: its game and start, fetched from its shared
+    remote or its inviter's point, with the points it names as hints; the seat is
+    ``player``, else the one it offers, else ``choose``'s pick of the open seats.
+
+    A game read only from points needs a point of the joiner's own: ``publish_url``,
+    else the one the invitation names for the seat; without either it is refused.
+    """
+
+    def needs_point(seat: str) -> str:
+        if invite.remote is None and publish_url is None and invite.point_of(seat) is None:
+            raise UsageError(
+                f"game {invite.game} has no shared remote, so {seat.capitalize()} needs a "
+                "place of its own to publish: pass --publish URL (a Git repository only you "
+                "can write)"
+            )
+        return seat
+
+    player = player or invite.seat
+    if player is not None:
+        needs_point(player)
+    pick = (lambda free: needs_point(choose(free) if choose else free[0])) if player is None else None
+    return join_game(
+        invite.source,
+        repo,
+        invite.game,
+        player,
+        key_path,
+        publish_url,
+        invite.start,
+        served=served,
+        points={p: u for p, u in invite.points.items() if u != invite.source or p == invite.by},
+        choose=pick,
+    )

@@ -19,8 +19,8 @@ from catan_p2p.commands._common import (
 )
 from catan_p2p.commands._options import add_json, add_key, add_publish, add_start, parse_peers
 from catan_p2p.errors import RemoteError, UsageError
-from catan_p2p.session.lobby import list_remote
 from catan_p2p.session.home import remember_repo
+from catan_p2p.session.lobby import list_remote
 from catan_p2p.session.start import check_start, join_game, join_invite
 from catan_p2p.sync import serve
 from catan_p2p.sync.invite import Invite, is_invite, parse_invite

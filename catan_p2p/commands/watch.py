@@ -72,9 +72,8 @@ def start_watching(url: str, game: str, repo: str | None, start: str | None = No
     """Open the spectator's copy of ``game`` (fetched from ``url``)."""
     from catan_p2p.commands._common import without_retry_advice
     from catan_p2p.errors import RemoteError
-    from catan_p2p.session.watch import default_watch_repo, open_watch
-
     from catan_p2p.session.home import remember_repo
+    from catan_p2p.session.watch import default_watch_repo, open_watch
     from catan_p2p.sync.invite import is_invite, parse_invite
 
     if is_invite(url):  # the game, its start and where to read it, from one line

@@ -94,7 +94,7 @@ def test_places_git_could_run_a_program_for_or_of_no_listed_form_are_refused(url
         ("catan-p2p:1:" + "A" * 5000, "longer than"),
         (_token("[1, 2]"), "holds no game"),
         (_token("{"), "garbled"),
-        (_token('{"game": "g", "game": "h", "start": "%s", "by": "red"}' % START), "twice"),
+        (_token(f'{{"game": "g", "game": "h", "start": "{START}", "by": "red"}}'), "twice"),
         (_token({"game": "g", "start": START, "by": "red", "remote": "/r", "x": 1}), "upgrade"),
         (_token({"game": "g", "by": "red", "remote": "/r"}), "names no start"),
         (_token({"game": "G!", "start": START, "by": "red", "remote": "/r"}), "game id"),

@@ -4,7 +4,9 @@ With a URL: every game the remote holds, read from ``git ls-remote`` and the new
 of each log only (players, open seats, turn, whom it waits for, when they last moved,
 the winner), as the remote says: joining or watching verifies a game in full. Without:
 the games kept under ~/.catan_p2p/games (or $CATAN_P2P_HOME/games, or the folders
-given with --in), and which of them wait for you.
+given with --in) and every game repository made, joined or watched here wherever it
+lives (``known-games``), and which of them wait for you. With an invitation: its game,
+read at every place it names (a seat claimed at any of them is not open).
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ from pathlib import Path
 from catan_p2p.commands._options import add_json
 from catan_p2p.commands._seats import bot_seats
 from catan_p2p.printable import shown
-from catan_p2p.session.lobby import GameSummary, games_folder, list_local, list_remote
+from catan_p2p.session.home import known_repos
+from catan_p2p.session.lobby import (
+    GameSummary,
+    games_folder,
+    list_invite,
+    list_local,
+    list_remote,
+)
+from catan_p2p.sync.invite import is_invite
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "url",
         nargs="?",
         default=None,
-        help="a Git remote games are shared on (default: list the games on this machine)",
+        help="a Git remote games are shared on, or an invitation (default: list the games "
+        "on this machine)",
     )
     parser.add_argument(
         "--in",
@@ -44,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     now = int(time.time())
     if args.url:
-        found = list_remote(args.url)
+        found = list_invite(args.url) if is_invite(args.url) else list_remote(args.url)
         if args.json:
             _print_json(
                 {
@@ -63,9 +74,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"({found.junk_refs} refs of no game were skipped)")
         if found.more:
             print(f"(and {found.more} more games not read)")
-        if any(g.open_seats for g in found.games):
+        if any(g.open_seats for g in found.games) and is_invite(found.url):
+            print("Take an open seat with: catan-p2p join INVITE (the line above)")
+        elif any(g.open_seats for g in found.games):
             print(f"Take an open seat with: catan-p2p join {found.url} --game ID --as COLOUR")
-        if found.games:
+        if found.games and is_invite(found.url):
+            print("Watch it with: catan-p2p watch INVITE")
+        elif found.games:
             print(f"Watch one with: catan-p2p watch {found.url} --game ID")
         return 0
     folders = repositories(args.folders)
@@ -112,13 +127,19 @@ def repositories(given: list[str] | None) -> list[Path]:
     from catan_p2p.session.watch import watch_folder
 
     out: list[Path] = []
-    default = [games_folder(), watch_folder()]
+    default = [games_folder(), watch_folder(), *known_repos()]
     for folder in [Path(p).expanduser() for p in given] if given else default:
         if (folder / ".git").exists() or (folder / "objects").is_dir():
             out.append(folder)
         elif folder.is_dir():
             out.extend(sorted(p for p in folder.iterdir() if p.is_dir()))
-    return out
+    seen: set[Path] = set()
+    kept = []
+    for path in out:  # a game noted in the registry and kept in the games folder: once
+        if path.resolve() not in seen:
+            seen.add(path.resolve())
+            kept.append(path)
+    return kept
 
 
 def ago(when: int, now: int) -> str:

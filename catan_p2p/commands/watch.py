@@ -23,10 +23,16 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``catan-p2p watch``."""
     parser.add_argument(
-        "url", help="the Git remote the game is shared on (a path, ssh or https URL)"
+        "url",
+        metavar="INVITE|URL",
+        help="an invitation (catan-p2p:1:...), or the Git remote the game is shared on (a "
+        "path, ssh or https URL)",
     )
     parser.add_argument(
-        "--game", required=True, metavar="ID", help="the game's id (see `catan-p2p games URL`)"
+        "--game",
+        default=None,
+        metavar="ID",
+        help="the game's id (see `catan-p2p games URL`); an invitation names it",
     )
     parser.add_argument(
         "--repo",
@@ -40,10 +46,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from catan_p2p.commands.play import NO_DISPLAY, open_window
+    from catan_p2p.errors import UsageError
     from catan_p2p.session.start import check_start
+    from catan_p2p.sync.invite import is_invite, parse_invite
 
     if args.start:
         check_start(args.start)  # a bad one is refused before a window opens
+    if is_invite(args.url):
+        parse_invite(args.url)  # a bad one is refused before a window opens
+    elif args.game is None:
+        raise UsageError("watch URL needs --game ID (see `catan-p2p games URL`)")
     screen = open_window()
     if screen is None:
         print(

@@ -21,7 +21,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -170,6 +170,40 @@ def list_remote(url: str, home: Path | None = None, deadline: float = DEADLINE) 
         reader.prefetch(names)
         summaries = tuple(_best(g, logs[g], answers.get(g, set()), reader) for g in games)
     return RemoteGames(url, summaries, junk, more, time.monotonic() - started)
+
+
+def list_invite(text: str, home: Path | None = None, deadline: float = DEADLINE) -> RemoteGames:
+    """The game an invitation (``catan-p2p:1:...``) names, read at every place it names:
+    the shared remote and each seat's point. A seat is open only if no place shows it
+    claimed (a seat's claim lives at its own point until the creator merges it).
+
+    Raises:
+        InviteError: ``text`` is no invitation (one sentence; nothing is read).
+        RemoteError: the invitation's first place cannot be read.
+    """
+    from catan_p2p.sync.invite import parse_invite
+
+    invite = parse_invite(text)
+    started = time.monotonic()
+    places = [invite.source, *sorted(set(invite.points.values()) - {invite.source})]
+    found: list[GameSummary] = []
+    for i, place in enumerate(places):
+        try:
+            listed = list_remote(place, home, max(1.0, deadline - (time.monotonic() - started)))
+        except RemoteError:
+            if i == 0:
+                raise
+            continue  # a point nobody published at yet
+        found += [g for g in listed.games if g.game == invite.game and g.problem is None]
+    games: tuple[GameSummary, ...] = ()
+    if found:
+        best = max(found, key=lambda g: (g.turn, g.last_move))
+        claimed = {p for g in found for p in g.players if p not in g.open_seats}
+        open_seats = tuple(p for p in best.open_seats if p not in claimed)
+        elsewhere = set(best.open_seats) - set(open_seats)  # claimed at another place
+        waiting = tuple(p for p in best.waiting_for if p not in elsewhere) or best.players[:1]
+        games = (replace(best, open_seats=open_seats, waiting_for=waiting),)
+    return RemoteGames(text.strip(), games, seconds=time.monotonic() - started)
 
 
 def on_this_disk(url: str) -> Path | None:

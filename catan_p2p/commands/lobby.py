@@ -1,8 +1,9 @@
 """``catan-p2p lobby [URL]``: a window to start, open, join or watch games.
 
-It lists the games on this machine (~/.catan_p2p/games, those waiting for you first, and
-the games you watch) and, for a remote URL typed in, the games it holds with their open
-seats (as `catan-p2p games` does). Pick one: its window opens, and closing it comes back
+It lists the games on this machine (~/.catan_p2p/games, every game made, joined or
+watched here wherever it lives, those waiting for you first), refreshed while it is open,
+and, for a remote URL or an invitation typed or pasted in, the games it holds with their
+open seats (as `catan-p2p games` does). Pick one: its window opens, and closing it comes back
 to the lobby. ``./play.sh`` without arguments opens it.
 """
 
@@ -42,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
     url = args.url
     try:
         while True:
-            lobby = LobbyScreen(local_games, remote_games, url=url, screen=screen)
+            lobby = LobbyScreen(
+                local_games, remote_games, url=url, screen=screen, changed=local_changes
+            )
             choice = lobby.run()
             url = lobby.url
             if choice is None:
@@ -73,10 +76,40 @@ def local_games() -> list:
     return list_local(folders, bots)
 
 
-def remote_games(url: str):  # type: ignore[no-untyped-def]
-    from catan_p2p.session.lobby import list_remote
+def local_changes() -> tuple:
+    """A value that changes when a game on this machine moves or one is added: the
+    modification times of the registry, the folders of games and of each game
+    repository's refs (a ref update renames a file into its folder), a few ``stat``s."""
+    from catan_p2p.commands.games import repositories
+    from catan_p2p.session.home import KNOWN, catan_home
+    from catan_p2p.session.lobby import games_folder
+    from catan_p2p.session.watch import watch_folder
 
-    return list_remote(url)
+    home = catan_home()
+    seen = []
+    places = [home / KNOWN, games_folder(home), watch_folder()]
+    for repo in repositories(None):
+        git_dir = repo / ".git" if (repo / ".git").is_dir() else repo
+        places += [git_dir / "packed-refs", git_dir / "refs" / "heads" / "catan"]
+        catan = git_dir / "refs" / "heads" / "catan"
+        try:
+            places += [d for d in catan.iterdir() if d.is_dir()]
+        except OSError:
+            pass
+    for place in places:
+        try:
+            seen.append((str(place), place.stat().st_mtime_ns))
+        except OSError:
+            seen.append((str(place), 0))
+    return tuple(seen)
+
+
+def remote_games(url: str):  # type: ignore[no-untyped-def]
+    """A remote's games, or an invitation's game read at every place it names."""
+    from catan_p2p.session.lobby import list_invite, list_remote
+    from catan_p2p.sync.invite import is_invite
+
+    return list_invite(url) if is_invite(url) else list_remote(url)
 
 
 def open_choice(choice, args: argparse.Namespace, screen):  # type: ignore[no-untyped-def]

@@ -53,7 +53,7 @@ NO_DISPLAY = (
 
 try:  # the Git-backed session; without it games are played in memory only
     from catan_p2p.session.git import GitSession
-    from catan_p2p.session.start import create_game, join_game
+    from catan_p2p.session.start import create_game, join_game, join_invite
 except ImportError:  # pragma: no cover - only in a build without session/git.py
     GitSession = None  # type: ignore[assignment,misc]
 
@@ -182,6 +182,11 @@ def join_remote(args: argparse.Namespace) -> Game:
     """Take a seat in a networked game: clone its refs from the remote, sync in background."""
     if GitSession is None:
         raise UsageError("networked play needs Git sessions, which this build lacks")
+    from catan_p2p.sync.invite import is_invite, parse_invite
+
+    invite = parse_invite(args.remote) if is_invite(args.remote) else None
+    if invite is not None:  # the lobby's Join of an invitation's game
+        args.game = invite.game
     if not args.game or not args.as_player:
         raise UsageError(
             "--remote needs --game ID and --as COLOUR, e.g. "
@@ -192,7 +197,10 @@ def join_remote(args: argparse.Namespace) -> Game:
     )
     with removed_on_failure(repo):
         try:
-            session = join_game(args.remote, repo, args.game, args.as_player)
+            if invite is not None:
+                session = join_invite(invite, repo, args.as_player)
+            else:
+                session = join_game(args.remote, repo, args.game, args.as_player)
         except RemoteError as exc:
             raise without_retry_advice(
                 exc, "check the URL and that the remote is reachable, then try again"

@@ -174,6 +174,8 @@ class App(Frame):
         self._drawn_at = 0.0
         self._game_over_shown = False
         self.bot_errors: list[str] = []
+        #: the invitation to this game while seats are open (set by whoever made it)
+        self.invite: str | None = None
         self._follow(state)
 
     # --- the loop ----------------------------------------------------------------------

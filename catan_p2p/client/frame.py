@@ -10,7 +10,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from catan_p2p.client import animate, controls, motion, panels, theme  # noqa: E402
+from catan_p2p.client import animate, controls, invite_strip, motion, panels, theme  # noqa: E402
 from catan_p2p.client.controls import Mode  # noqa: E402
 from catan_p2p.client.dialogs import backdrop  # noqa: E402
 from catan_p2p.client.marks import mark_place  # noqa: E402
@@ -112,6 +112,11 @@ class Frame:
             local_text=self.local_text(),
             waiting_on=self._waiting_on(state),
         )
+        if self.invite and state.lobby_open and not self.spectator:
+            waiting = [p for p, k in zip(state.players, state.seats, strict=False) if not k]
+            self.bar_buttons.append(
+                invite_strip.draw(screen, lay.board, self.invite, waiting, self.say)
+            )
         if self.show_costs:
             hand = state.hands[state.seat(shown)].resources if shown in state.players else None
             panels.draw_costs(screen, lay.board, hand)

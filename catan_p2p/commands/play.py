@@ -378,6 +378,7 @@ def _window(game: Game, args: argparse.Namespace, screen: pygame.Surface) -> pyg
     from catan_p2p.client.app import App
     from catan_p2p.client.sound import Sounds
 
+    invite = invitation(game)
     runtime = open_runtime(game)
     try:
         app = App(
@@ -388,6 +389,7 @@ def _window(game: Game, args: argparse.Namespace, screen: pygame.Surface) -> pyg
             sounds=Sounds(muted=args.mute),
             still=getattr(args, "still", False),
         )
+        app.invite = invite
         app.run()
         if app.replay_requested:
             from catan_p2p.client.replay import ReplayViewer, replay_states
@@ -402,6 +404,21 @@ def _window(game: Game, args: argparse.Namespace, screen: pygame.Surface) -> pyg
             f"catan-p2p play --resume {game.repo}{game.game_flag}"
         )
     return app.screen
+
+
+def invitation(game: Game) -> str | None:
+    """The invitation a window shows while its game waits for seats (read before the
+    runtime owns the session): a networked game with one seat here."""
+    from catan_p2p.session.start import invite_of
+
+    if (
+        not game.networked
+        or not isinstance(game.session, GitSession)
+        or not game.session.state.lobby_open
+    ):
+        return None
+    invite = invite_of(game.session)
+    return None if invite is None else str(invite)
 
 
 def play_headless(args: argparse.Namespace) -> int:

@@ -205,11 +205,11 @@ def join_game(
             raise UsageError(f"game {game_id} has no open seat; watch it with `catan-p2p watch`")
         player = choose(free) if choose is not None else free[0]
     if player not in free:
-        left = f"open seats: {', '.join(p.capitalize() for p in free)}" if free else "none is open"
-        raise UsageError(
-            f"{player.capitalize()}'s seat in game {game_id} is claimed already ({left}); "
-            "take an open one with --as COLOUR"
-        )
+        taken = f"{player.capitalize()}'s seat in game {game_id} is claimed already"
+        if not free:
+            raise UsageError(f"{taken} and no seat is open; watch the game with `catan-p2p watch`")
+        names = ", ".join(p.capitalize() for p in free)
+        raise UsageError(f"{taken} (open seats: {names}); take an open one with --as COLOUR")
     if (points or {}).get(player) is not None:
         transport.unset_config(game_repo.git_dir, f"catan.point.{player}")
         publish_url = publish_url or points[player]  # type: ignore[index]

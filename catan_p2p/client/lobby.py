@@ -136,8 +136,10 @@ class LobbyScreen:
             return
         n = len(self.found.games)
         if url.startswith("catan-p2p:"):
-            self.message = "the invitation's game, as every place it names says" if n else (
-                "the invitation's game is at none of the places it names yet"
+            self.message = (
+                f"the invitation's game {self.found.games[0].game}, as every place it names says"
+                if n
+                else "the invitation's game is at none of the places it names yet"
             )
             return
         self.message = f"{url} holds {n} game{'s' * (n != 1)}"

@@ -199,12 +199,14 @@ def join_game(
     for colour, where in (points or {}).items():
         if colour in state.players:
             transport.set_config(game_repo.git_dir, f"catan.point.{colour}", where)
-    free = open_seats(game_repo, game_id, genesis, state.players)
+    claimed = claimed_seats(game_repo, game_id, genesis, state.players)
+    free = tuple(p for p in state.players if p not in claimed)
     if player is None:
         if not free:
             raise UsageError(f"game {game_id} has no open seat; watch it with `catan-p2p watch`")
         player = choose(free) if choose is not None else free[0]
-    if player not in free:
+    key = seat_key(player, key_path, game_repo.git_dir)
+    if claimed.get(player, key.public) != key.public:  # the same key: a second device
         taken = f"{player.capitalize()}'s seat in game {game_id} is claimed already"
         if not free:
             raise UsageError(f"{taken} and no seat is open; watch the game with `catan-p2p watch`")
@@ -213,7 +215,6 @@ def join_game(
     if (points or {}).get(player) is not None:
         transport.unset_config(game_repo.git_dir, f"catan.point.{player}")
         publish_url = publish_url or points[player]  # type: ignore[index]
-    key = seat_key(player, key_path, game_repo.git_dir)
     mine = player_ref(game_id, player)
     if game_repo.refs.get(mine) is None:
         game_repo.refs.set(mine, genesis, None)
@@ -314,12 +315,13 @@ def joined_genesis(
     return roots[0]
 
 
-def open_seats(
+def claimed_seats(
     repo: GameRepo, game: str, genesis: str, players: tuple[str, ...]
-) -> tuple[str, ...]:
-    """The seats of ``game`` nobody has claimed, as far as every place it is read from
-    says: the newest verified log and the verified claims on the shared remote and on
-    every seat's point (those the claims name, and the hints of this repository).
+) -> dict[str, str]:
+    """The seats of ``game`` claimed so far, with the key each was claimed with, as far
+    as every place it is read from says: the newest verified log and the verified claims
+    on the shared remote and on every seat's point (those the claims name, and the hints
+    of this repository).
 
     A read-only session reads them (it verifies before it believes); a place that cannot
     be read is left out (the claim then fails later, with the remote's own words).
@@ -336,7 +338,7 @@ def open_seats(
         session.close()
         for ref in made:
             repo.refs.delete(ref)
-    return tuple(p for p, k in zip(players, seats, strict=False) if not k) if seats else players
+    return {p: k for p, k in zip(players, seats, strict=False) if k}
 
 
 def _point_owner(

@@ -326,16 +326,22 @@ def claimed_seats(
     A read-only session reads them (it verifies before it believes); a place that cannot
     be read is left out (the claim then fails later, with the remote's own words).
     """
+    refpolicy.drop_junk(repo, game)  # what the claims' fetch brought of no protocol shape
     made = [player_ref(game, p) for p in players if repo.refs.get(player_ref(game, p)) is None]
     for ref in made:  # a reader's copies, from the genesis on, as a spectator's
         repo.refs.set(ref, genesis, None)
     keys = {p: SeatKey.generate() for p in players}  # throw-away: it only reads
-    session = GitSession(repo, game, players, keys=keys, read_only=True)
+    seats: tuple[str, ...] = ()
     try:
-        session.sync()
-        seats = session.state.seats or ()
+        session = GitSession(repo, game, players, keys=keys, read_only=True)
+        try:
+            session.sync()
+            seats = session.state.seats or ()
+        finally:
+            session.close()
+    except (StateFileError, VerificationError):
+        seats = ()  # nothing readable says a seat is taken: the claim itself decides
     finally:
-        session.close()
         for ref in made:
             repo.refs.delete(ref)
     return {p: k for p, k in zip(players, seats, strict=False) if k}

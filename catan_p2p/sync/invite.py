@@ -11,8 +11,8 @@ An invitation comes from anyone, so it is parsed strictly, as the rest of the pr
 a version this program does not know, a field it does not know, a duplicated key, a name
 of no protocol shape or a place of a form not listed in ``check_url`` is refused with one
 sentence, before anything is fetched. The places are handed to Git, and Git can run
-programs for some URLs (``ext::``, an ssh "host" that is an option), so only plain
-forms of the https, http, ssh, git and file transports and absolute paths pass.
+programs for some URLs (``ext::``, an ssh "host" that is an option), so only the forms
+a publication point may take pass (``check_url``).
 
 Pure functions of their arguments (``format_invite`` / ``parse_invite``), as the other
 formats of ``sync/``.
@@ -28,56 +28,36 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from catan_p2p.errors import InviteError, UsageError
+from catan_p2p.printable import shown
 from catan_p2p.store.refs import check_name
+from catan_p2p.trust.seats import point_refusal
 
 #: The prefix of every invitation, and the version of its format this program writes.
 SCHEME = "catan-p2p"
 VERSION = 1
 #: The longest invitation read (six seats' points of 200 characters fit in about 2,000).
 MAX_LENGTH = 4096
-#: The longest place (as a seat claim's ``publish``).
-MAX_URL = 200
 #: Seats of a game at most (the 5-6 player extension).
 MAX_SEATS = 6
 _PAYLOAD = re.compile(r"^[A-Za-z0-9_-]+$")
 _START = re.compile(r"^[0-9a-f]{40}$")
 _FIELDS = frozenset({"game", "start", "by", "remote", "points", "seat"})
 
-# The places an invitation may name, one pattern per form (nothing else reaches Git).
-_HOST = r"[A-Za-z0-9][A-Za-z0-9.-]{0,252}"
-_USER = r"(?:[A-Za-z0-9._~][A-Za-z0-9._~-]{0,63}@)"
-_PATH = r"[A-Za-z0-9._~%+/-]*"
-_URL_FORMS = (
-    # https://host/path, http://host:8080/path, ssh://git@host:22/path, git://host/path
-    re.compile(rf"^(?:https?|ssh|git)://{_USER}?{_HOST}(?::[0-9]{{1,5}})?/{_PATH}$"),
-    # file:///absolute/path
-    re.compile(rf"^file:///{_PATH}$"),
-    # git@host:path (Git's scp-like ssh form); the path starts with no '-'
-    re.compile(rf"^{_USER}?{_HOST}:(?!-)[A-Za-z0-9._~%+][A-Za-z0-9._~%+/-]*$"),
-    # /an/absolute/path on this machine (a shared disk, a test's bare repository)
-    re.compile(rf"^/{_PATH}$"),
-)
-
 
 def check_url(url: str, what: str = "place") -> str:
-    """``url`` if it is a place of a form an invitation may name; ``InviteError`` otherwise.
+    """``url`` if it is a place an invitation may name; ``InviteError`` otherwise.
 
-    Allowed: ``https://``, ``http://``, ``ssh://`` and ``git://`` URLs of a plain host
-    (a name or an IPv4 address, an optional ``user@`` and port), the
-    scp-like ``user@host:path``, ``file:///path`` and absolute paths; at most 200
-    characters of ``A-Z a-z 0-9 . _ ~ % + / -`` beyond the form's own. Refused among
-    others: ``ext::``/``fd::`` and every other remote helper, a host or path that starts
-    with ``-`` (an option to ssh or Git), spaces, quotes and control characters, and
-    relative paths (they mean nothing on the joiner's machine).
+    A place (the shared remote or a point) takes one of the forms a publication point
+    may take (``trust.seats.POINT_FORMS``, PROTOCOL.md 2a): one allow-list for what a
+    claim names, what a peer fetches and what an invitation names. So no place is a
+    remote helper (``ext::``, ``fd::``), an option to ssh or Git (``-oProxyCommand=``),
+    a percent-escape or a relative path (which would mean something else on the
+    joiner's machine).
     """
-    if not isinstance(url, str) or not 1 <= len(url) <= MAX_URL:
-        raise InviteError(f"the invitation's {what} is not a Git URL of 1-{MAX_URL} characters")
-    if "::" in url or "/-" in url or "@-" in url:
-        raise InviteError(f"the invitation's {what} {url!r} is of a form Git could run a program for")
-    if not any(form.match(url) for form in _URL_FORMS):
+    if not isinstance(url, str) or point_refusal(url) is not None:
         raise InviteError(
-            f"the invitation's {what} {url!r} is not an https, http, ssh, git or file URL, "
-            "an scp-like user@host:path or an absolute path"
+            f"the invitation's {what} {shown(str(url), 60)} is refused: it is no Git URL a "
+            "publication point may be (https, ssh, git, user@host:path or /path/NAME.git)"
         )
     return url
 

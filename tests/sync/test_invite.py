@@ -42,13 +42,13 @@ def test_an_invitation_reads_back_as_written_and_is_url_safe():
         "https://github.com/someone/catan.git",
         "http://192.168.1.20:8080/red.git",
         "ssh://git@host.example:2222/srv/red.git",
-        "git://192.168.1.20/red.git",
+        "git://192.168.1.20:9418/red.git",  # `catan-p2p serve`
         "git@github.com:someone/catan.git",
-        "file:///srv/git/red.git",
         "/tmp/pytest-1/remote.git",
+        "ssh://[::1]/srv/x.git",
     ],
 )
-def test_the_places_git_reaches_plainly_are_taken(url):
+def test_the_places_a_publication_point_may_be_are_taken(url):
     assert check_url(url) == url
 
 
@@ -57,7 +57,9 @@ def test_the_places_git_reaches_plainly_are_taken(url):
     [
         "ext::sh -c touch% /tmp/pwned",  # a remote helper that runs a program
         "ext::sh",
-        "ssh://[::1]/srv/x.git",  # no bracketed host (nor any '::')
+        "file:///srv/git/red.git",  # no form of a point: it could name a player's clone
+        "/srv/game",  # a path on a disk names a bare NAME.git
+        "https://host/a%20b",  # no percent-escape
         "fd::3",
         "ssh://-oProxyCommand=touch%20/tmp/pwned/x",  # a host that is an ssh option
         "-upload-pack=touch /tmp/pwned",  # an option to git fetch
@@ -76,7 +78,7 @@ def test_the_places_git_reaches_plainly_are_taken(url):
     ],
 )
 def test_places_git_could_run_a_program_for_or_of_no_listed_form_are_refused(url):
-    with pytest.raises(InviteError, match="invitation's place"):
+    with pytest.raises(InviteError, match="invitation's place .* is refused: it is no Git URL"):
         check_url(url)
     line = _token({"game": "g", "start": START, "by": "red", "remote": url})
     with pytest.raises(InviteError):
@@ -95,15 +97,15 @@ def test_places_git_could_run_a_program_for_or_of_no_listed_form_are_refused(url
         (_token("[1, 2]"), "holds no game"),
         (_token("{"), "garbled"),
         (_token(f'{{"game": "g", "game": "h", "start": "{START}", "by": "red"}}'), "twice"),
-        (_token({"game": "g", "start": START, "by": "red", "remote": "/r", "x": 1}), "upgrade"),
-        (_token({"game": "g", "by": "red", "remote": "/r"}), "names no start"),
-        (_token({"game": "G!", "start": START, "by": "red", "remote": "/r"}), "game id"),
-        (_token({"game": "g", "start": START[:16], "by": "red", "remote": "/r"}), "40 hex"),
+        (_token({"game": "g", "start": START, "by": "red", "remote": "/r.git", "x": 1}), "upgrade"),
+        (_token({"game": "g", "by": "red", "remote": "/r.git"}), "names no start"),
+        (_token({"game": "G!", "start": START, "by": "red", "remote": "/r.git"}), "game id"),
+        (_token({"game": "g", "start": START[:16], "by": "red", "remote": "/r.git"}), "40 hex"),
         (_token({"game": "g", "start": START, "by": "red"}), "neither a shared remote"),
         (_token({"game": "g", "start": START, "by": "red", "remote": 5}), "not all text"),
-        (_token({"game": "g", "start": START, "by": "red", "points": {"Bad Seat": "/r"}}),
+        (_token({"game": "g", "start": START, "by": "red", "points": {"Bad Seat": "/r.git"}}),
          "player"),
-        (_token({"game": "g", "start": START, "by": "red", "remote": "/r", "seat": "red"}),
+        (_token({"game": "g", "start": START, "by": "red", "remote": "/r.git", "seat": "red"}),
          "inviting seat itself"),
         (_token('{"game": "g", "start": NaN}'), "no JSON value"),
         (_token("[" * 100000), "longer than"),

@@ -168,10 +168,10 @@ def _forged(tmp_path: Path, fields: dict) -> str:
 @pytest.mark.parametrize(
     ("fields", "says"),
     [
-        ({"remote": "ext::sh -c touch% {marker}"}, "could run a program"),
-        ({"remote": "ssh://-oProxyCommand=touch%20{marker}/x"}, "could run a program"),
-        ({"remote": "--upload-pack=touch {marker}"}, "is not an https"),
-        ({"remote": None, "points": {"red": "ext::sh -c touch% {marker}"}}, "could run"),
+        ({"remote": "ext::sh -c touch% {marker}"}, "remote ext::sh -c"),
+        ({"remote": "ssh://-oProxyCommand=touch%20{marker}/x"}, "is refused: it is no Git URL"),
+        ({"remote": "--upload-pack=touch {marker}"}, "is refused: it is no Git URL"),
+        ({"remote": None, "points": {"red": "ext::sh -c touch% {marker}"}}, "point of red"),
         ({"game": "../../etc"}, "game id"),
         ({"upload_pack": "touch {marker}"}, "does not know"),
     ],

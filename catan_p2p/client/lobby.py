@@ -11,6 +11,7 @@ tests post real events and call ``tick``.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +36,9 @@ IDLE_FPS = 20
 REFRESH_SECONDS = 2.0
 #: Seconds between redraws when nothing happens (the "3 min ago" texts age).
 REDRAW_SECONDS = 30.0
+#: Seconds between listings of the remote (or invitation) shown, read on a thread of
+#: their own so the window never waits for the network.
+REMOTE_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ class LobbyScreen:
         url: a remote or an invitation to list at once.
         changed: a cheap value that differs once the games on this machine changed
             (looked at every ``REFRESH_SECONDS``; None: never refreshed by itself).
+        remote_every: seconds between listings of the remote shown.
     """
 
     def __init__(
@@ -85,6 +90,7 @@ class LobbyScreen:
         screen: pygame.Surface | None = None,
         size: tuple[int, int] = theme.WINDOW_SIZE,
         changed: Callable[[], object] | None = None,
+        remote_every: float = REMOTE_SECONDS,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -106,6 +112,10 @@ class LobbyScreen:
         self._looked_at = self._drawn_at = time.monotonic()
         self._dirty = True
         self.frames = 0  # frames drawn (an idle lobby draws next to none)
+        self.remote_every = remote_every
+        self._listed_at = time.monotonic()
+        self._fresh: list[RemoteGames] = []  # a listing read on its thread, to show
+        self._listing: threading.Thread | None = None
         self.refresh()
         if url:
             self.list_url()
@@ -128,6 +138,7 @@ class LobbyScreen:
         if not url:
             self.message = "type or paste (Ctrl+V) a remote's URL or an invitation, then Enter"
             return
+        self._listed_at = time.monotonic()
         try:
             self.found = self.list_remote(url)
         except CatanError as exc:
@@ -169,6 +180,7 @@ class LobbyScreen:
             if seen != self._seen:
                 self._seen = seen
                 self.refresh()
+        self._follow_remote(now)
         if events or self._dirty or now - self._drawn_at >= REDRAW_SECONDS:
             self.draw()
             pygame.display.flip()
@@ -176,6 +188,30 @@ class LobbyScreen:
             self._dirty = False
             self._drawn_at = now
         return self.running
+
+    def _follow_remote(self, now: float) -> None:
+        """List the remote shown again every ``REMOTE_SECONDS``, on a thread; show what
+        it found once it is back (an error keeps the last listing)."""
+        if self._fresh:
+            found = self._fresh.pop()
+            if self.found is not None and found.url == self.found.url:
+                self.found = found
+                self._dirty = True
+        if self.found is None or now - self._listed_at < self.remote_every:
+            return
+        if self._listing is not None and self._listing.is_alive():
+            return
+        self._listed_at = now
+        url = self.found.url
+
+        def read() -> None:
+            try:
+                self._fresh.append(self.list_remote(url))
+            except CatanError:
+                pass  # unreachable for now: the last listing stays
+
+        self._listing = threading.Thread(target=read, name="lobby-listing", daemon=True)
+        self._listing.start()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:

@@ -224,3 +224,18 @@ def test_an_invitation_pasted_lists_its_game_and_join_goes_through_it(world, tmp
     screen.url = invite[:-3]  # cut short: one sentence, no crash
     screen.list_url()
     assert screen.found is None and "invitation" in screen.message
+
+
+def test_the_remote_shown_is_listed_again_while_the_lobby_is_open(world, tmp_path):
+    _, remote = world
+    screen = LobbyScreen(lobby_command.local_games, list_remote, url=str(remote), remote_every=0.2)
+    assert [g.game for g in screen.found.games] == ["friday"]
+    create_game(tmp_path / "host3", ["red", "blue"], seed="s", game_id="saturday",
+                local=("red",))  # fmt: skip
+    git("-C", str(tmp_path / "host3"), "push", "-q", str(remote),
+        "refs/heads/catan/*:refs/heads/catan/*")  # fmt: skip
+    deadline = time.monotonic() + 30
+    while len(screen.found.games) < 2 and time.monotonic() < deadline:
+        screen.tick()
+        screen.clock.tick(20)
+    assert {g.game for g in screen.found.games} == {"friday", "saturday"}

@@ -1,4 +1,4 @@
-"""An invitation: the one line a friend pastes to join a game (PROTOCOL.md, section 2b).
+"""An invitation: the one line a friend pastes to join a game (PROTOCOL.md, section 2c).
 
 ``catan-p2p:1:<payload>``, where the payload is the game's description as one-line JSON
 in URL-safe base64 without padding. It names the game and its start (the genesis id, so a

@@ -1,4 +1,4 @@
-"""The invitation's format (PROTOCOL.md 2b): one URL-safe line, parsed strictly.
+"""The invitation's format (PROTOCOL.md 2c): one URL-safe line, parsed strictly.
 
 Pure: no Git, no process. What a hostile invitation could make ``join`` do is refused
 here, before anything is fetched (the commands' tests join from real invitations).

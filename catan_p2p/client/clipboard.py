@@ -30,14 +30,36 @@ def _sdl_ok() -> bool:
     return pygame.display.get_init() and pygame.display.get_driver() not in ("dummy", "offscreen")
 
 
+def _sdl_put(text: str) -> bool:
+    """SDL's clipboard through pygame (``put_text`` of pygame-ce, else ``scrap.put``)."""
+    try:
+        if hasattr(pygame.scrap, "put_text"):
+            pygame.scrap.put_text(text)
+        else:
+            if not pygame.scrap.get_init():
+                pygame.scrap.init()
+            pygame.scrap.put(pygame.SCRAP_TEXT, text.encode())
+        return True
+    except (pygame.error, AttributeError, TypeError, NotImplementedError):
+        return False
+
+
+def _sdl_get() -> str:
+    try:
+        if hasattr(pygame.scrap, "get_text"):
+            return pygame.scrap.get_text() or ""
+        if not pygame.scrap.get_init():
+            pygame.scrap.init()
+        data = pygame.scrap.get(pygame.SCRAP_TEXT) or b""
+        return data.decode(errors="ignore") if isinstance(data, bytes) else str(data)
+    except (pygame.error, AttributeError, TypeError, NotImplementedError):
+        return ""
+
+
 def copy(text: str) -> bool:
     """Put ``text`` on the clipboard; whether it got there."""
-    if _sdl_ok():
-        try:
-            pygame.scrap.put_text(text)
-            return True
-        except (pygame.error, AttributeError):
-            pass
+    if _sdl_ok() and _sdl_put(text):
+        return True
     for command, _ in HELPERS:
         if shutil.which(command[0]) is None:
             continue
@@ -54,12 +76,7 @@ def copy(text: str) -> bool:
 
 def paste() -> str:
     """The clipboard's text (one line, stripped), or "" when there is none to read."""
-    text = ""
-    if _sdl_ok():
-        try:
-            text = pygame.scrap.get_text() or ""
-        except (pygame.error, AttributeError):
-            text = ""
+    text = _sdl_get() if _sdl_ok() else ""
     if not text:
         for _, command in HELPERS:
             if shutil.which(command[0]) is None:

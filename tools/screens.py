@@ -198,13 +198,48 @@ def save_lobby(work: Path, path: Path) -> None:
     print(f"wrote {path}")
 
 
+def save_invites(work: Path, window_png: Path, lobby_png: Path) -> None:
+    """A game waiting for seats: its window shows the invitation with a copy button,
+    and a friend's lobby lists the game from that line pasted in."""
+    from catan_p2p.commands.lobby import local_games, remote_games
+    from catan_p2p.session.start import invite_of
+    from catan_p2p.sync import transport
+
+    os.environ["CATAN_P2P_HOME"] = str(work / "invite-home")
+    points = {p: _bare(work / f"{p}-point.git") for p in ("red", "blue")}
+    repo = work / "friday-red"
+    create_game(repo, PLAYERS[:3], STANDARD_BOARD, seed="friday", game_id="friday",
+                local=("red",), publish_url=points["red"])  # fmt: skip
+    transport.set_config(repo / ".git", "catan.point.blue", points["blue"])
+    red = GitSession(repo, "friday", ("red",))
+    red.sync()
+    invite = invite_of(red)
+    assert invite is not None
+    app = App(red, Seats(("red",)), screen=pygame.display.set_mode(SIZE),
+              sounds=Sounds(muted=True))  # fmt: skip
+    app.invite = str(invite)
+    app.tick()
+    save(app, window_png)
+    app.runtime.stop()
+    red.close()
+    os.environ["CATAN_P2P_HOME"] = str(work / "friend-home")
+    screen = LobbyScreen(local_games, remote_games, url=str(invite),
+                         screen=pygame.display.set_mode(SIZE))  # fmt: skip
+    screen.draw()
+    pygame.image.save(screen.screen, str(lobby_png))
+    print(f"wrote {lobby_png}")
+
+
 # Long on purpose (about 100 lines): one screenshot after another, each a few lines,
 # in the order of docs/screens.
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tools/screens.py", description=__doc__)
     parser.add_argument("--out", default="docs/screens", help="where the PNG files go")
     parser.add_argument(
-        "--only", choices=("table",), default=None, help="draw only these (table: stats, turn)"
+        "--only",
+        choices=("table", "lobby"),
+        default=None,
+        help="draw only these (table: stats, turn; lobby: the lobby and the invitation)",
     )
     args = parser.parse_args(argv)
     out = Path(args.out)
@@ -214,6 +249,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="catan-screens-") as tmp:
         work = Path(tmp)
         # The statistics screen at a game's end; your turn noticed in a networked game.
+        if args.only == "lobby":
+            save_lobby(work, out / "lobby.png")
+            save_invites(work, out / "invite.png", out / "lobby-invite.png")
+            pygame.quit()
+            return 0
         save_table(work, out)
         if args.only == "table":
             pygame.quit()
@@ -308,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         save_watch(work, out / "watch.png")
         # The lobby: a game here that waits for you, a remote's games with open seats.
         save_lobby(work, out / "lobby.png")
+        # A game waiting for seats: its invitation in the window and in a friend's lobby.
+        save_invites(work, out / "invite.png", out / "lobby-invite.png")
     pygame.quit()
     return 0
 

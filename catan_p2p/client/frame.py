@@ -114,9 +114,9 @@ class Frame:
         )
         if self.invite and state.lobby_open and not self.spectator:
             waiting = [p for p, k in zip(state.players, state.seats, strict=False) if not k]
-            self.bar_buttons.append(
-                invite_strip.draw(screen, lay.board, self.invite, waiting, self.say)
-            )
+            copy = invite_strip.draw(screen, lay.board, self.invite, waiting, self.say)
+            copy.draw(screen, pygame.mouse.get_pos() if pygame.mouse.get_focused() else None)
+            self.bar_buttons.append(copy)
         if self.show_costs:
             hand = state.hands[state.seat(shown)].resources if shown in state.players else None
             panels.draw_costs(screen, lay.board, hand)

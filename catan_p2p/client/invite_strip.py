@@ -24,17 +24,16 @@ def draw(
     seats = ", ".join(p.capitalize() for p in open_seats) or "-"
     draw_text(
         surface,
-        f"Waiting for {seats}: send a friend this invitation (catan-p2p join LINE, or paste "
-        "it into the lobby)",
+        f"Waiting for {seats}: invite a friend with this line (`catan-p2p join LINE`, or "
+        "the lobby)",
         (rect.left + 10, rect.top + 8),
         14,
         theme.TEXT,
         True,
         max_width=rect.width - 150,
     )
-    fits = max(16, (rect.width - 150) // 7)
-    shown = invite if len(invite) <= fits else invite[: fits - 1] + "…"
-    draw_text(surface, shown, (rect.left + 10, rect.top + 34), 13, theme.MUTED)
+    draw_text(surface, invite, (rect.left + 10, rect.top + 34), 13, theme.MUTED,
+              max_width=rect.width - 150)  # fmt: skip
 
     def copied() -> None:
         if clipboard.copy(invite):

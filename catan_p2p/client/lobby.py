@@ -322,8 +322,10 @@ class LobbyScreen:
         pygame.draw.rect(screen, theme.CARD, box, border_radius=6)
         edge = theme.HIGHLIGHT if self.typing else theme.MUTED
         pygame.draw.rect(screen, edge, box, width=2, border_radius=6)
-        fits = max(8, (box.width - 16) // 8)  # characters of 14 px text, about
-        tail = self.url if len(self.url) <= fits else "…" + self.url[-(fits - 1):]
+        tail = self.url  # the end of a long line shows: what was typed last
+        f = theme.font(14, False)
+        while len(tail) > 1 and f.size(tail + "|")[0] > box.width - 16:
+            tail = "…" + tail[max(2, len(tail) // 8):]
         shown = (tail + "|" if self.typing else tail) if self.url else ""
         draw_text(screen, shown or "type or paste (Ctrl+V) a URL or an invitation, Enter",
                   (box.left + 8, box.centery), 14, theme.TEXT if self.url else theme.MUTED,

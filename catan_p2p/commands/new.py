@@ -136,9 +136,11 @@ def _tell(
     pick: str,
     start: str,
     peers: dict[str, str],
+    invite: Invite | None = None,
 ) -> None:
     """What was made, and how the players go on (the join names the game's start: a
-    second game of the same id on a shared remote cannot pass for it)."""
+    second game of the same id on a shared remote cannot pass for it), and the
+    invitation that says all of it in one line."""
     print(f"Created game {game} for {', '.join(players)} in {path.resolve()}")
     if args.publish and not args.remote:
         print(f"Published at {args.publish}; you hold {me}'s seat. The others claim with:")
@@ -163,6 +165,18 @@ def _tell(
         print(f"You play with: catan-p2p play --resume {path}{pick}")
     else:
         print(f"Play it hot-seat with: catan-p2p play --resume {path}{pick}")
+    if invite is not None:
+        print("Invite the others with this one line (each runs `catan-p2p join LINE`):")
+        print(f"  {invite}")
+
+
+def _peers(values: list[str], players: list[str], me: str) -> dict[str, str]:
+    """``--peer COLOUR=URL`` values, each naming another seat."""
+    peers = parse_peers(values)
+    for colour in peers:
+        if colour not in players or colour == me:
+            raise UsageError(f"--peer {colour}=... names no other seat ({', '.join(players)})")
+    return peers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -189,10 +203,7 @@ def run(args: argparse.Namespace) -> int:
             "game, or pass --game ID to add one beside it (later commands then need --game)"
         )
     me = (args.as_player or players[0]).lower()
-    peers = parse_peers(args.peer)
-    for colour in peers:
-        if colour not in players or colour == me:
-            raise UsageError(f"--peer {colour}=... names no other seat ({', '.join(players)})")
+    peers = _peers(args.peer, players, me)
     served = serve.wants_serving(args.publish)
     if served:  # this repository itself, served from this machine (``catan-p2p serve``)
         args.publish = serve.served_url(args.publish, path)
@@ -242,10 +253,7 @@ def run(args: argparse.Namespace) -> int:
                 }
             )
             return 0
-        _tell(args, game, players, path, me, pick, start, peers)
-        if invite is not None:
-            print("Invite the others with this one line (each runs `catan-p2p join LINE`):")
-            print(f"  {invite}")
+        _tell(args, game, players, path, me, pick, start, peers, invite)
     return 0
 
 

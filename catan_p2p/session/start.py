@@ -153,9 +153,8 @@ def join_game(
 
     Nothing fetched is adopted unverified: the genesis is derived from what it declares,
     and the own branch starts there and moves only through verified commits (the
-    remote's copy of it included). A seat already claimed, in the creator's log or by a
-    claim on any place the game is read from (the shared remote, the points the claims
-    and ``points`` name), is refused before anything of the joiner is written.
+    remote's copy of it included). A seat claimed at any place the game is read from is
+    refused before anything of the joiner's is written (``_take_seat``).
 
     Args:
         player: the seat to take; None: ``choose`` picks one of the open seats.
@@ -165,13 +164,11 @@ def join_game(
         start: the game's first commit id as its creator named it (``joined_genesis``).
         served: ``publish_url`` is ``repo`` itself, served from this machine
             (``sync.serve``): nothing is pushed there.
-        points: where seats publish, as an invitation names them (hints until their
-            claims say so); the joined seat's own entry is where it publishes, unless
-            ``publish_url`` says otherwise.
+        points: an invitation's points (hints; the joined seat's own: where it publishes).
         choose: given the open seats (at least one), the seat to take.
     """
     start = None if start is None else check_start(start)
-    check_point(publish_url)
+    check_point(publish_url)  # refused before anything is made
     path = Path(repo)
     try:
         game_repo = GameRepo(path)
@@ -196,25 +193,14 @@ def join_game(
     )
     if player is not None and player not in state.players:
         raise UsageError(f"{player!r} is not a seat of game {game_id} ({', '.join(state.players)})")
-    for colour, where in (points or {}).items():
-        if colour in state.players:
-            transport.set_config(game_repo.git_dir, f"catan.point.{colour}", where)
-    claimed = claimed_seats(game_repo, game_id, genesis, state.players)
-    free = tuple(p for p in state.players if p not in claimed)
-    if player is None:
-        if not free:
-            raise UsageError(f"game {game_id} has no open seat; watch it with `catan-p2p watch`")
-        player = choose(free) if choose is not None else free[0]
-    key = seat_key(player, key_path, game_repo.git_dir)
-    if claimed.get(player, key.public) != key.public:  # the same key: a second device
-        taken = f"{player.capitalize()}'s seat in game {game_id} is claimed already"
-        if not free:
-            raise UsageError(f"{taken} and no seat is open; watch the game with `catan-p2p watch`")
-        names = ", ".join(p.capitalize() for p in free)
-        raise UsageError(f"{taken} (open seats: {names}); take an open one with --as COLOUR")
-    if (points or {}).get(player) is not None:
+    points = {p: u for p, u in (points or {}).items() if p in state.players}
+    for colour, where in points.items():  # hints, read by the claim check below
+        transport.set_config(game_repo.git_dir, f"catan.point.{colour}", where)
+    player, key = _take_seat(game_repo, game_id, genesis, state.players, player, key_path, choose)
+    if player in points:  # where the invitation asks this seat to publish: no hint
         transport.unset_config(game_repo.git_dir, f"catan.point.{player}")
-        publish_url = publish_url or points[player]  # type: ignore[index]
+        publish_url = publish_url or points[player]
+    check_point(publish_url)
     mine = player_ref(game_id, player)
     if game_repo.refs.get(mine) is None:
         game_repo.refs.set(mine, genesis, None)
@@ -313,6 +299,33 @@ def joined_genesis(
             "its start (`catan-p2p new` printed it) and pass it with --start"
         )
     return roots[0]
+
+
+def _take_seat(
+    repo: GameRepo,
+    game: str,
+    genesis: str,
+    players: tuple[str, ...],
+    player: str | None,
+    key_path: Path | None,
+    choose: Callable[[tuple[str, ...]], str] | None,
+) -> tuple[str, SeatKey]:
+    """The seat to claim (``player``, else ``choose``'s pick of the open ones) and its
+    key; ``UsageError`` in one sentence for a seat claimed with another key."""
+    claimed = claimed_seats(repo, game, genesis, players)
+    free = tuple(p for p in players if p not in claimed)
+    if player is None:
+        if not free:
+            raise UsageError(f"game {game} has no open seat; watch it with `catan-p2p watch`")
+        player = choose(free) if choose is not None else free[0]
+    key = seat_key(player, key_path, repo.git_dir)
+    if claimed.get(player, key.public) != key.public:  # the same key: a second device
+        taken = f"{player.capitalize()}'s seat in game {game} is claimed already"
+        if not free:
+            raise UsageError(f"{taken} and no seat is open; watch the game with `catan-p2p watch`")
+        names = ", ".join(p.capitalize() for p in free)
+        raise UsageError(f"{taken} (open seats: {names}); take an open one with --as COLOUR")
+    return player, key
 
 
 def claimed_seats(

@@ -95,6 +95,9 @@ class App(Frame):
             through the game so far.
     """
 
+    #: The invitation to this game, shown while seats are open (set by whoever opens it).
+    invite: str | None = None
+
     def __init__(
         self,
         session: Session,
@@ -174,8 +177,6 @@ class App(Frame):
         self._drawn_at = 0.0
         self._game_over_shown = False
         self.bot_errors: list[str] = []
-        #: the invitation to this game while seats are open (set by whoever made it)
-        self.invite: str | None = None
         self._follow(state)
 
     # --- the loop ----------------------------------------------------------------------

@@ -325,7 +325,7 @@ class LobbyScreen:
         tail = self.url  # the end of a long line shows: what was typed last
         f = theme.font(14, False)
         while len(tail) > 1 and f.size(tail + "|")[0] > box.width - 16:
-            tail = "…" + tail[max(2, len(tail) // 8):]
+            tail = "…" + tail[max(2, len(tail) // 8) :]
         shown = (tail + "|" if self.typing else tail) if self.url else ""
         draw_text(screen, shown or "type or paste (Ctrl+V) a URL or an invitation, Enter",
                   (box.left + 8, box.centery), 14, theme.TEXT if self.url else theme.MUTED,
@@ -406,4 +406,3 @@ class LobbyScreen:
             if b.label == label and (game is None or getattr(b.tag, "game", None) == game):
                 return b
         raise KeyError(f"no button {label!r}; there are {[b.label for b in self.buttons]}")
-

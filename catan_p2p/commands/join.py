@@ -93,7 +93,9 @@ def _invite(args: argparse.Namespace) -> Invite | None:
         return None
     invite = parse_invite(args.url)
     if args.game is not None and args.game != invite.game:
-        raise UsageError(f"--game {args.game} is not the invitation's game ({invite.game}); drop --game")
+        raise UsageError(
+            f"--game {args.game} is not the invitation's game ({invite.game}); drop --game"
+        )
     if args.start is not None and not invite.start.startswith(args.start.strip().lower()):
         raise UsageError(f"--start {args.start} is not the invitation's start; drop --start")
     return invite

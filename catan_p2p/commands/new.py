@@ -137,6 +137,7 @@ def _tell(
     start: str,
     peers: dict[str, str],
     invite: Invite | None = None,
+    served: bool = False,
 ) -> None:
     """What was made, and how the players go on (the join names the game's start: a
     second game of the same id on a shared remote cannot pass for it), and the
@@ -149,7 +150,11 @@ def _tell(
             "--publish <URL>"
         )
         untold = [p for p in players if p != me and p not in peers]
-        if untold:  # the seats --peer did not name: this game learns where later
+        if served:  # a joiner's first nudge tells this game where it publishes
+            print("where <URL> is a repository of their own, or `serve` (their machine")
+            print("serves it and tells this game where). While your window is closed, keep")
+            print(f"your seat reachable with: catan-p2p serve --repo {path}")
+        elif untold:  # the seats --peer did not name: this game learns where later
             print(
                 f"where <URL> is a repository of their own; tell this game where "
                 f"{' and '.join(untold)} publish{'es' * (len(untold) == 1)} with"
@@ -253,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
                 }
             )
             return 0
-        _tell(args, game, players, path, me, pick, start, peers, invite)
+        _tell(args, game, players, path, me, pick, start, peers, invite, served)
     return 0
 
 
@@ -271,9 +276,7 @@ def check_remote(url: str) -> None:
         ) from None
 
 
-def _share(
-    path: Path, game: str, remote: str | None, me: str, keys: dict | None
-) -> Invite | None:
+def _share(path: Path, game: str, remote: str | None, me: str, keys: dict | None) -> Invite | None:
     """Push ``me``'s branch and seat claim to ``remote`` and the own publication point;
     the invitation to the game (None when its places are of no form an invitation
     carries)."""

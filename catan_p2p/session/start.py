@@ -452,15 +452,17 @@ def join_invite(
         if invite.remote is None and publish_url is None and invite.point_of(seat) is None:
             raise UsageError(
                 f"game {invite.game} has no shared remote, so {seat.capitalize()} needs a "
-                "place of its own to publish: pass --publish URL (a Git repository only you "
-                "can write)"
+                "place of its own to publish: pass --publish serve (this machine serves it) "
+                "or --publish URL (a Git repository only you can write)"
             )
         return seat
 
     player = player or invite.seat
     if player is not None:
         needs_point(player)
-    pick = (lambda free: needs_point(choose(free) if choose else free[0])) if player is None else None
+    pick = (
+        (lambda free: needs_point(choose(free) if choose else free[0])) if player is None else None
+    )
     return join_game(
         invite.source,
         repo,

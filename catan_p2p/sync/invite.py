@@ -183,7 +183,9 @@ def parse_invite(text: str) -> Invite:
             )
         raise InviteError(f"the invitation's version {version[:10]!r} is not a number")
     if not _PAYLOAD.match(payload) or len(payload) % 4 == 1:
-        raise InviteError("the invitation is cut or garbled (it holds letters of no URL-safe base64)")
+        raise InviteError(
+            "the invitation is cut or garbled (it holds letters of no URL-safe base64)"
+        )
     try:
         data = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
         if base64.urlsafe_b64encode(data).decode().rstrip("=") != payload:

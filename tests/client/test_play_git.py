@@ -256,7 +256,7 @@ def test_a_networked_window_shares_one_ssh_connection_per_host(tmp_path, monkeyp
 
     monkeypatch.delenv("GIT_SSH", raising=False)
     monkeypatch.setenv("GIT_SSH_COMMAND", "ssh -p 2222")
-    (tmp_path / "g" / ".git").mkdir(parents=True)
+    run(["git", "init", "-q", str(tmp_path / "g")], check=True)  # a HEAD Git takes
     seen = []
     monkeypatch.setattr(
         play, "_window", lambda *a: seen.append(gitcmd.environment()["GIT_SSH_COMMAND"])

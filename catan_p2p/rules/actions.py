@@ -488,25 +488,42 @@ class MaritimeTrade(ShowsSteals):
 @_register
 @dataclass(frozen=True, slots=True)
 class OfferTrade(ShowsSteals):
-    """Offer the other players ``give`` in exchange for ``get``."""
+    """Offer ``give`` in exchange for ``get``: to one player ``to``, or to every other."""
 
     kind: ClassVar[str] = "offer_trade"
     give: Counts
     get: Counts
+    to: str | None = None
 
     def describe(self) -> str:
-        return f"offer {format_counts(self.give)} for {format_counts(self.get)}"
+        offer = f"offer {format_counts(self.give)} for {format_counts(self.get)}"
+        return offer if self.to is None else f"{offer} to {self.to.capitalize()}"
 
 
 @_register
 @dataclass(frozen=True, slots=True)
 class AnswerTrade(ShowsSteals):
-    """Accept or decline the open trade offer."""
+    """Accept or decline the open trade offer, or counter it with other counts.
+
+    A counter-offer declines the offer as made (``accept`` false) and names the trade
+    its player would make instead, from its own side: it gives ``give`` and gets ``get``
+    (so the offerer would get ``give`` and give ``get``).
+    """
 
     kind: ClassVar[str] = "answer_trade"
     accept: bool
+    give: Counts | None = None
+    get: Counts | None = None
+
+    @property
+    def is_counter(self) -> bool:
+        """True for a counter-offer (it names counts)."""
+        return self.give is not None or self.get is not None
 
     def describe(self) -> str:
+        if self.is_counter:
+            give, get = self.give or NO_CARDS, self.get or NO_CARDS
+            return f"counter-offer {format_counts(give)} for {format_counts(get)}"
         return "accept the offer" if self.accept else "decline the offer"
 
 

@@ -46,7 +46,7 @@ from catan_p2p.rules.cards import (
 )
 from catan_p2p.rules.common import Answer, Phase, deck_left, spendable
 from catan_p2p.rules.roads import road_edges, setup_settlement_without_road
-from catan_p2p.rules.state import NOBODY, GameState
+from catan_p2p.rules.state import NOBODY, GameState, TradeOffer
 
 
 def _settlement_spots(state: GameState, seat: int, setup: bool) -> list[int]:
@@ -182,13 +182,24 @@ def _trade_actions(state: GameState, player: str | None) -> list[Action]:
             out.extend(
                 ConfirmTrade(name, players[p])
                 for p, ans in enumerate(offer.answers)
-                if p != cur and ans is Answer.ACCEPT and covers(spendable(state, p), offer.get)
+                if p != cur and _may_pick(state, offer, p, ans)
             )
-        elif offer.answers[s] is Answer.PENDING:
+        elif offer.answers[s] is Answer.PENDING and offer.may_answer(s):
             if covers(spendable(state, s), offer.get):
                 out.append(AnswerTrade(name, True))
             out.append(AnswerTrade(name, False))
     return out
+
+
+def _may_pick(state: GameState, offer: TradeOffer, seat: int, answer: int) -> bool:
+    """Whether the offerer may trade with ``seat``: it accepted, or countered with terms
+    the offerer can pay, and both still hold their side."""
+    if answer is Answer.ACCEPT:
+        return covers(spendable(state, seat), offer.get)
+    if answer is not Answer.COUNTER:
+        return False
+    give, get = offer.terms_with(seat)
+    return covers(spendable(state, state.current), give) and covers(spendable(state, seat), get)
 
 
 def _robber_actions(state: GameState, seat: int, name: str) -> list[Action]:

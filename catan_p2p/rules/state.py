@@ -66,14 +66,43 @@ class Answer(IntEnum):
     PENDING = 0
     ACCEPT = 1
     DECLINE = 2
+    COUNTER = 3  # other counts: the trade this player would make instead
+
+
+class Terms(NamedTuple):
+    """The counts of a trade as its offerer sees them: it gives ``give`` and gets ``get``."""
+
+    give: Counts
+    get: Counts
 
 
 class TradeOffer(NamedTuple):
-    """An open offer of the active player: ``give`` for ``get``, with each seat's answer."""
+    """An open offer of the active player: ``give`` for ``get``, with each seat's answer.
+
+    ``to`` is the one seat the offer is made to (NOBODY: every other player); only it
+    may answer. ``counters`` holds, per seat, the terms of its counter-offer (the offer
+    with other counts, seen from the offerer) when it answered ``COUNTER``, else None;
+    it is empty until someone counters.
+    """
 
     give: Counts
     get: Counts
     answers: tuple[Answer, ...]
+    to: int = NOBODY
+    counters: tuple[Terms | None, ...] = ()
+
+    def may_answer(self, seat: int) -> bool:
+        """Whether the offer is made to ``seat`` (the offerer aside, which never answers)."""
+        return self.to == NOBODY or self.to == seat
+
+    def counter_of(self, seat: int) -> Terms | None:
+        """The terms ``seat`` countered with, or None."""
+        return self.counters[seat] if self.counters else None
+
+    def terms_with(self, seat: int) -> Terms:
+        """The counts a trade with ``seat`` moves: its counter's, else the offer's."""
+        counter = self.counter_of(seat)
+        return Terms(self.give, self.get) if counter is None else counter
 
 
 class Steal(NamedTuple):

@@ -91,7 +91,7 @@ def actors(state: GameState) -> list[str]:
         return [state.players[state.current]] + [
             state.players[s]
             for s, a in enumerate(state.trade.answers)
-            if s != state.current and a is Answer.PENDING
+            if s != state.current and a is Answer.PENDING and state.trade.may_answer(s)
         ]
     if state.phase is Phase.GAME_OVER:
         return []

@@ -47,9 +47,7 @@ def maritime_trade(
 def _check_counts(give: tuple, get: tuple, what: str) -> None:
     """The rules every trade between players keeps, offer or counter-offer alike."""
     if len(give) != 5 or len(get) != 5 or min(give) < 0 or min(get) < 0:
-        raise IllegalAction(
-            f"player trade: {what} lists non-negative counts of the five resources"
-        )
+        raise IllegalAction(f"player trade: {what} lists non-negative counts of the five resources")
     if not any(give) or not any(get):
         raise IllegalAction("player trade: no gifts, both sides of a trade must give something")
     if any(g and w for g, w in zip(give, get, strict=True)):
@@ -127,9 +125,7 @@ def _counter_terms(state: GameState, seat: int, a: AnswerTrade) -> Terms:
     assert offer is not None
     name = seat_name(state, seat)
     if a.accept:
-        raise IllegalAction(
-            f"player trade: {name} cannot both accept the offer and counter it"
-        )
+        raise IllegalAction(f"player trade: {name} cannot both accept the offer and counter it")
     if a.give is None or a.get is None:
         raise IllegalAction("player trade: no gifts, a counter-offer names both sides")
     give, get = tuple(a.give), tuple(a.get)
@@ -161,8 +157,7 @@ def confirm_trade(
     answer = offer.answers[partner]
     if partner == seat or answer not in (Answer.ACCEPT, Answer.COUNTER):
         raise IllegalAction(
-            f"player trade: {seat_name(state, partner)} has not accepted the offer "
-            "nor countered it"
+            f"player trade: {seat_name(state, partner)} has not accepted the offer nor countered it"
         )
     give, get = offer.terms_with(partner)
     if answer is Answer.COUNTER and not covers(spendable(state, seat), give):
@@ -174,7 +169,9 @@ def confirm_trade(
     mine, theirs = state.hands[seat], state.hands[partner]
     if not covers(spendable(state, seat), give) or not covers(spendable(state, partner), get):
         raise IllegalAction("player trade: one side no longer holds the cards of the offer")
-    hands = replaced(state.hands, seat, mine._replace(resources=add(sub(mine.resources, give), get)))
+    hands = replaced(
+        state.hands, seat, mine._replace(resources=add(sub(mine.resources, give), get))
+    )
     hands = replaced(
         hands, partner, theirs._replace(resources=add(sub(theirs.resources, get), give))
     )
@@ -187,3 +184,43 @@ def cancel_trade(
     need_phase(state, "withdraw a trade offer", Phase.TRADE)
     need_turn(state, seat, "withdraw a trade offer")
     return state._replace(trade=None, phase=Phase.MAIN), a
+
+
+def counter_offers(state: GameState, seat: int) -> list[AnswerTrade]:
+    """A few counter-offers ``seat`` may make to the open offer, each one the offerer could
+    take: ask one card more of a kind offered, give one card fewer of a kind asked, or
+    give one card of another kind than the one asked.
+
+    Counter-offers are unbounded, as offers are; these are representatives (for the
+    bots and the window's first suggestions), and any other legal one is as good.
+    """
+    offer = state.trade
+    if offer is None or seat == state.current or not offer.may_answer(seat):
+        return []
+    if offer.answers[seat] is not Answer.PENDING:
+        return []
+    mine = spendable(state, seat)
+    theirs = spendable(state, state.current)
+    name = state.players[seat]
+    shapes: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # (it gives, it gets)
+    for r in range(5):
+        if offer.give[r]:  # one more of a kind offered
+            shapes.append((offer.get, add(offer.give, one(r))))
+    for r in range(5):
+        if offer.get[r] and sum(offer.get) > 1:  # one fewer of a kind asked
+            shapes.append((sub(offer.get, one(r)), offer.give))
+    for r in range(5):
+        if not offer.get[r] and not offer.give[r]:  # another kind than the one asked
+            shapes.append((one(r), offer.give))
+    out: list[AnswerTrade] = []
+    for give, get in shapes:
+        if not covers(mine, give) or not covers(theirs, get):
+            continue
+        answer = AnswerTrade(name, False, give, get)  # type: ignore[arg-type]
+        try:
+            _counter_terms(state, seat, answer)
+        except IllegalAction:
+            continue
+        if answer not in out:
+            out.append(answer)
+    return out

@@ -36,7 +36,12 @@ from catan_p2p.store.objects import ObjectStore, tree_data
 # reads them back).
 RESOURCE_WORDS = tuple(r.label for r in RESOURCES)
 DEV_CARD_WORDS = tuple(d.name.lower() for d in DEV_CARDS)
-ANSWER_WORDS = {Answer.PENDING: "pending", Answer.ACCEPT: "accept", Answer.DECLINE: "decline"}
+ANSWER_WORDS = {
+    Answer.PENDING: "pending",
+    Answer.ACCEPT: "accept",
+    Answer.DECLINE: "decline",
+    Answer.COUNTER: "counter",
+}
 ANSWER_OF_WORD = {v: k for k, v in ANSWER_WORDS.items()}
 BANK = "bank"  # the holder of the bank's cards in turn.json's resources (not a player name)
 
@@ -165,6 +170,34 @@ def game_data(state: GameState, info: GameInfo) -> dict:
     }
 
 
+def _trade_data(state: GameState) -> dict:
+    """``turn.json``'s ``trade``: the offer, the answers of the players it is made to,
+    whom it is made to (when one) and the counter-offers (when any), as the offerer
+    would trade them."""
+    offer = state.trade
+    assert offer is not None
+    players = state.players
+    data: dict = {
+        "give": _some(RESOURCE_WORDS, offer.give),
+        "get": _some(RESOURCE_WORDS, offer.get),
+        "answers": {
+            players[s]: ANSWER_WORDS[a]
+            for s, a in enumerate(offer.answers)
+            if s != state.current and offer.may_answer(s)
+        },
+    }
+    if offer.to != NOBODY:
+        data["to"] = players[offer.to]
+    counters = {
+        players[s]: {"give": _some(RESOURCE_WORDS, t.give), "get": _some(RESOURCE_WORDS, t.get)}
+        for s, t in enumerate(offer.counters)
+        if t is not None
+    }
+    if counters:
+        data["counters"] = counters
+    return data
+
+
 def turn_data(state: GameState) -> dict:
     """``turn.json``; keys at their default (no dice yet, no trade, ...) are left out.
 
@@ -192,15 +225,7 @@ def turn_data(state: GameState) -> dict:
     if any(state.discards):
         data["discards"] = {players[s]: n for s, n in enumerate(state.discards) if n}
     if state.trade is not None:
-        data["trade"] = {
-            "give": _some(RESOURCE_WORDS, state.trade.give),
-            "get": _some(RESOURCE_WORDS, state.trade.get),
-            "answers": {
-                players[s]: ANSWER_WORDS[a]
-                for s, a in enumerate(state.trade.answers)
-                if s != state.current
-            },
-        }
+        data["trade"] = _trade_data(state)
     if state.winner != NOBODY:
         data["winner"] = players[state.winner]
     if state.victim != NOBODY:

@@ -26,6 +26,7 @@ from catan_p2p.rules.state import (
     Phase,
     PlayerState,
     Steal,
+    Terms,
     TradeOffer,
     setup_order,
 )
@@ -183,17 +184,39 @@ def _turn_parts(tree: _Tree, turn: Any, graph: BoardGraph, players: tuple[str, .
             f"turn.json in {where}: setup_step belongs in the file during set-up and only then "
             f"(phase {turn.phase})"
         )
-    trade = None
-    if turn.trade is not None:
-        answers = [Answer.PENDING] * len(players)
-        for name, ans in turn.trade.answers.items():
-            answers[tree.player_of("turn.json", name)] = ANSWER_OF_WORD[ans]
-        trade = TradeOffer(
-            _counts(turn.trade.give, RESOURCE_WORDS),
-            _counts(turn.trade.get, RESOURCE_WORDS),
-            tuple(answers),
-        )
+    trade = None if turn.trade is None else _trade(tree, turn.trade, players)
     return robber, phase, trade
+
+
+def _trade(tree: _Tree, entry: Any, players: tuple[str, ...]) -> TradeOffer:
+    """``turn.json``'s open offer, checked: a counter-offer's counts stand exactly beside
+    a ``counter`` answer, and an offer to one player has that player's answer alone."""
+    answers = [Answer.PENDING] * len(players)
+    for name, ans in entry.answers.items():
+        answers[tree.player_of("turn.json", name)] = ANSWER_OF_WORD[ans]
+    to = NOBODY if entry.to is None else tree.player_of("turn.json", entry.to)
+    if to != NOBODY and set(entry.answers) != {entry.to}:
+        raise StateFileError(
+            f"turn.json in {tree.where}: an offer made to {entry.to} has its answer alone"
+        )
+    counters: list[Terms | None] = [None] * len(players)
+    for name, c in entry.counters.items():
+        counters[tree.player_of("turn.json", name)] = Terms(
+            _counts(c.give, RESOURCE_WORDS), _counts(c.get, RESOURCE_WORDS)
+        )
+    for s, ans in enumerate(answers):
+        if (ans is Answer.COUNTER) != (counters[s] is not None):
+            raise StateFileError(
+                f"turn.json in {tree.where}: {players[s]}'s counter-offer counts stand "
+                "beside a counter answer, and only there"
+            )
+    return TradeOffer(
+        _counts(entry.give, RESOURCE_WORDS),
+        _counts(entry.get, RESOURCE_WORDS),
+        tuple(answers),
+        to,
+        tuple(counters),
+    )
 
 
 def decode(files: dict[str, bytes], where: str) -> tuple[GameState, GameInfo]:

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 NonNeg = Field(ge=0)
 
@@ -87,10 +87,19 @@ class SomeDevCards(_File):
     monopoly: int = Field(default=0, ge=1, le=3)
 
 
+class CounterEntry(_File):
+    """A counter-offer's counts, as the offerer would trade them."""
+
+    give: SomeResources
+    get: SomeResources
+
+
 class TradeEntry(_File):
     give: SomeResources
     get: SomeResources
-    answers: dict[str, Literal["pending", "accept", "decline"]]
+    answers: dict[str, Literal["pending", "accept", "decline", "counter"]]
+    to: str | None = None  # the one player the offer is made to
+    counters: dict[str, CounterEntry] = {}  # the players who countered, with their counts
 
 
 PHASES = Literal[

@@ -8,7 +8,7 @@ carries the machine-readable payload as one-line JSON:
 - ``Catan-Merge: {...}`` on the merge that closes a concurrent step.
 
 Action and merge commits then name their game and protocol version
-(``Catan-Game: <game>``, ``Catan-Protocol: 6``), so a commit says what it belongs to
+(``Catan-Game: <game>``, ``Catan-Protocol: 7``), so a commit says what it belongs to
 and which rules read it even when it travels alone (a shared remote, a cherry-pick).
 """
 
@@ -28,7 +28,7 @@ ACTION = "Catan-Action"
 MERGE = "Catan-Merge"
 GAME = "Catan-Game"
 PROTOCOL = "Catan-Protocol"
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 
 
 def player_email(player: str) -> str:

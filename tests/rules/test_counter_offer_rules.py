@@ -5,6 +5,7 @@ from builders import BLUE, RED, WHITE, at_turn, cards, fresh, give, play, refuse
 from catan_p2p.rules.actions import AnswerTrade, CancelTrade, ConfirmTrade, OfferTrade
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Answer, Phase, Terms
+from catan_p2p.rules.trade import counter_offers
 from catan_p2p.rules.waiting import actors
 
 ONE_LUMBER = cards(lumber=1)
@@ -175,3 +176,15 @@ def test_counter_offer_cancelled_changes_no_hand():
     )
     after = play(state, CancelTrade(RED))
     assert after.hands == state.hands and after.trade is None
+
+
+def test_counter_offers_lists_counters_the_offerer_could_take():
+    state = give(_market(), BLUE, cards(grain=1))
+    state = play(state, OfferTrade(RED, ONE_LUMBER, ONE_ORE))
+    listed = counter_offers(state, 1)
+    assert _counter(BLUE, ONE_ORE, cards(lumber=2)) in listed  # one more lumber
+    assert _counter(BLUE, cards(grain=1), ONE_LUMBER) in listed  # grain, not ore
+    assert all(play(state, a).trade.answers[1] is Answer.COUNTER for a in listed)
+    assert counter_offers(state, 0) == []  # the offerer does not answer
+    after = play(state, listed[0])
+    assert counter_offers(after, 1) == []  # one answer each

@@ -165,7 +165,7 @@ def test_a_rigged_genesis_is_refused_by_the_peer(repo, rig):
         genesis_message(DECLARED).replace('{"game"', '{ "game"'),
         genesis_message(DECLARED).replace('"seed":"s"', '"seed":"s","extra":1'),
         genesis_message(DECLARED).replace('"victory_points":10', '"victory_points":10.0'),
-        genesis_message(DECLARED).replace('"protocol":6', '"protocol":4'),
+        genesis_message(DECLARED).replace('"protocol":7', '"protocol":4'),
         genesis_message(DECLARED) + "Catan-Note: x\n",
     ],
 )

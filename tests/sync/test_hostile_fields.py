@@ -611,7 +611,7 @@ def _message(data: dict[str, Any]) -> str:
     """A commit message as a peer writes it, whatever the payload holds."""
     return (
         f"{data['player'].capitalize()}: a hostile move\n\n"
-        f"Catan-Action: {_wire(data)}\nCatan-Game: g\nCatan-Protocol: 6\n"
+        f"Catan-Action: {_wire(data)}\nCatan-Game: g\nCatan-Protocol: 7\n"
     )
 
 

@@ -285,7 +285,7 @@ def _message(entry: dict, game: dict) -> str:
         return f"Genesis: game {game['game']} for {', '.join(game['players'])}\n\nCatan-Genesis: {payload}\n"
     if kind == "chat":
         return raw.split("\n\n", 1)[1]
-    stamp = f"Catan-Game: {game['game']}\nCatan-Protocol: 6\n"
+    stamp = f"Catan-Game: {game['game']}\nCatan-Protocol: 7\n"
     if kind.startswith("merge:"):
         merge = json.loads(trailer(raw, "Catan-Merge"))
         names = ", ".join(p.capitalize() for p in merge["answers"])

@@ -12,6 +12,7 @@ import random
 import time as _time
 import types
 from contextlib import contextmanager
+from dataclasses import replace
 
 from catan_p2p.bots import make_bot
 from catan_p2p.rules import chance as chance_mod
@@ -36,7 +37,8 @@ from catan_p2p.rules.actions import (
 from catan_p2p.rules.cards import CITY_COST, ROAD_COST, SETTLEMENT_COST, covers
 from catan_p2p.rules.common import spendable
 from catan_p2p.rules.menu import legal_actions
-from catan_p2p.rules.state import SEAT_COLOURS, Phase
+from catan_p2p.rules.state import SEAT_COLOURS, Answer, Phase
+from catan_p2p.rules.trade import counter_offers
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.sync import liveness
@@ -51,7 +53,7 @@ from catan_p2p.trust.engine import step
 WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z: the genesis of the first game
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 PLAY = ("red", "blue", "white")
-PLAY_SEED = "vectors-2"  # a seed whose game holds a commit of every kind (found by search)
+PLAY_SEED = "vectors-11"  # a seed whose game holds a commit of every kind (found by search)
 PLAY_POINTS = 8
 ABANDON = ("red", "blue")
 TIMEOUT = 3600
@@ -105,6 +107,10 @@ def fixed_clock(clock: Clock):
 
 # --- playing the games ------------------------------------------------------------------------
 
+#: The turn from which the ``play`` game makes a counter-offer and an offer to one player
+#: (later moves change the game less: most other kinds are in it by then).
+LATE = 30
+
 
 class Player:
     """Chooses the moves of the ``play`` game: the greedy bot's, but first any move of a
@@ -118,6 +124,10 @@ class Player:
     def choose(self, state, player: str, actions: list[Action]) -> Action:
         if state.phase is Phase.TRADE:
             if player != state.players[state.current]:
+                counters = counter_offers(state, state.players.index(player))
+                if counters and "counter" not in self.seen and state.turn >= LATE:
+                    self.seen.add("counter")
+                    return counters[0]
                 accept = [a for a in actions if isinstance(a, AnswerTrade) and a.accept]
                 want = "accept" if "accept" not in self.seen else self.rng.choice(("accept", "no"))
                 if accept and want == "accept":
@@ -125,6 +135,13 @@ class Player:
                     return accept[0]
                 return next(a for a in actions if isinstance(a, AnswerTrade) and not a.accept)
             confirm = [a for a in actions if isinstance(a, ConfirmTrade)]
+            countered = [
+                a for a in confirm if state.trade.answers[state.seat(a.partner)] is Answer.COUNTER
+            ]
+            if countered and "confirm_counter" not in self.seen:
+                self.seen.add("confirm_counter")
+                return countered[0]
+            confirm = [a for a in confirm if a not in countered]
             if confirm and "confirm" not in self.seen:
                 self.seen.add("confirm")
                 return confirm[0]
@@ -153,6 +170,10 @@ class Player:
         if offers and len([k for k in self.seen if k.startswith("offer")]) < 3:
             self.seen.add(f"offer{len(self.seen)}")
             return self.rng.choice(offers)
+        if offers and "offer_to" not in self.seen and state.turn >= LATE:
+            self.seen.add("offer_to")  # then one offer to one player
+            others = [p for p in state.players if p != player]
+            return replace(self.rng.choice(offers), to=self.rng.choice(others))
         return self.bots[player].decide(state, actions)
 
 

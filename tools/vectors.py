@@ -53,10 +53,12 @@ from catan_p2p.rules.actions import (  # noqa: E402
     BuildSettlement,
     ClaimSeat,
     ClaimVictory,
+    ConfirmTrade,
     EndSpecialBuild,
     EndTurn,
     GiveCard,
     MoveRobber,
+    OfferTrade,
     RevealDeck,
     RevealDice,
     RollDice,
@@ -108,7 +110,12 @@ def kind_of(repo: GameRepo, oid: str) -> str:
     action = proto.parse_action(c)
     kind = action.kind
     if isinstance(action, AnswerTrade):
-        kind += ":accept" if action.accept else ":decline"
+        kind += ":counter" if action.is_counter else ":accept" if action.accept else ":decline"
+    if isinstance(action, OfferTrade) and action.to is not None:
+        kind += ":to"
+    if isinstance(action, ConfirmTrade):
+        answers = _json(repo, c.parents[0], "turn.json")["trade"]["answers"]
+        kind += ":counter" if answers[action.partner] == "counter" else ""
     if isinstance(action, MoveRobber):
         kind += ":rob" if action.victim else ":nobody"
     if isinstance(action, RollDice) and action.dice is None:
@@ -198,10 +205,13 @@ REQUIRED = (
     "merge:monopoly",
     "action:maritime_trade",
     "action:offer_trade",
+    "action:offer_trade:to",
     "answer:answer_trade:accept",
     "answer:answer_trade:decline",
+    "answer:answer_trade:counter",
     "merge:trade",
     "action:confirm_trade",
+    "action:confirm_trade:counter",
     "action:cancel_trade",
     "action:claim_victory",
     "action:reveal_deck",

@@ -252,8 +252,17 @@ def _summary(action: dict) -> str:
         "play_year_of_plenty": lambda a: f"play year of plenty for {a['first']} and {a['second']}",
         "play_monopoly": lambda a: f"play monopoly on {a['resource']}",
         "maritime_trade": lambda a: f"trade {a['give']} for 1 {a['get']} with the bank",
-        "offer_trade": lambda a: f"offer {_counts(a['give'])} for {_counts(a['get'])}",
-        "answer_trade": lambda a: "accept the offer" if a["accept"] else "decline the offer",
+        "offer_trade": lambda a: (
+            f"offer {_counts(a['give'])} for {_counts(a['get'])}"
+            + (f" to {cap(a['to'])}" if "to" in a else "")
+        ),
+        "answer_trade": lambda a: (
+            f"counter-offer {_counts(a['give'])} for {_counts(a['get'])}"
+            if "give" in a
+            else "accept the offer"
+            if a["accept"]
+            else "decline the offer"
+        ),
         "confirm_trade": lambda a: f"trade with {cap(a['partner'])}",
         "cancel_trade": lambda a: "cancel trade",
         "claim_victory": lambda a: (

@@ -120,7 +120,7 @@ def test_a_commit_authored_by_another_player_is_rejected(game):
     ("stamp", "words"),
     [
         ("Catan-Game: other\nCatan-Protocol: 7\n", ("belongs to game 'other'",)),
-        ("Catan-Game: g\nCatan-Protocol: 7\n", ("protocol 7", "upgrade")),
+        ("Catan-Game: g\nCatan-Protocol: 8\n", ("protocol 8", "upgrade")),
         ("Catan-Game: g\nCatan-Protocol: 2\n", ("protocol '2'", "older")),
         ("", ("no Catan-Game and Catan-Protocol trailers",)),
     ],

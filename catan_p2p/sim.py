@@ -15,7 +15,7 @@ from catan_p2p.rules.actions import Action
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.invariants import check_invariants as _check_invariants
-from catan_p2p.rules.menu import legal_actions
+from catan_p2p.rules.menu import legal_actions, with_counters
 from catan_p2p.rules.state import NOBODY, GameState, Phase, new_game
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.base import Session
@@ -89,7 +89,7 @@ def play_game(
     while state.phase is not _GAME_OVER and n < max_actions:
         who = actors(state)
         player = who[1] if len(who) > 1 and state.phase is _TRADE else who[0]
-        options = legal_actions(state, player)
+        options = with_counters(state, player, legal_actions(state, player))
         action = by_player[player].decide(state, options)
         state, resolved = step(state, action, derive_chance(seed, str(n)))
         if check_invariants:

@@ -40,10 +40,11 @@ from catan_p2p.rules.cards import (
     ROAD_COST,
     SETTLEMENT_COST,
     Counts,
+    add,
     covers,
     sub,
 )
-from catan_p2p.rules.state import NOBODY, GameState, Phase
+from catan_p2p.rules.state import NOBODY, Answer, GameState, Phase
 
 #: Resources a young economy lacks most (brick and ore have only three tiles).
 SCARCITY: tuple[float, ...] = (1.0, 1.15, 0.9, 1.0, 1.15)
@@ -200,13 +201,32 @@ class GreedyBot:
         assert offer is not None
         if seat == state.current:
             confirms = [a for a in actions if isinstance(a, ConfirmTrade)]
+            hand = state.hands[seat].resources
+            now = hand_worth(state, seat, hand)
+
+            def gain(a: ConfirmTrade) -> float:  # what the trade with a.partner is worth
+                give, get = offer.terms_with(state.seat(a.partner))
+                return hand_worth(state, seat, add(sub(hand, give), get)) - now
+
+            # Its own offer helps (it made it for that); a counter-offer only if it does.
+            confirms = [
+                a
+                for a in confirms
+                if offer.answers[state.seat(a.partner)] is Answer.ACCEPT or gain(a) > 0.01
+            ]
             if confirms:
-                return self._best(confirms, lambda a: -state.points(state.seat(a.partner)))
+                return self._best(
+                    confirms, lambda a: gain(a) - 0.01 * state.points(state.seat(a.partner))
+                )
             return _first(actions, CancelTrade) or actions[0]
         accept = next((a for a in actions if isinstance(a, AnswerTrade) and a.accept), None)
         decline = next((a for a in actions if isinstance(a, AnswerTrade) and not a.accept), None)
         if self.trades and accept is not None and _trade_helps(state, seat, offer.give, offer.get):
             return accept
+        if self.trades and decline is not None:
+            counter = _counter(state, seat, actions)
+            if counter is not None:
+                return counter
         return decline or actions[0]
 
 
@@ -365,6 +385,23 @@ def _trade_helps(state: GameState, seat: int, receive: Counts, pay: Counts) -> b
         return False
     after = tuple(hand[r] - pay[r] + receive[r] for r in range(5))
     return hand_worth(state, seat, after) > hand_worth(state, seat, hand) + 0.01  # type: ignore[arg-type]
+
+
+def _counter(state: GameState, seat: int, actions: list[Action]) -> AnswerTrade | None:
+    """The counter-offer among ``actions`` that raises the hand's worth most
+    (``_trade_helps``), if any (the bot loops offer a few: ``rules.menu.with_counters``)."""
+    hand = state.hands[seat].resources
+    best: tuple[float, AnswerTrade] | None = None
+    for a in actions:
+        if not isinstance(a, AnswerTrade) or not a.is_counter:
+            continue
+        give, get = a.give or NO_CARDS, a.get or NO_CARDS
+        if not _trade_helps(state, seat, get, give):
+            continue
+        worth = hand_worth(state, seat, add(sub(hand, give), get))
+        if best is None or worth > best[0]:
+            best = (worth, a)
+    return None if best is None else best[1]
 
 
 def _plenty_score(hand: Counts, cost: Counts, a: PlayYearOfPlenty) -> float:

@@ -57,6 +57,7 @@ from catan_p2p.rules.board import GENERIC_PORT, NO_PORT, PIPS, BoardGraph
 from catan_p2p.rules.cards import (
     CITY_COST,
     DEV_CARD_COST,
+    NO_CARDS,
     ROAD_COST,
     SETTLEMENT_COST,
     Counts,
@@ -589,7 +590,32 @@ class StrongBot:
         decline = next((a for a in actions if isinstance(a, AnswerTrade) and not a.accept), None)
         if accept is not None and _would_accept(state, seat, offer.give, offer.get, state.current):
             return accept
+        if decline is not None:
+            counter = self._counter(state, seat, actions)
+            if counter is not None:
+                return counter
         return decline or actions[0]
+
+    def _counter(self, state: GameState, seat: int, actions: list[Action]) -> AnswerTrade | None:
+        """The counter-offer that raises our value most, when we would take it ourselves
+        (``_would_accept``) and the offerer gains from it too (it may take it)."""
+        offerer = state.current
+        base = state._replace(trade=None, phase=Phase.MAIN)
+        now = value(base, seat)
+        best: tuple[float, AnswerTrade] | None = None
+        for a in actions:
+            if not isinstance(a, AnswerTrade) or not a.is_counter:
+                continue
+            give, get = a.give or NO_CARDS, a.get or NO_CARDS
+            if not _would_accept(state, seat, get, give, offerer):
+                continue
+            after = _swap(_swap(base, seat, give, get), offerer, get, give)
+            if value(after, offerer) <= value(base, offerer):
+                continue  # the offerer would not take it
+            gain = value(after, seat) - now
+            if best is None or gain > best[0]:
+                best = (gain, a)
+        return None if best is None else best[1]
 
 
 # --- helpers ------------------------------------------------------------------------------

@@ -533,13 +533,13 @@ class Replay:
         s.playable_actions = []
 
     def _trade(self, state: GameState, action: ConfirmTrade) -> None:
-        """A confirmed trade: the offer's cards change hands (catanatron has no trade)."""
+        """A confirmed trade: the offer's cards change hands, or the partner's
+        counter-offer's (catanatron has no trade)."""
         assert state.trade is not None
         ps = self.game.state.player_state
-        for seat, gives, gets in (
-            (state.current, state.trade.give, state.trade.get),
-            (state.seat(action.partner), state.trade.get, state.trade.give),
-        ):
+        partner = state.seat(action.partner)
+        give, get = state.trade.terms_with(partner)
+        for seat, gives, gets in ((state.current, give, get), (partner, get, give)):
             for r in RESOURCES:
                 ps[f"P{seat}_{CAT_RESOURCES[r]}_IN_HAND"] += gets[r] - gives[r]
 

@@ -47,6 +47,7 @@ from catan_p2p.rules.cards import (
 from catan_p2p.rules.common import Answer, Phase, deck_left, spendable
 from catan_p2p.rules.roads import road_edges, setup_settlement_without_road
 from catan_p2p.rules.state import NOBODY, GameState, TradeOffer
+from catan_p2p.rules.trade import counter_offers
 
 
 def _settlement_spots(state: GameState, seat: int, setup: bool) -> list[int]:
@@ -287,3 +288,14 @@ def legal_actions(state: GameState, player: str | None = None) -> list[Action]:
 
 #: What the special building phase allows: building and buying, no trade, no card played.
 _SPECIAL_BUILDS = (BuildRoad, BuildSettlement, BuildCity, BuyDevCard)
+
+
+def with_counters(state: GameState, player: str, actions: list[Action]) -> list[Action]:
+    """``actions`` (``player``'s legal actions) and, while ``player`` may answer an open
+    offer, the rules' few counter-offers (``rules.trade.counter_offers``): what the bot
+    loops offer a bot. ``legal_actions`` lists no counter-offer: they are unbounded,
+    as offers are, and any legal one is as good as these."""
+    if state.phase is not Phase.TRADE or player not in state.players:
+        return actions
+    counters = counter_offers(state, state.players.index(player))
+    return actions + counters if counters else actions

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from catan_p2p.bots.base import Bot
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.invariants import check_invariants as _check_invariants
+from catan_p2p.rules.menu import with_counters
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.base import Session
@@ -91,7 +92,8 @@ class Driver:
         for player in self.to_act(state):
             actions = self.session.legal_actions(player)
             if actions:
-                return self.bots[player].decide(self.session.view(player), actions)
+                view = self.session.view(player)
+                return self.bots[player].decide(view, with_counters(view, player, actions))
         return None
 
     def step(self) -> Action | None:

@@ -347,8 +347,8 @@ def test_the_referee_compares_a_player_trade_though_catanatron_has_none(monkeypa
     assert _replayed_trade() == []
     mutant = _mutant(
         trade.confirm_trade,
-        "theirs._replace(resources=add(sub(theirs.resources, offer.get), offer.give))",
-        "theirs._replace(resources=sub(theirs.resources, offer.get))",
+        "theirs._replace(resources=add(sub(theirs.resources, get), give))",
+        "theirs._replace(resources=sub(theirs.resources, get))",
     )
     monkeypatch.setitem(engine.HANDLERS, ConfirmTrade, mutant)
     assert [d.key for d in _replayed_trade()] == [("BLUE.resources",)]

@@ -30,6 +30,7 @@ from catan_p2p.client.lobby import LobbyScreen  # noqa: E402
 from catan_p2p.client.replay import ReplayViewer, replay_states  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
+from catan_p2p.client.trade_dialogs import TradeDialog  # noqa: E402
 from catan_p2p.rules.actions import OfferTrade  # noqa: E402
 from catan_p2p.rules.board import EXTENSION_BOARD, STANDARD_BOARD, Board  # noqa: E402
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase  # noqa: E402
@@ -105,6 +106,40 @@ def save(app_or_viewer, path: Path) -> None:  # type: ignore[no-untyped-def]
 def _bare(path: Path) -> str:
     gitcmd.run(None, "init", "-q", "--bare", str(path), check=True)
     return str(path)
+
+
+def save_counter(work: Path, out: Path) -> None:
+    """A bot's offer to Blue alone, Blue writing a counter-offer (``counter.png``); then
+    the counter in, Red choosing among the answers (``counter_in.png``)."""
+    s = game(work, "counter", "screens-counter", PLAYERS[:3])
+
+    def can_offer(st: GameState) -> bool:
+        if st.phase is not Phase.MAIN or st.current != 0 or st.turn < 6:
+            return False
+        red, blue = st.hands[0].resources, st.hands[1].resources
+        return sum(red) >= 2 and sum(blue) >= 2
+
+    play_until(s, can_offer)
+    red, blue = s.state.hands[0].resources, s.state.hands[1].resources
+    give = max(range(5), key=lambda r: red[r])
+    get = max((r for r in range(5) if r != give), key=lambda r: blue[r])
+    offer, want = [0] * 5, [0] * 5
+    offer[give], want[get] = 1, 2
+    s.submit(OfferTrade("red", tuple(offer), tuple(want), "blue"))  # type: ignore[arg-type]
+    app = window(s, ("blue",))
+    confirm_pass(app)
+    dialog = app.dialog
+    assert isinstance(dialog, TradeDialog), dialog
+    dialog.start_counter("blue")
+    dialog.counter_stepper("give", get).set(1)  # one card, not two
+    app.tick()
+    save(app, out / "counter.png")
+    counter = dialog.counter_action()
+    assert counter is not None
+    s.submit(counter)
+    app = window(s, ("red",))
+    confirm_pass(app)
+    save(app, out / "counter_in.png")
 
 
 def save_watch(work: Path, path: Path) -> None:
@@ -237,15 +272,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="docs/screens", help="where the PNG files go")
     parser.add_argument(
         "--only",
-        choices=("table", "lobby"),
+        choices=("table", "lobby", "counter"),
         default=None,
-        help="draw only these (table: stats, turn; lobby: the lobby and the invitation)",
+        help=(
+            "draw only these (table: stats, turn; lobby: the lobby and the invitation; "
+            "counter: the counter-offer's two)"
+        ),
     )
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     pygame.display.init()
     pygame.font.init()
+    if args.only == "counter":
+        with tempfile.TemporaryDirectory(prefix="catan-screens-") as tmp:
+            save_counter(Path(tmp), out)
+        pygame.quit()
+        return 0
     with tempfile.TemporaryDirectory(prefix="catan-screens-") as tmp:
         work = Path(tmp)
         # The statistics screen at a game's end; your turn noticed in a networked game.
@@ -320,6 +363,9 @@ def main(argv: list[str] | None = None) -> int:
             app.drive_bots()
             app.tick()
         save(app, out / "trade.png")
+
+        # A counter-offer: Blue answers a bot's offer made to it alone with other counts.
+        save_counter(work, out)
 
         # Six players (the 5-6 player extension): Red builds between turns.
         s = game(work, "six", "screens-six", list(SEAT_COLOURS), EXTENSION_BOARD)

@@ -59,7 +59,7 @@ from catan_p2p.rules.actions import (  # noqa: E402
 )
 from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
-from catan_p2p.rules.state import GameState, Phase  # noqa: E402
+from catan_p2p.rules.state import NOBODY, Answer, GameState, Phase  # noqa: E402
 from catan_p2p.rules.waiting import expecting  # noqa: E402
 from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
@@ -355,9 +355,13 @@ class App(Frame):
         if state.phase is Phase.DISCARD and player in self.seats.humans_acting(state):
             return "a seven was rolled: it is your turn to discard"
         if state.phase is Phase.TRADE and player != current:
-            return f"{current.capitalize()} offers you a trade"
+            alone = state.trade is not None and state.trade.to != NOBODY
+            return f"{current.capitalize()} offers you a trade" + (", you alone" if alone else "")
         if state.phase is Phase.TRADE:
-            return "the answers to your trade offer are in"
+            countered = state.trade is not None and Answer.COUNTER in state.trade.answers
+            return "the answers to your trade offer are in" + (
+                ", a counter-offer among them" if countered else ""
+            )
         if state.phase is Phase.SPECIAL_BUILD and player == current:
             after = state.players[(state.turn - 1) % len(state.players)].capitalize()
             return f"special building after {after}'s turn: you may build or buy"

@@ -27,7 +27,12 @@ from catan_p2p.rules.state import Answer, GameState, Phase
 
 Submit = Callable[[Action], bool]
 
-ANSWER_TEXT = {Answer.PENDING: "thinking…", Answer.ACCEPT: "accepts", Answer.DECLINE: "declines"}
+ANSWER_TEXT = {
+    Answer.PENDING: "thinking…",
+    Answer.ACCEPT: "accepts",
+    Answer.DECLINE: "declines",
+    Answer.COUNTER: "counters",
+}
 
 
 class Dialog:

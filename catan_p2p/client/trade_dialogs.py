@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import pygame
 
 from catan_p2p.client import theme
+from catan_p2p.client.controls import refusal
 from catan_p2p.client.dialogs import ANSWER_TEXT, Dialog, Submit, player_name, resource_button
 from catan_p2p.client.widgets import Button, Stepper, draw_text
 from catan_p2p.rules.actions import (
@@ -20,16 +21,18 @@ from catan_p2p.rules.actions import (
     OfferTrade,
 )
 from catan_p2p.rules.cards import RESOURCES, covers, format_counts
-from catan_p2p.rules.state import Answer, GameState, Phase
+from catan_p2p.rules.state import NOBODY, Answer, GameState, Phase
 
 # --- player trade: answers and closing ----------------------------------------------------
 
 
 class TradeDialog(Dialog):
-    """The open offer: the other hot-seat humans answer it, the offerer closes it."""
+    """The open offer: the hot-seat humans it is made to answer it (accept, decline, or
+    counter with other counts), the offerer chooses which answer to trade with."""
 
     title = "Trade offer"
     closable = False
+    ROW = 46
 
     def __init__(self, state: GameState, humans: Sequence[str], submit: Submit) -> None:
         self.state = state
@@ -37,7 +40,12 @@ class TradeDialog(Dialog):
         self.submit = submit
         #: how long the offer stays open for the answers, set by the window each frame
         self.time_left: str | None = None
-        super().__init__(560, 144 + 46 * len(state.players))
+        #: the human writing a counter-offer, and its counts (kept across rebuilds)
+        self.countering: str | None = None
+        self.counter_give: list[int] = [0] * 5
+        self.counter_get: list[int] = [0] * 5
+        rows = 144 + self.ROW * len(state.players)
+        super().__init__(640, max(rows, 344))
 
     @property
     def offerer(self) -> str:
@@ -47,17 +55,26 @@ class TradeDialog(Dialog):
         state, offer = self.state, self.state.trade
         if offer is None:
             return
+        if self.countering is not None:
+            seat = state.seat(self.countering)
+            if offer.answers[seat] is Answer.PENDING and offer.may_answer(seat):
+                self._build_counter(self.countering)
+                return
+            self.countering = None
+        right = self.rect.right - 18
         y = self.rect.top + 96
         for seat, player in enumerate(state.players):
             if seat == state.current:
                 continue
             answer = offer.answers[seat]
-            if player in self.humans and answer is Answer.PENDING:
+            if not offer.may_answer(seat):
+                pass  # the offer is made to another player
+            elif player in self.humans and answer is Answer.PENDING:
                 can = covers(state.hands[seat].resources, offer.get)
                 self.widgets.append(
                     Button(
                         "Accept",
-                        pygame.Rect(self.rect.left + 300, y, 110, 32),
+                        pygame.Rect(right - 316, y, 96, 32),
                         lambda p=player: self.submit(AnswerTrade(p, True)),
                         can,
                         colour=(70, 140, 80),
@@ -67,22 +84,38 @@ class TradeDialog(Dialog):
                 )
                 self.widgets.append(
                     Button(
+                        "Counter…",
+                        pygame.Rect(right - 212, y, 104, 32),
+                        lambda p=player: self.start_counter(p),
+                        colour=(190, 150, 60),
+                        tag=player,
+                    )
+                )
+                self.widgets.append(
+                    Button(
                         "Decline",
-                        pygame.Rect(self.rect.left + 420, y, 110, 32),
+                        pygame.Rect(right - 100, y, 100, 32),
                         lambda p=player: self.submit(AnswerTrade(p, False)),
                         colour=(150, 70, 70),
                         tag=player,
                     )
                 )
-            elif self.offerer in self.humans and answer is Answer.ACCEPT:
+            elif self.offerer in self.humans and answer in (Answer.ACCEPT, Answer.COUNTER):
+                label = f"Trade with {player_name(player)}"
+                if answer is Answer.COUNTER:
+                    label = f"Take {player_name(player)}'s counter"
+                confirm = ConfirmTrade(self.offerer, player)
                 b = Button(
-                    f"Trade with {player_name(player)}",
-                    pygame.Rect(self.rect.left + 300, y, 230, 32),
-                    lambda p=player: self.submit(ConfirmTrade(self.offerer, p)),
+                    label,
+                    pygame.Rect(right - 230, y, 230, 32),
+                    lambda a=confirm: self.submit(a),
+                    refusal(state, confirm) is None,
                     colour=theme.player_colour(player),
+                    on_refused=lambda a=confirm: self.submit(a),
+                    tag=player,
                 )
                 self.widgets.append(b)
-            y += 46
+            y += self.ROW
         if self.offerer in self.humans:
             self.widgets.append(
                 Button(
@@ -92,6 +125,81 @@ class TradeDialog(Dialog):
                     key="Esc",
                 )
             )
+
+    # --- a counter-offer -------------------------------------------------------------------
+
+    def start_counter(self, player: str) -> None:
+        """Open the counter-offer editor for ``player``, starting from the offer's counts
+        seen from its side (it would give what is asked and get what is offered)."""
+        offer = self.state.trade
+        assert offer is not None
+        self.countering = player
+        self.counter_give, self.counter_get = list(offer.get), list(offer.give)
+        self.widgets = []
+        self.build()
+
+    def _build_counter(self, player: str) -> None:
+        hand = self.state.hands[self.state.seat(player)].resources
+        left, top = self.rect.left + 18, self.rect.top + 134
+        steppers = []
+        for side, values, y, high in (
+            ("give", self.counter_give, top, hand),
+            ("get", self.counter_get, top + 90, (9,) * 5),
+        ):
+            for r in RESOURCES:
+                stepper = Stepper(
+                    theme.RESOURCE_SHORT[r],
+                    pygame.Rect(left + r * 120, y, 110, Stepper.HEIGHT),
+                    high=high[r],
+                    value=min(values[r], high[r]),
+                    colour=theme.RESOURCE_COLOURS[r],
+                    tag=(side, r),
+                )
+                values[r] = stepper.value
+                stepper.on_change = lambda st=stepper, v=values, i=r: v.__setitem__(i, st.value)
+                steppers.append(stepper)
+        self.widgets.extend(steppers)
+        self.widgets.append(
+            Button(
+                "Send counter-offer",
+                pygame.Rect(left, self.rect.bottom - 44, 190, 32),
+                self.send_counter,
+                colour=(190, 150, 60),
+                key="↵",
+            )
+        )
+        self.widgets.append(
+            Button(
+                "Back",
+                pygame.Rect(self.rect.right - 110, self.rect.bottom - 44, 92, 32),
+                self.stop_counter,
+                key="Esc",
+            )
+        )
+
+    def counter_action(self) -> AnswerTrade | None:
+        """The counter-offer the editor holds now (None when none is being written)."""
+        if self.countering is None:
+            return None
+        give, get = tuple(self.counter_give), tuple(self.counter_get)
+        return AnswerTrade(self.countering, False, give, get)  # type: ignore[arg-type]
+
+    def send_counter(self) -> None:
+        action = self.counter_action()
+        if action is not None and self.submit(action):
+            self.stop_counter()
+
+    def stop_counter(self) -> None:
+        self.countering = None
+        self.widgets = []
+        self.build()
+
+    def counter_stepper(self, side: str, resource: int) -> Stepper:
+        """The editor's stepper of ``resource`` on ``side`` ("give" or "get"; tests click it)."""
+        for w in self.widgets:
+            if isinstance(w, Stepper) and w.tag == (side, resource):
+                return w
+        raise KeyError(f"no {side} stepper for resource {resource}")
 
     def answer_button(self, player: str, accept: bool) -> Button:
         """The Accept or Decline button of ``player`` (tests click it)."""
@@ -111,6 +219,14 @@ class TradeDialog(Dialog):
         return state.phase is Phase.TRADE and state.trade is not None
 
     def key(self, key: int) -> bool:
+        if self.countering is not None:
+            if key == pygame.K_ESCAPE:
+                self.stop_counter()
+                return True
+            if key == pygame.K_RETURN:
+                self.send_counter()
+                return True
+            return False
         if key == pygame.K_ESCAPE and self.offerer in self.humans:
             self.submit(CancelTrade(self.offerer))
             return True
@@ -120,14 +236,20 @@ class TradeDialog(Dialog):
         offer = self.state.trade
         if offer is None:
             return
+        to = (
+            "" if offer.to == NOBODY else f"  (to {player_name(self.state.players[offer.to])} only)"
+        )
         self.text(
             surface,
-            f"{player_name(self.offerer)} gives  {format_counts(offer.give)}",
+            f"{player_name(self.offerer)} gives  {format_counts(offer.give)}{to}",
             self.rect.top + 46,
             size=15,
             colour=theme.player_colour(self.offerer),
         )
         self.text(surface, f"and wants  {format_counts(offer.get)}", self.rect.top + 68, size=15)
+        if self.countering is not None:
+            self._draw_counter(surface)
+            return
         y = self.rect.top + 96
         for seat, player in enumerate(self.state.players):
             if seat == self.state.current:
@@ -136,13 +258,25 @@ class TradeDialog(Dialog):
                 surface, theme.player_colour(player), (self.rect.left + 26, y + 16), 8
             )
             answer = offer.answers[seat]
-            ink = {Answer.ACCEPT: theme.GOOD, Answer.DECLINE: theme.BAD}.get(answer, theme.MUTED)
+            ink = {
+                Answer.ACCEPT: theme.GOOD,
+                Answer.DECLINE: theme.BAD,
+                Answer.COUNTER: theme.TEXT,
+            }.get(answer, theme.MUTED)
             said = ANSWER_TEXT[answer]
-            if answer is Answer.PENDING and player in self.humans:
+            if not offer.may_answer(seat):
+                said, ink = "not asked", theme.MUTED
+            elif answer is Answer.PENDING and player in self.humans:
                 said, ink = "your answer", theme.TEXT  # a person here, not someone thinking
             draw_text(surface, player_name(player), (self.rect.left + 42, y + 7), 15, bold=True)
-            draw_text(surface, said, (self.rect.left + 140, y + 8), 14, ink)
-            y += 46
+            if answer is Answer.COUNTER:
+                give, get = offer.terms_with(seat)  # as the offerer would trade
+                said = f"counters: gives {format_counts(get)} for {format_counts(give)}"
+                width = self.rect.width - 130 - (250 if self.offerer in self.humans else 0)
+                draw_text(surface, said, (self.rect.left + 110, y + 8), 14, ink, max_width=width)
+            else:
+                draw_text(surface, said, (self.rect.left + 140, y + 8), 14, ink)
+            y += self.ROW
         if self.time_left:
             draw_text(
                 surface,
@@ -152,6 +286,40 @@ class TradeDialog(Dialog):
                 theme.MUTED,
                 max_width=self.rect.width - (200 if self.offerer in self.humans else 40),
             )
+
+    def _draw_counter(self, surface: pygame.Surface) -> None:
+        who = player_name(self.countering or "")
+        top = self.rect.top
+        self.text(
+            surface,
+            f"{who}'s counter-offer: other counts, a trade {who} can pay",
+            top + 92,
+            size=13,
+            colour=theme.MUTED,
+        )
+        self.text(surface, "You give:", top + 114, size=14, colour=theme.MUTED)
+        self.text(surface, "You want:", top + 204, size=14, colour=theme.MUTED)
+        action = self.counter_action()
+        if action is None:
+            return
+        reason = refusal(self.state, action)
+        line, ink = (
+            (
+                f"you give {format_counts(action.give or ())} for "
+                f"{format_counts(action.get or ())}",
+                theme.TEXT,
+            )
+            if reason is None
+            else (reason.removeprefix("player trade: "), theme.BAD)
+        )
+        draw_text(
+            surface,
+            line,
+            (self.rect.left + 222, self.rect.bottom - 36),
+            13,
+            ink,
+            max_width=self.rect.width - 350,
+        )
 
 
 # --- trades on one's own turn -------------------------------------------------------------
@@ -238,40 +406,51 @@ class BankTradeDialog(Dialog):
 
 
 class OfferDialog(Dialog):
-    """A player trade offer: cards to give and cards wanted, sent to everyone."""
+    """A player trade offer: cards to give and cards wanted, to everyone or to one player."""
 
-    title = "Offer a trade to the other players"
+    title = "Offer a trade"
 
     def __init__(self, state: GameState, player: str, submit: Submit) -> None:
         self.state = state
         self.player = player
         self.submit = submit
-        super().__init__(600, 300)
+        self.to: str | None = None  # None: every other player
+        self.give_counts = [0] * 5
+        self.get_counts = [0] * 5
+        super().__init__(640, 360)
 
     def build(self) -> None:
         hand = self.state.hands[self.state.seat(self.player)].resources
-        self.give = [
-            Stepper(
-                theme.RESOURCE_SHORT[r],
-                pygame.Rect(self.rect.left + 18 + r * 114, self.rect.top + 70, 106, Stepper.HEIGHT),
-                high=hand[r],
-                colour=theme.RESOURCE_COLOURS[r],
-            )
-            for r in RESOURCES
-        ]
-        self.get = [
-            Stepper(
-                theme.RESOURCE_SHORT[r],
-                pygame.Rect(
-                    self.rect.left + 18 + r * 114, self.rect.top + 170, 106, Stepper.HEIGHT
-                ),
-                high=9,
-                colour=theme.RESOURCE_COLOURS[r],
-            )
-            for r in RESOURCES
-        ]
+        self.give, self.get = [], []
+        for steppers, values, y, high in (
+            (self.give, self.give_counts, self.rect.top + 70, hand),
+            (self.get, self.get_counts, self.rect.top + 170, (9,) * 5),
+        ):
+            for r in RESOURCES:
+                stepper = Stepper(
+                    theme.RESOURCE_SHORT[r],
+                    pygame.Rect(self.rect.left + 18 + r * 120, y, 110, Stepper.HEIGHT),
+                    high=high[r],
+                    value=min(values[r], high[r]),
+                    colour=theme.RESOURCE_COLOURS[r],
+                )
+                stepper.on_change = lambda st=stepper, v=values, i=r: v.__setitem__(i, st.value)
+                steppers.append(stepper)
         self.widgets.extend(self.give)
         self.widgets.extend(self.get)
+        x = self.rect.left + 60
+        for to in (None, *(p for p in self.state.players if p != self.player)):
+            label = "Everyone" if to is None else player_name(to)
+            b = Button(
+                label,
+                pygame.Rect(x, self.rect.top + 252, 100, 30),
+                lambda t=to: self.choose(t),
+                colour=None if to is None else theme.player_colour(to),
+                tag=to,
+            )
+            b.selected = self.to == to
+            self.widgets.append(b)
+            x += 108
         self.widgets.append(
             Button(
                 "Offer",
@@ -281,10 +460,19 @@ class OfferDialog(Dialog):
             )
         )
 
+    def choose(self, to: str | None) -> None:
+        """Make the offer to ``to`` alone (None: to every other player)."""
+        self.to = to
+        self.widgets = []
+        self.place(self.rect)
+
+    def offer_action(self) -> OfferTrade:
+        """The offer the dialog holds now."""
+        give, get = tuple(self.give_counts), tuple(self.get_counts)
+        return OfferTrade(self.player, give, get, self.to)  # type: ignore[arg-type]
+
     def _offer(self) -> None:
-        give = tuple(s.value for s in self.give)
-        get = tuple(s.value for s in self.get)
-        if self.submit(OfferTrade(self.player, give, get)):  # type: ignore[arg-type]
+        if self.submit(self.offer_action()):
             self.close()
 
     def key(self, key: int) -> bool:
@@ -299,3 +487,4 @@ class OfferDialog(Dialog):
     def draw_body(self, surface: pygame.Surface) -> None:
         self.text(surface, "You give:", self.rect.top + 48, size=14, colour=theme.MUTED)
         self.text(surface, "You want:", self.rect.top + 146, size=14, colour=theme.MUTED)
+        self.text(surface, "To:", self.rect.top + 258, size=14, colour=theme.MUTED)

@@ -795,8 +795,10 @@ def test_a_refused_commit_off_the_line_is_a_rejection_not_a_fork():
     was verified, so anyone who may push to a plain remote could make every peer report
     that a seat equivocated, with a commit that seat never signed."""
     t = _table()
-    red = t.nodes["red"]
-    bots = {"red": make_bot("greedy", "line")}
+    # The honest seat the game waits on (the base game's dice follow the protocol version).
+    mover = next(p for p in waits_for(t.nodes["red"].session.state) if p in HONEST)
+    red = t.nodes[mover]
+    bots = {mover: make_bot("greedy", "line")}
     old = red.session.head
     for _ in range(3):
         with red.acting():

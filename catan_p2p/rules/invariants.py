@@ -18,7 +18,14 @@ from catan_p2p.rules.cards import (
     resource_supply,
 )
 from catan_p2p.rules.roads import longest_road
-from catan_p2p.rules.state import LARGEST_ARMY_MIN, LONGEST_ROAD_MIN, NOBODY, GameState, Phase
+from catan_p2p.rules.state import (
+    LARGEST_ARMY_MIN,
+    LONGEST_ROAD_MIN,
+    NOBODY,
+    Answer,
+    GameState,
+    Phase,
+)
 
 
 def check_invariants(state: GameState) -> None:
@@ -31,6 +38,26 @@ def check_invariants(state: GameState) -> None:
     _check_road_networks(state)
     _check_awards(state)
     _check_points_and_victory(state)
+    _check_trade(state)
+
+
+def _check_trade(state: GameState) -> None:
+    """An open offer: counts beside exactly the counter answers, answers only from the
+    players it is made to, never to or from its offerer."""
+    offer = state.trade
+    if offer is None:
+        return
+    if offer.to == state.current:
+        raise InvariantViolation("player trade: an offer is made to its own offerer")
+    for s, answer in enumerate(offer.answers):
+        if (answer is Answer.COUNTER) != (offer.counter_of(s) is not None):
+            raise InvariantViolation(
+                f"player trade: {state.players[s]}'s counter counts and answer disagree"
+            )
+        if answer is not Answer.PENDING and (s == state.current or not offer.may_answer(s)):
+            raise InvariantViolation(
+                f"player trade: {state.players[s]} answered an offer not made to it"
+            )
 
 
 def _check_resources(state: GameState) -> None:

@@ -1,8 +1,11 @@
 """Trades as players make them: an offer to one player, counter-offers, the offerer's pick."""
 
+import pytest
 from builders import BLUE, RED, WHITE, at_turn, cards, fresh, give, play, refused
 
+from catan_p2p.errors import InvariantViolation
 from catan_p2p.rules.actions import AnswerTrade, CancelTrade, ConfirmTrade, OfferTrade
+from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Answer, Phase, Terms
 from catan_p2p.rules.trade import counter_offers
@@ -188,3 +191,14 @@ def test_counter_offers_lists_counters_the_offerer_could_take():
     assert counter_offers(state, 0) == []  # the offerer does not answer
     after = play(state, listed[0])
     assert counter_offers(after, 1) == []  # one answer each
+
+
+def test_a_counter_answer_without_its_counts_breaks_an_invariant():
+    state = play(_market(), OfferTrade(RED, ONE_LUMBER, ONE_ORE, BLUE))
+    answers = (Answer.PENDING, Answer.COUNTER, Answer.PENDING)
+    broken = state._replace(trade=state.trade._replace(answers=answers))
+    with pytest.raises(InvariantViolation, match="counter counts"):
+        check_invariants(broken)
+    answers = (Answer.PENDING, Answer.PENDING, Answer.DECLINE)
+    with pytest.raises(InvariantViolation, match="not made to it"):
+        check_invariants(state._replace(trade=state.trade._replace(answers=answers)))

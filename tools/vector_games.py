@@ -59,7 +59,7 @@ ABANDON = ("red", "blue")
 TIMEOUT = 3600
 CHAT_LINE = "good luck, have fun"
 EXTENSION = SEAT_COLOURS  # six seats: red, blue, white, orange, green, brown
-EXTENSION_SEED = "vectors-6"
+EXTENSION_SEED = "vectors-8"
 EXTENSION_POINTS = 3  # one more than the set-up gives: the game's first city or settlement wins
 
 

@@ -529,8 +529,12 @@ class AnswerTrade(ShowsSteals):
 
 @_register
 @dataclass(frozen=True, slots=True)
-class ConfirmTrade(Action):
-    """Close the open offer by trading with one player who accepted it."""
+class ConfirmTrade(ShowsSteals):
+    """Close the open offer by trading with one player who accepted it or countered it.
+
+    Taking a counter-offer may spend more than the offer did, so the offerer may show
+    its pending steals first (``steals``), as any move that spends may.
+    """
 
     kind: ClassVar[str] = "confirm_trade"
     partner: str

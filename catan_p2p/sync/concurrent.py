@@ -147,7 +147,8 @@ def plan_action(
         return AnswerOnBranch(kind.name, answer_ref(game, kind.name, opening, action.player))
     if isinstance(action, kind.closed_by):
         given = tuple(answers())
-        step(with_answers(state, given), action)  # refuse before writing the merge
+        merged = with_answers(state, given)
+        step(merged, as_merged(state, merged, action))  # refuse before writing the merge
         return MergeThenRecord(kind.name, given) if given else Record()
     if kind.settled_first:
         return SettleThenRecord(kind.name)

@@ -21,6 +21,7 @@ from catan_p2p.client.replay import replayed
 from catan_p2p.errors import CatanError, IllegalAction, StateFileError
 from catan_p2p.rules.actions import (
     AnswerTrade,
+    ConfirmTrade,
     EndTurn,
     GiveCard,
     MaritimeTrade,
@@ -32,7 +33,7 @@ from catan_p2p.rules.actions import (
 from catan_p2p.rules.cards import Resource, one
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.menu import legal_actions
-from catan_p2p.rules.state import NOBODY, Phase, TradeOffer
+from catan_p2p.rules.state import NOBODY, Phase, Terms, TradeOffer
 from catan_p2p.rules.state import Answer as Reply
 from catan_p2p.rules.steals import settle, stolen_resource
 from catan_p2p.session.base import LogEntry
@@ -477,3 +478,48 @@ def test_a_replay_counts_one_steal_shown_in_two_answers_of_a_merge_once(played):
     assert last == concurrent.with_answers(opening, answers)
     with pytest.raises(CatanError, match="action 2 .* is refused: steal"):
         list(replayed(opening, [replace(e, opening=None) for e in entries]))  # one by one
+
+
+def test_a_robbed_offerer_shows_its_steal_to_take_a_counter_that_needs_the_card(played):
+    """A counter-offer may ask the offerer for more than the offer did: taking it then
+    spends what may be the card a pending steal took, so the confirm shows the steal
+    first (``confirm_trade`` carries ``steals``), as any move that spends does."""
+    session = played
+
+    def victim_holds(state) -> bool:
+        return any(state.hands[state.steals[0].victim].resources)
+
+    state = _with_pending(session, victim_holds, " whose robbed player holds a card")
+    steal = state.steals[0]
+    v = steal.victim
+    o = next(s for s in range(4) if s not in (steal.mover, steal.victim))
+    r = next(k for k in range(5) if state.hands[v].resources[k])
+    g = next(k for k in range(5) if k != r)
+    n = state.hands[v].resources[r]
+    hands = list(state.hands)
+    hands[o] = hands[o]._replace(
+        resources=tuple(c + 1 if k == g else c for k, c in enumerate(hands[o].resources))
+    )
+    # Red offered one card of r; the third seat counters asking for every card of r.
+    terms = Terms(tuple(n if k == r else 0 for k in range(5)), one(g))
+    answers = tuple(Reply.COUNTER if s == o else Reply.PENDING for s in range(4))
+    counters = tuple(terms if s == o else None for s in range(4))
+    offer = TradeOffer(one(r), one(g), answers, NOBODY, counters)
+    trading = state._replace(
+        phase=Phase.TRADE,
+        current=v,
+        trade=offer,
+        hands=tuple(hands),
+        bank=tuple(c - 1 if k == g else c for k, c in enumerate(state.bank)),
+    )
+    confirm = ConfirmTrade(FOUR[v], FOUR[o])
+    with pytest.raises(IllegalAction, match="not shown yet"):
+        step(trading, confirm)
+    showing = replace(confirm, steals=_proof(session, trading, v))
+    if stolen_card(steal, v, _secret(session, v)) == r:  # shown, it holds one card too few
+        with pytest.raises(IllegalAction, match="cannot take"):
+            step(trading, showing)
+    else:
+        after = step(trading, showing)[0]
+        assert after.hands[v].resources[r] == 0 and after.trade is None
+        assert steal not in after.steals

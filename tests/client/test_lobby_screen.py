@@ -177,7 +177,8 @@ def test_games_made_with_repo_are_listed_and_the_list_follows_them(world, tmp_pa
         lobby_command.local_games, list_remote, changed=lobby_command.local_changes
     )
     assert {g.path for g in screen.mine} == {
-        str(home / "games" / "mine"), str((tmp_path / "elsewhere").resolve())
+        str(home / "games" / "mine"),
+        str((tmp_path / "elsewhere").resolve()),
     }
     subprocess.run(
         [sys.executable, "-m", "catan_p2p.cli", "new", "--players", "red,blue", "--repo",

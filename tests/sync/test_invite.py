@@ -103,10 +103,14 @@ def test_places_git_could_run_a_program_for_or_of_no_listed_form_are_refused(url
         (_token({"game": "g", "start": START[:16], "by": "red", "remote": "/r.git"}), "40 hex"),
         (_token({"game": "g", "start": START, "by": "red"}), "neither a shared remote"),
         (_token({"game": "g", "start": START, "by": "red", "remote": 5}), "not all text"),
-        (_token({"game": "g", "start": START, "by": "red", "points": {"Bad Seat": "/r.git"}}),
-         "player"),
-        (_token({"game": "g", "start": START, "by": "red", "remote": "/r.git", "seat": "red"}),
-         "inviting seat itself"),
+        (
+            _token({"game": "g", "start": START, "by": "red", "points": {"Bad Seat": "/r.git"}}),
+            "player",
+        ),
+        (
+            _token({"game": "g", "start": START, "by": "red", "remote": "/r.git", "seat": "red"}),
+            "inviting seat itself",
+        ),
         (_token('{"game": "g", "start": NaN}'), "no JSON value"),
         (_token("[" * 100000), "longer than"),
     ],

@@ -44,6 +44,7 @@ def recount(entries: list[dict]) -> dict:
     )
     dice: Counter = Counter()
     offer = robber = None
+    counters: dict = {}
     for e in entries:
         a, who = e["action"], e["author"]
         kind = a["type"]
@@ -54,12 +55,15 @@ def recount(entries: list[dict]) -> dict:
             out[who]["bank_gave"][a["give"]] += rate
             out[who]["bank_got"][a["get"]] += 1
         elif kind == "offer_trade":
-            offer = a
+            offer, counters = a, {}
+        elif kind == "answer_trade" and a.get("give"):  # a counter, from its player's side
+            counters[who] = {"give": a["get"], "get": a["give"]}
         elif kind == "confirm_trade":
-            for r, n in offer["give"].items():
+            taken = counters.get(a["partner"], offer)  # the offer, or the partner's counter
+            for r, n in taken["give"].items():
                 out[who]["trade_gave"][r] += n
                 out[a["partner"]]["trade_got"][r] += n
-            for r, n in offer["get"].items():
+            for r, n in taken["get"].items():
                 out[who]["trade_got"][r] += n
                 out[a["partner"]]["trade_gave"][r] += n
         elif kind == "discard":

@@ -18,9 +18,8 @@ from __future__ import annotations
 import hashlib
 import re
 import subprocess
-import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,6 +31,7 @@ from catan_p2p.rules.state import Phase
 from catan_p2p.rules.steps import SEAT
 from catan_p2p.session.home import catan_home
 from catan_p2p.store import gitcmd
+from catan_p2p.store.catfile import CatFile, Found
 from catan_p2p.store.refs import (
     PREFIX,
     check_name,
@@ -161,14 +161,14 @@ def list_remote(url: str, home: Path | None = None, deadline: float = DEADLINE) 
         if not (git_dir / "objects").is_dir():
             git_dir.mkdir(parents=True, exist_ok=True)
             _run(None, ["init", "-q", "--bare", "--template=", str(git_dir)], None, end)
-        with _Reader(git_dir) as reader:
+        with CatFile(git_dir) as reader:
             have = reader.read_all(list(tips), limit=0)
-        missing = [ref for oid, ref in tips.items() if have.get(oid, ("",))[0] != "commit"]
+        missing = [ref for oid, ref in tips.items() if have.get(oid, (b"",))[0] != b"commit"]
         fetch_shallow(git_dir, url, missing, end)
     names = [f"{oid}{path}" for oid in tips for path in ("", *(f":{f}" for f in FILES))]
-    with _Reader(git_dir) as reader:
-        reader.prefetch(names)
-        summaries = tuple(_best(g, logs[g], answers.get(g, set()), reader) for g in games)
+    with CatFile(git_dir) as reader:
+        read = reader.read_all(names, limit=MAX_FILE).get  # one stream, not a round trip each
+    summaries = tuple(_best(g, logs[g], answers.get(g, set()), read) for g in games)
     return RemoteGames(url, summaries, junk, more, time.monotonic() - started)
 
 
@@ -238,6 +238,10 @@ def ls_remote(url: str, end: float) -> dict[str, str]:
         refs[ref] = oid
     return refs
 
+
+#: What a summary reads objects with: ``name -> (kind, bytes)``, None when missing (or too
+#: large); a name is an oid or ``<oid>:<path>``.
+Read = Callable[[str], Found | None]
 
 #: An answer on its temporary branch: (kind, opening commit, player).
 Answered = tuple[str, str, str]
@@ -321,111 +325,26 @@ def _run(  # type: ignore[no-untyped-def]
     return out.decode(errors="replace"), err.decode(errors="replace"), proc.returncode
 
 
-class _Reader:
-    """One ``git cat-file --batch`` over the cache: commits and the few files a summary needs."""
-
-    def __init__(self, git_dir: Path) -> None:
-        self.git_dir = git_dir
-        self.proc: subprocess.Popen | None = None
-        self._memo: dict[str, tuple[str, bytes]] = {}
-
-    def __enter__(self) -> _Reader:
-        self.proc = gitcmd.start(
-            self.git_dir,
-            *("cat-file", "--batch"),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        assert self.proc is not None
-        if self.proc.stdin:
-            self.proc.stdin.close()
-        self.proc.kill()
-        self.proc.wait()
-
-    def read_all(self, names: list[str], limit: int = MAX_FILE) -> dict[str, tuple[str, bytes]]:
-        """``name -> (type, bytes)`` of every object found (bytes empty past ``limit``).
-
-        The names are written by a thread while the answers are read, in one stream:
-        a round trip per object was most of a listing's time.
-        """
-        assert self.proc is not None and self.proc.stdin and self.proc.stdout
-        stdin = self.proc.stdin
-        data = b"".join(n.encode() + b"\n" for n in names)
-
-        def feed() -> None:
-            try:
-                stdin.write(data)
-                stdin.flush()
-            except (BrokenPipeError, ValueError):
-                pass
-
-        writer = threading.Thread(target=feed, daemon=True)
-        writer.start()
-        out = {}
-        for name in names:
-            found = self._answer(limit)
-            if found is not None:
-                out[name] = found
-        writer.join()
-        return out
-
-    def prefetch(self, names: list[str]) -> None:
-        """Read ``names`` in one stream now; ``read`` then answers from memory."""
-        self._memo = self.read_all(names)
-
-    def read(self, name: str, limit: int = MAX_FILE) -> tuple[str, bytes] | None:
-        """``(type, bytes)`` of the object ``name`` (an oid or ``oid:path``), or None when
-        it is missing or larger than ``limit`` bytes."""
-        if name in self._memo:
-            found = self._memo[name]
-            return found if len(found[1]) <= limit else None
-        assert self.proc is not None and self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(name.encode() + b"\n")
-        self.proc.stdin.flush()
-        return self._answer(limit)
-
-    def _answer(self, limit: int) -> tuple[str, bytes] | None:
-        """The next answer of ``cat-file --batch`` (None: missing, or past ``limit``;
-        with ``limit`` 0 only the type is kept)."""
-        assert self.proc is not None and self.proc.stdout
-        header = self.proc.stdout.readline().split()
-        if len(header) != 3:
-            return None  # "<name> missing" (or ambiguous)
-        size = int(header[2])
-        if size > limit:
-            left = size + 1
-            while left:
-                left -= len(self.proc.stdout.read(min(left, 1 << 20)) or b"x" * left)
-            return (header[1].decode(), b"") if limit == 0 else None
-        data = self.proc.stdout.read(size)
-        self.proc.stdout.read(1)  # the newline after each object
-        return header[1].decode(), data
-
-
-def _best(game: str, heads: dict[str, str], answers: set[Answered], reader: _Reader) -> GameSummary:
+def _best(game: str, heads: dict[str, str], answers: set[Answered], read: Read) -> GameSummary:
     """The summary of ``game`` from the furthest of its players' heads."""
-    found = [summarise(game, oid, answers, reader) for oid in sorted(set(heads.values()))]
+    found = [summarise(game, oid, answers, read) for oid in sorted(set(heads.values()))]
     good = [s for s in found if s.problem is None]
     if not good:
         return found[0]
     return max(good, key=lambda s: (s.turn, s.last_move))
 
 
-def summarise(game: str, oid: str, answers: set[Answered], reader: _Reader) -> GameSummary:
+def summarise(game: str, oid: str, answers: set[Answered], read: Read) -> GameSummary:
     """The summary of the commit ``oid`` of ``game`` (``problem`` set when unreadable);
     ``answers`` are the answers on their branches (a seat claimed, a discard made)."""
-    obj = reader.read(oid)
-    if obj is None or obj[0] != "commit":
+    obj = read(oid)
+    if obj is None or obj[0] != b"commit":
         return GameSummary(game, problem="its newest commit could not be fetched")
     when = _WHEN.search(obj[1].partition(b"\n\n")[0])
     files = {}
     for name in FILES:
-        got = reader.read(f"{oid}:{name}")
-        if got is None or got[0] != "blob":
+        got = read(f"{oid}:{name}")
+        if got is None or got[0] != b"blob":
             return GameSummary(game, problem=f"its newest commit has no {name}")
         files[name] = got[1]
     try:

@@ -1,53 +1,196 @@
-"""Reading objects through ``git cat-file --batch``: whatever Git itself can see.
+"""The one reader of Git objects: a long-running ``git cat-file --batch``.
 
-Used where the object database is not a plain folder, e.g. in a ``pre-receive`` hook,
-where pushed objects wait in a quarantine directory that Git names only through
-environment variables.
+Every object the package reads back from disk comes through here: a game's store
+(``store.objects.GitObjectStore``), the ``pre-receive`` hook (pushed objects wait in a
+quarantine directory that Git names only through environment variables, which the
+child inherits) and the lobby's cache of remote games (names such as ``<oid>:game.json``).
+Git resolves the deltas of a repacked game in C and looks again at the packs when an
+object is not where it was (a repack moved it), so none of that is done here.
+
+Chosen by benchmarks/ab_reader.py against gitdb (which this replaced), dulwich and
+GitPython's own persistent ``cat-file`` reader, counting the child's CPU too.
 """
 
 from __future__ import annotations
 
 import subprocess
+import tempfile
+import threading
+from collections.abc import Iterable
 from pathlib import Path
+from typing import IO
 
 from catan_p2p.errors import StateFileError
 from catan_p2p.store import gitcmd
 
+#: An object's kind and bytes, as Git names the kind (b"commit", b"tree", b"blob", b"tag").
+Found = tuple[bytes, bytes]
+
+#: No bound on the size of an object read.
+UNBOUNDED = 1 << 62
+
+
+class CatFile:
+    """One ``git cat-file --batch`` over ``git_dir``, started on the first read.
+
+    ``read`` answers an object's kind and bytes, or None when Git has no such object. A
+    child that stops (a damaged pack Git gives up on, a kill) is a ``StateFileError``
+    naming Git's own words, and the next read starts a new one.
+    """
+
+    def __init__(self, git_dir: Path | str) -> None:
+        self.git_dir = Path(git_dir)
+        self._proc: subprocess.Popen | None = None
+        self._stderr: IO[bytes] | None = None
+
+    def __enter__(self) -> CatFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _started(self) -> subprocess.Popen:
+        if self._proc is None:
+            # Git's complaints go to a file, not a pipe nobody reads (a full pipe would
+            # stop the child): read back when the child stops.
+            self._stderr = tempfile.TemporaryFile()
+            self._proc = gitcmd.start(
+                self.git_dir,
+                *("cat-file", "--batch"),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+            )
+        return self._proc
+
+    def close(self) -> None:
+        """Stop the child (a later read starts another)."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            for pipe in (proc.stdin, proc.stdout):
+                try:
+                    pipe.close()  # type: ignore[union-attr]
+                except OSError:
+                    pass
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # stuck on a slow disk: not ours to wait on
+                proc.kill()
+                proc.wait()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+    def said(self) -> str:
+        """The last line Git wrote on its error stream ("" when none), such as why it
+        could not use a damaged pack."""
+        if self._stderr is None:
+            return ""
+        end = self._stderr.seek(0, 2)
+        self._stderr.seek(max(0, end - 4096))
+        lines = self._stderr.read().decode(errors="replace").strip().splitlines()
+        return lines[-1].strip() if lines else ""
+
+    def missing(self, oid: str) -> StateFileError:
+        """The error for an object Git does not have (with Git's complaint, if any)."""
+        said = self.said()
+        why = f" (Git said: {said})" if said else ""
+        return StateFileError(f"object {oid} is missing from {self.git_dir}{why}")
+
+    def _stopped(self, name: str) -> StateFileError:
+        """The error for a child that stopped answering while ``name`` was asked."""
+        said = self.said()
+        said = f": {said}" if said else ""
+        self.close()
+        return StateFileError(
+            f"Git stopped while reading {name} from {self.git_dir}{said}; the repository's "
+            "objects may be damaged (`git fsck` names them)"
+        )
+
+    def read(self, name: str, limit: int = UNBOUNDED) -> Found | None:
+        """The kind and bytes of ``name`` (an oid, or ``<oid>:<path>``); None when Git has
+        no such object or it is larger than ``limit`` bytes (with ``limit`` 0 the kind
+        alone, bytes empty)."""
+        proc = self._started()
+        try:
+            proc.stdin.write(name.encode() + b"\n")  # type: ignore[union-attr]
+            proc.stdin.flush()  # type: ignore[union-attr]
+        except (BrokenPipeError, ValueError):
+            raise self._stopped(name) from None
+        return self._answer(name, limit)
+
+    def read_all(self, names: Iterable[str], limit: int = UNBOUNDED) -> dict[str, Found]:
+        """``name -> (kind, bytes)`` of every object of ``names`` found (as ``read``).
+
+        The names are written by a thread while the answers are read, in one stream:
+        a round trip per object was most of the lobby's listing time.
+        """
+        names = list(names)
+        proc = self._started()
+        stdin = proc.stdin
+        data = b"".join(n.encode() + b"\n" for n in names)
+
+        def feed() -> None:
+            try:
+                stdin.write(data)  # type: ignore[union-attr]
+                stdin.flush()  # type: ignore[union-attr]
+            except (BrokenPipeError, ValueError, OSError):
+                pass  # the child stopped: the reader below says so
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        out = {}
+        try:
+            for name in names:
+                found = self._answer(name, limit)
+                if found is not None:
+                    out[name] = found
+        finally:
+            writer.join()
+        return out
+
+    def _answer(self, name: str, limit: int) -> Found | None:
+        """The next answer of the child (see ``read``)."""
+        stdout = self._proc.stdout  # type: ignore[union-attr]
+        line = stdout.readline()
+        if not line.endswith(b"\n"):
+            raise self._stopped(name)
+        header = line.split()
+        if len(header) != 3:
+            return None  # "<name> missing" (or ambiguous)
+        size = int(header[2])
+        if size > limit:
+            left = size + 1
+            while left:
+                chunk = stdout.read(min(left, 1 << 20))
+                if not chunk:
+                    raise self._stopped(name)
+                left -= len(chunk)
+            return (header[1], b"") if limit == 0 else None
+        data = stdout.read(size + 1)  # the object and the newline after it
+        if len(data) != size + 1:
+            raise self._stopped(name)
+        return header[1], data[:-1]
+
 
 class CatFileStore:
-    """A read-only object store backed by one long-running ``git cat-file --batch``."""
+    """A read-only object store over ``CatFile``: what the hook verifies a push with."""
 
     def __init__(self, git_dir: Path) -> None:
         self.git_dir = Path(git_dir)
-        self._proc = gitcmd.start(
-            self.git_dir,
-            *("cat-file", "--batch"),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
+        self.reader = CatFile(self.git_dir)
 
-    def read(self, oid: str) -> tuple[bytes, bytes]:
-        assert self._proc.stdin is not None and self._proc.stdout is not None
-        self._proc.stdin.write(oid.encode() + b"\n")
-        self._proc.stdin.flush()
-        header = self._proc.stdout.readline().split()
-        if len(header) != 3:
-            raise StateFileError(f"object {oid} is missing from {self.git_dir}")
-        data = self._proc.stdout.read(int(header[2]))
-        self._proc.stdout.read(1)  # the newline after each object
-        return header[1], data
+    def read(self, oid: str) -> Found:
+        found = self.reader.read(oid)
+        if found is None:
+            raise self.reader.missing(oid)
+        return found
 
     def has(self, oid: str) -> bool:
-        try:
-            self.read(oid)
-        except StateFileError:
-            return False
-        return True
+        return self.reader.read(oid, limit=0) is not None
 
     def write(self, kind: bytes, data: bytes) -> str:
         raise StateFileError("a cat-file store is read-only")
 
     def close(self) -> None:
-        if self._proc.stdin:
-            self._proc.stdin.close()
-        self._proc.wait()
+        self.reader.close()

@@ -3,13 +3,15 @@
 Recording an action never touches a working tree, the index or a ``git`` process:
 blobs, trees and commits are hashed here and written either as loose objects (zlib,
 then an atomic rename) or, for a whole commit at once, as one small pack and its index,
-the way Git itself lays them out. Reading goes through gitdb, which
-understands both loose objects and packs. ``MemoryObjectStore`` has the same
-interface without a disk, for tests and for verifying without writing.
+the way Git itself lays them out. Reading goes through one long-running
+``git cat-file --batch`` (store/catfile.py), which understands loose objects, packs and
+their deltas. ``MemoryObjectStore`` has the same interface without a disk, for tests
+and for verifying without writing.
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import struct
@@ -19,13 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
-from gitdb import GitDB
-from gitdb.db.pack import PackedDB
-from gitdb.exc import BadObject
-from gitdb.pack import PackEntity, PackIndexFile
-from gitdb.util import mman
-
 from catan_p2p.errors import DamagedRepository, StateFileError
+from catan_p2p.store.catfile import CatFile
 from catan_p2p.store.spares import SpareFiles, write_all
 
 
@@ -79,50 +76,6 @@ class MemoryObjectStore:
 RECENT_KEPT = 20_000
 #: Ids remembered as present without asking the store.
 KNOWN_KEPT = 200_000
-#: How many times a read follows packs a concurrent repack is changing.
-MOVES_FOLLOWED = 8
-
-
-class _CompletePacks(PackedDB):
-    """gitdb's packs, leaving out a pack whose index is not there (yet).
-
-    Git writes a pack before its index and ignores a pack without one; so do we (a
-    crash between the two, or another process writing, must not make every other
-    pack unreadable, which is what gitdb does when it meets such a pack).
-    """
-
-    def update_cache(self, force: bool = False) -> bool:
-        stat = os.stat(self.root_path())
-        if not force and stat.st_mtime <= self._st_mtime:
-            return False
-        on_disk = {
-            str(pack)
-            for pack in Path(self.root_path()).glob("pack-*.pack")
-            if pack.with_suffix(".idx").exists()
-        }
-        ours = {item[1].pack().path(): item for item in self._entities}
-        for path in on_disk - set(ours):
-            try:
-                entity = PackEntity(path)
-                self._entities.append([entity.pack().size(), entity, entity.index().sha_to_index])
-            except OSError:  # removed meanwhile by a repack: the next update sees it gone
-                continue
-            except _DAMAGE as exc:  # its index is there, so the pack was complete once
-                raise damaged(Path(path)) from exc
-        self._st_mtime = stat.st_mtime  # only once every pack opened: a damaged one again
-        added = len(self._entities) - len(ours)
-        for path in set(ours) - on_disk:
-            self._entities.remove(ours[path])
-        if set(ours) - on_disk:
-            mman.collect()  # unmap packs a repack deleted (they would stay mapped)
-        self._sort_entities()
-        return bool(added) or bool(set(ours) - on_disk)  # whether the packs changed
-
-
-#: What gitdb (and smmap under it) raise on a pack or loose object cut short or corrupt:
-#: an empty file maps to no region (AttributeError), a size runs off the end of the data
-#: (AssertionError), a stream does not inflate (zlib.error), a header is short.
-_DAMAGE = (AttributeError, AssertionError, zlib.error, struct.error, IndexError, TypeError)
 
 
 def damaged(where: Path) -> DamagedRepository:
@@ -136,8 +89,19 @@ def damaged(where: Path) -> DamagedRepository:
     )
 
 
-class _GitDB(GitDB):
-    PackDBCls = _CompletePacks
+def _index_lists(idx: Path, binsha: bytes) -> bool:
+    """Whether the version 2 pack index ``idx`` lists ``binsha`` (read whole: only asked
+    when a read failed, to name the damaged pack)."""
+    data = idx.read_bytes()
+    if data[:8] != b"\xfftOc\x00\x00\x00\x02" or len(data) < 8 + 1024:
+        return False
+    fanout = struct.unpack_from(">256I", data, 8)
+    lo = fanout[binsha[0] - 1] if binsha[0] else 0
+    hi = fanout[binsha[0]]
+    table = 8 + 1024
+    names = [data[table + 20 * i : table + 20 * i + 20] for i in range(lo, hi)]
+    at = bisect.bisect_left(names, binsha)
+    return at < len(names) and names[at] == binsha
 
 
 class GitObjectStore:
@@ -155,18 +119,12 @@ class GitObjectStore:
         self.git_dir = Path(git_dir)
         self.objects_dir = self.git_dir / "objects"
         self._known: set[str] = set()  # ids known to exist (written or read here)
-        self._db: GitDB | None = None
+        self.reader = CatFile(self.git_dir)  # started on the first read from disk
         self._tmp_counter = 0
         self._batch_depth = 0
         self._pending: dict[str, tuple[bytes, bytes]] = {}  # batched, not on disk yet
         self._recent: dict[str, tuple[bytes, bytes]] = {}  # written here, for cheap reads
         self.spares = SpareFiles(self.git_dir / "catan-p2p-spares")
-
-    @property
-    def db(self) -> GitDB:
-        if self._db is None:
-            self._db = _GitDB(str(self.objects_dir))
-        return self._db
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -192,13 +150,10 @@ class GitObjectStore:
         self._known.update(pending)
 
     def close(self) -> None:
-        """Stop keeping spare files for packs and unmap the packs (both come back on use)."""
+        """Stop keeping spare files for packs and stop the reader (both come back on use)."""
         self.spares.close()
-        self._db = None
+        self.reader.close()
         self._recent.clear()
-        # gitdb maps packs through one process-wide manager that keeps the windows of
-        # closed and deleted packs mapped; without this a long process grows per game.
-        mman.collect()
 
     def _know(self, oid: str) -> None:
         if len(self._known) > KNOWN_KEPT:
@@ -221,7 +176,10 @@ class GitObjectStore:
             self._pending[oid] = (kind, data)
             return oid
         path = self.objects_dir / oid[:2] / oid[2:]
-        if not path.exists() and not self._in_pack(oid):
+        # No look-up in the packs either: a loose copy of a packed object is harmless
+        # (``prune-packed`` drops it), and Git answers for an object it only pretends to
+        # hold (the empty tree), which must still be written for ``fsck``.
+        if not path.exists():
             # Write beside the final name, then rename: a crash leaves no half object.
             path.parent.mkdir(exist_ok=True)
             self._tmp_counter += 1
@@ -232,57 +190,41 @@ class GitObjectStore:
         self._know(oid)
         return oid
 
-    def _in_pack(self, oid: str) -> bool:
-        try:
-            return bool(self.db.has_object(bytes.fromhex(oid)))
-        except DamagedRepository:
-            raise
-        except Exception:  # noqa: BLE001 - a pack being rewritten: treat as absent
-            return False
-
     def read(self, oid: str) -> tuple[bytes, bytes]:
         hit = self._pending.get(oid) or self._recent.get(oid)
         if hit is not None:
             return hit
-        if not _is_oid(oid):  # a ref file holding something else, say
+        if not _is_oid(oid):  # a ref file holding something else, say (and never a
+            # name cat-file would resolve as a revision)
             raise StateFileError(
                 f"{oid[:40]!r} is not an object id, yet {self.git_dir} names it as one "
                 "(a damaged ref?); fetch the game again or restore it from a backup"
             )
-        binsha = bytes.fromhex(oid)
-        for attempt in range(MOVES_FOLLOWED):
-            try:
-                stream = self.db.stream(binsha)
-                kind, data = stream.type, stream.read()
-                if object_id(kind, data) != oid:  # gitdb does not check: a cut pack reads
-                    raise AssertionError("bytes of another object")  # as other bytes
-                self._know(oid)
-                return kind, data
-            except _DAMAGE as exc:
-                # Asked again once, after looking at the packs afresh (a repack's new ones).
-                if attempt and not self.db.update_cache(force=True):
-                    raise damaged(self._file_of(oid)) from exc
-                self.db.update_cache(force=True)
-            except (BadObject, ValueError, OSError):
-                # A repack may have moved it into a new pack (and a background repack may
-                # move it again while we look): look again while the packs keep changing.
-                moved = self.db.update_cache(force=True)
-                if attempt and not moved:
-                    break
-        where = self._file_of(oid)
-        if where.suffix == ".pack":  # its index lists it, yet it cannot be read
-            raise damaged(where)
-        raise StateFileError(f"object {oid} is missing from {self.git_dir}")
+        # Git looks at the packs again when an object is not where it was (a repack
+        # moved it), so one question is enough.
+        try:
+            found = self.reader.read(oid)
+        except StateFileError as exc:  # Git stopped on it: a corrupt pack or object file
+            raise damaged(self._file_of(oid)) from exc
+        if found is None:
+            where = self._file_of(oid)
+            if where.suffix == ".pack":  # its index lists it, yet Git cannot read it
+                raise damaged(where)
+            raise self.reader.missing(oid)
+        if object_id(*found) != oid:  # Git does not check what a pack hands back
+            raise damaged(self._file_of(oid))
+        self._know(oid)
+        return found
 
     def _file_of(self, oid: str) -> Path:
         """The pack holding ``oid`` as its index says, else where its loose file goes."""
         binsha = bytes.fromhex(oid)
         for pack in sorted(self.objects_dir.glob("pack/pack-*.idx")):
             try:
-                if PackIndexFile(str(pack)).sha_to_index(binsha) is not None:
+                if _index_lists(pack, binsha):
                     return pack.with_suffix(".pack")
-            except (OSError, *_DAMAGE):
-                return pack
+            except OSError:  # removed meanwhile by a repack
+                continue
         return self.objects_dir / oid[:2] / oid[2:]
 
     def has(self, oid: str) -> bool:
@@ -290,8 +232,7 @@ class GitObjectStore:
             return True
         if (self.objects_dir / oid[:2] / oid[2:]).exists():
             return True
-        self.db.update_cache(force=True)
-        return self._in_pack(oid)
+        return self.reader.read(oid, limit=0) is not None
 
 
 # --- packs ------------------------------------------------------------------------------

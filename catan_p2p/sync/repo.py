@@ -388,7 +388,6 @@ class GameRepo:
             args += ["-f", "--depth=250", "--window=250"]
         gitcmd.run(self.git_dir, *args, check=True)
         gitcmd.run(self.git_dir, "prune-packed", "-q")
-        self.store.db.update_cache(force=True)
         self._loose_written = 0
 
     def wait_for_maintenance(self) -> None:

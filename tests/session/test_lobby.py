@@ -24,8 +24,9 @@ from catan_p2p.errors import RemoteError
 from catan_p2p.rules.waiting import waits_for
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.lobby import _Reader, list_local, list_remote, summarise
+from catan_p2p.session.lobby import list_local, list_remote, summarise
 from catan_p2p.session.start import create_game, join_game
+from catan_p2p.store.catfile import CatFile
 from catan_p2p.store.refs import player_ref
 
 pytestmark = pytest.mark.network
@@ -55,10 +56,10 @@ def test_the_lobby_reads_whom_a_game_waits_for_as_the_engine_does(tmp_path):
     ref = player_ref("g", "red")
     commits = git("-C", str(tmp_path / "g"), "rev-list", "--first-parent", ref).split()
     phases = set()
-    with _Reader(session.repo.git_dir) as reader:
+    with CatFile(session.repo.git_dir) as reader:
         for oid in commits:
             state = session.repo.state_of(oid)[0]
-            summary = summarise("g", oid, set(), reader)
+            summary = summarise("g", oid, set(), reader.read)
             assert summary.problem is None
             assert list(summary.waiting_for) == waits_for(state), (oid, state.phase)
             assert summary.turn == state.turn and summary.phase == state.phase.name.lower()

@@ -13,9 +13,11 @@ GitPython's own persistent ``cat-file`` reader, counting the child's CPU too.
 
 from __future__ import annotations
 
+import atexit
 import subprocess
 import tempfile
 import threading
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
@@ -28,6 +30,17 @@ Found = tuple[bytes, bytes]
 
 #: No bound on the size of an object read.
 UNBOUNDED = 1 << 62
+
+
+#: Readers with a child running: each is stopped (and its child waited for) when this
+#: process exits, so no ``cat-file`` outlives the command that started it.
+_running: weakref.WeakSet[CatFile] = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all() -> None:
+    for reader in list(_running):
+        reader.close()
 
 
 class CatFile:
@@ -49,6 +62,12 @@ class CatFile:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def __del__(self) -> None:
+        # A store dropped without ``close``: its child is waited for here, not left to
+        # find the end of its input after the command that started it has gone.
+        if self._proc is not None:
+            self.close()
+
     def _started(self) -> subprocess.Popen:
         if self._proc is None:
             # Git's complaints go to a file, not a pipe nobody reads (a full pipe would
@@ -61,11 +80,13 @@ class CatFile:
                 stdout=subprocess.PIPE,
                 stderr=self._stderr,
             )
+            _running.add(self)
         return self._proc
 
     def close(self) -> None:
         """Stop the child (a later read starts another)."""
         proc, self._proc = self._proc, None
+        _running.discard(self)
         if proc is not None:
             for pipe in (proc.stdin, proc.stdout):
                 try:

@@ -91,7 +91,7 @@ READERS: dict[str, tuple[Callable[[], Reader], str]] = {
     "ours": (_ours, "catan_p2p.store.catfile"),
     "gitdb": (_gitdb, "gitdb"),
     "dulwich": (_dulwich, "dulwich.object_store"),
-    "gitpython": (_gitpython, "git"),
+    "gitpython": (_gitpython, "git.cmd"),  # the whole of GitPython: git.cmd imports it
 }
 
 

@@ -1,13 +1,14 @@
 """The one place the ``git`` program is started: every Git command of the package.
 
-A game's objects and refs are read and written without Git (``store.objects`` over
-gitdb, ``store.refs``); the program is for what only it does: transfers
-(``sync.transport``, the lobby's listing and shallow fetch), ``init`` and ``config``,
-packing (``repack``), the batch reader (``cat-file --batch``) and a few questions
-(``merge-base``, ``rev-list``, ``log``). One home is one place to say what every call
-needs (never a password prompt on a terminal) and one place to look when one misbehaves.
-GitPython's ``Repo``/``Remote`` would start the same program with more Python around
-it; the A/B in docs/ARCHITECTURE.md measured that cost, so the calls stay plain.
+A game's objects and refs are written without Git (``store.objects``, ``store.refs``);
+the program is for what only it does: transfers (``sync.transport``, the lobby's
+listing and shallow fetch), ``init`` and ``config``, packing (``repack``), the one
+object reader (``store.catfile``: a long-running ``cat-file --batch``) and a few
+questions (``merge-base``, ``rev-list``, ``log``). One home is one place to say what
+every call needs (never a password prompt on a terminal) and one place to look when one
+misbehaves. GitPython's ``Repo``/``Remote`` and its persistent reader would start the
+same program with more Python around it; benchmarks/ab_transfer.py and ab_reader.py
+measured that cost, so the calls stay plain.
 """
 
 from __future__ import annotations

@@ -23,7 +23,11 @@ def test_a_short_run_measures_our_reader_on_every_layout(tmp_path, capsys):
     out = tmp_path / "ab_reader.json"
     assert ab_reader.main(["--actions", "30", "--rounds", "1", "--out", str(out)]) == 0
     saved = json.loads(out.read_text())
-    cases = {f"{layout} {kind}" for layout in ("packed", "played", "loose") for kind in ("commit", "tree")}
+    cases = {
+        f"{layout} {kind}"
+        for layout in ("packed", "played", "loose")
+        for kind in ("commit", "tree")
+    }
     assert set(saved["us_per_object"]) == cases
     for figures in saved["us_per_object"].values():
         assert figures["ours"]["cpu"] > 0 and figures["ours"]["vs_ours"] == 1.0

@@ -61,6 +61,23 @@ def test_no_module_but_gitcmd_starts_a_process_of_git_by_path():
             assert "bin/git" not in text and "shell=True" not in text, path
 
 
+def test_objects_are_read_by_one_cat_file_reader_and_by_no_library():
+    """``cat-file`` is named only by store/catfile.py (one reader for the store, the hook
+    and the lobby), and no module reads objects through a library of its own."""
+    reader = PACKAGE / "store" / "catfile.py"
+    for path in _modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if path != reader:
+            spelled = [n.lineno for n in ast.walk(tree) if getattr(n, "value", None) == "cat-file"]
+            assert not spelled, f"{path.relative_to(ROOT)}:{spelled} starts its own cat-file"
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            roots = {name.split(".")[0] for name in names}
+            assert not roots & {"gitdb", "smmap", "git", "dulwich"}, f"{path}:{node.lineno}"
+
+
 def test_the_client_never_reaches_into_a_sessions_repository():
     for path in _modules(PACKAGE / "client"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

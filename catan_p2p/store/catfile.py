@@ -48,13 +48,15 @@ class CatFile:
 
     ``read`` answers an object's kind and bytes, or None when Git has no such object. A
     child that stops (a damaged pack Git gives up on, a kill) is a ``StateFileError``
-    naming Git's own words, and the next read starts a new one.
+    naming Git's own words, and the next read starts a new one. A question and its
+    answer hold a lock: two threads never read each other's answers.
     """
 
     def __init__(self, git_dir: Path | str) -> None:
         self.git_dir = Path(git_dir)
         self._proc: subprocess.Popen | None = None
         self._stderr: IO[bytes] | None = None
+        self._lock = threading.Lock()
 
     def __enter__(self) -> CatFile:
         return self
@@ -132,13 +134,14 @@ class CatFile:
         """The kind and bytes of ``name`` (an oid, or ``<oid>:<path>``); None when Git has
         no such object or it is larger than ``limit`` bytes (with ``limit`` 0 the kind
         alone, bytes empty)."""
-        proc = self._started()
-        try:
-            proc.stdin.write(name.encode() + b"\n")  # type: ignore[union-attr]
-            proc.stdin.flush()  # type: ignore[union-attr]
-        except (BrokenPipeError, ValueError):
-            raise self._stopped(name) from None
-        return self._answer(name, limit)
+        with self._lock:
+            proc = self._started()
+            try:
+                proc.stdin.write(name.encode() + b"\n")  # type: ignore[union-attr]
+                proc.stdin.flush()  # type: ignore[union-attr]
+            except (BrokenPipeError, ValueError):
+                raise self._stopped(name) from None
+            return self._answer(name, limit)
 
     def read_all(self, names: Iterable[str], limit: int = UNBOUNDED) -> dict[str, Found]:
         """``name -> (kind, bytes)`` of every object of ``names`` found (as ``read``).
@@ -146,7 +149,10 @@ class CatFile:
         The names are written by a thread while the answers are read, in one stream:
         a round trip per object was most of the lobby's listing time.
         """
-        names = list(names)
+        with self._lock:
+            return self._read_all(list(names), limit)
+
+    def _read_all(self, names: list[str], limit: int) -> dict[str, Found]:
         proc = self._started()
         stdin = proc.stdin
         data = b"".join(n.encode() + b"\n" for n in names)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from catan_p2p.errors import StateFileError
+from catan_p2p.errors import DamagedRepository, StateFileError
 from catan_p2p.store.objects import (
     GitObjectStore,
     commit_data,
@@ -243,8 +243,8 @@ def test_a_read_follows_an_object_a_repack_moved_and_a_missing_one_fails_at_once
 @pytest.mark.parametrize("damage", ["truncated", "cut to its header", "bytes flipped"])
 def test_a_damaged_pack_is_a_clear_error_not_a_traceback(tmp_path: Path, damage: str):
     """A pack cut short or with bytes changed (a full disk, a bad copy) makes a read fail
-    with a ``StateFileError`` naming the object (gitdb's smmap raised AttributeError on
-    a truncated pack); the store reads on afterwards."""
+    with a ``DamagedRepository`` naming the pack (gitdb's smmap raised AttributeError on
+    a truncated pack, gitdb a zlib.error on changed bytes); the store reads on afterwards."""
     git_dir = init_repo(tmp_path / "repo")
     writer = GitObjectStore(git_dir)
     with writer.batch():
@@ -261,7 +261,7 @@ def test_a_damaged_pack_is_a_clear_error_not_a_traceback(tmp_path: Path, damage:
     else:
         pack.write_bytes(data[:12] + bytes(b ^ 0x55 for b in data[12:-20]) + data[-20:])
     reader = GitObjectStore(git_dir)
-    with pytest.raises(StateFileError, match=commit):
+    with pytest.raises(DamagedRepository, match=pack.name):
         reader.read(commit)
     assert reader.read(fine) == (b"blob", b"loose and fine")
     reader.close()

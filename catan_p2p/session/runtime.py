@@ -283,6 +283,7 @@ class Runtime:
         if self._thread is None and threading.get_ident() == self._owner:
             self._record_queued()
             self.sync_once()  # a local round: the moves nobody chooses, the status
+            self._wake.clear()  # synced: the next ``pump`` need not sync again
 
     def drive(self, bots: Mapping[str, Bot], delay: float | None = None) -> None:
         """Play the seats of ``bots``, one move per ``delay`` seconds (a burst when 0)."""
@@ -363,11 +364,7 @@ class Runtime:
     # --- the loop ------------------------------------------------------------------------
 
     def _loop(self) -> None:
-        self._owner = threading.get_ident()
-        while not self._stop.is_set():
-            changed = self.round()
-            self._rest(self._next_wait(changed))
-            self._wake.clear()
+        self.run(until=lambda _runtime: False)  # until ``stop``
 
     def round(self, sync: bool = True) -> bool:
         """Record, answer, let the bots move, sync, talk, listen; True if anything moved."""

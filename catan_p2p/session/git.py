@@ -268,8 +268,9 @@ class GitSession:
         ref = player_ref(self.game_id, got.sender)
         known = {self.repo.refs.get(tracking_ref(ref, s.name)) for s in self._sources()}
         known.add(self.repo.refs.get(ref))
-        keys = dict(zip(self.players, self.state.seats or (), strict=False))
-        verdict = nudge.worth_fetching(got, self.local_players, keys, known, self.points())
+        verdict = nudge.worth_fetching(
+            got, self.local_players, self.claimed_keys(), known, self.points()
+        )
         if verdict == nudge.HELLO and self.state.lobby_open:
             self.add_point(got.sender, got.point)
         return verdict is not None
@@ -278,10 +279,13 @@ class GitSession:
         """``commit -> words`` where the log says more than the subject (``wording``)."""
         return spoken(self.repo, entries)
 
+    def claimed_keys(self) -> dict[str, str]:
+        """Each seat's public key as its claim in the verified state names it ('' while open)."""
+        return dict(zip(self.players, self.state.seats or (), strict=False))
+
     def chat(self) -> ChatLog:
         """The table talk beside this game, read with the seat keys of the verified state."""
-        keys = lambda: dict(zip(self.players, self.state.seats or (), strict=False))  # noqa: E731
-        return ChatLog(self.repo.path, self.game_id, keys)
+        return ChatLog(self.repo.path, self.game_id, self.claimed_keys)
 
     def peer_heads(self) -> dict[str, tuple[str, int]]:
         """Each seat's log head on the shared remote, with its commit time (for when a

@@ -42,7 +42,7 @@ from benchmarks.gitgames import play_hotseat
 from catan_p2p.store import gitcmd
 from catan_p2p.store.catfile import CatFile
 from catan_p2p.store.objects import parse_tree, write_pack
-from catan_p2p.sync.repo import REPACK_EVERY, init_repo
+from catan_p2p.store.repo import REPACK_EVERY, init_repo
 
 #: A reader: open(git_dir) -> handle, read(handle, oid) -> (kind, bytes), close(handle).
 Reader = tuple[Callable, Callable, Callable]

@@ -35,8 +35,8 @@ from catan_p2p.sim import next_actor
 from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import GitObjectStore, MemoryObjectStore, write_pack
 from catan_p2p.store.refs import Refs, player_ref
+from catan_p2p.store.repo import init_repo
 from catan_p2p.store.spares import SpareFiles
-from catan_p2p.sync.repo import init_repo
 from catan_p2p.trust.engine import step
 
 TARGET_MS = 2.0  # compute per commit at 4 players

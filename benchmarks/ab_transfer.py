@@ -1,4 +1,4 @@
-"""A/B of the hot transfer: our plain ``git fetch`` (sync/transport.py) against GitPython's.
+"""A/B of the hot transfer: our plain ``git fetch`` (net/transport.py) against GitPython's.
 
 The transfer a sync round makes: ten fetches of the two players' logs of one game from a
 remote on this disk, in a fresh process (Python's start and imports included, as a
@@ -33,7 +33,7 @@ FETCHES = 10
 def child(way: str, local: str, url: str, game: str, logs: list[str]) -> None:
     """The measured process: ``FETCHES`` fetches of ``logs`` into ``local``."""
     if way == "plain":
-        from catan_p2p.sync import transport
+        from catan_p2p.net import transport
 
         for _ in range(FETCHES):
             transport.fetch(Path(local), game, logs=logs, url=url)
@@ -57,7 +57,7 @@ def _setup(workdir: Path, actions: int) -> tuple[str, str, list[str]]:
     """A two-player bot game to fetch from: its URL, its id and its players' logs."""
     from benchmarks.gitgames import play_hotseat
     from catan_p2p.store.refs import player_ref
-    from catan_p2p.sync.repo import GameRepo
+    from catan_p2p.store.repo import GameRepo
 
     run = play_hotseat(workdir, 2, "ab-transfer", actions)
     repo = GameRepo(run.git_dir)
@@ -70,8 +70,8 @@ def _setup(workdir: Path, actions: int) -> tuple[str, str, list[str]]:
 
 def _one(way: str, workdir: Path, n: int, url: str, game: str, logs: list[str]) -> dict:
     """One whole measured process: CPU (with its children), wall seconds, peak MiB."""
-    from catan_p2p.sync import transport
-    from catan_p2p.sync.repo import init_repo
+    from catan_p2p.net import transport
+    from catan_p2p.store.repo import init_repo
 
     local = init_repo(workdir / f"{way}-{n}")
     transport.set_remote(local, url)

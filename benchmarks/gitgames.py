@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net import transport
+from catan_p2p.protocol.verify import Verifier
+from catan_p2p.replica.peer import Peer
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
@@ -31,11 +34,8 @@ from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor, play_session_game
 from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import game_prefix
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.store.schema import FILES
-from catan_p2p.sync import transport
-from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.verify import Verifier
 
 COLOURS = ("red", "blue", "white", "orange", "green", "brown")
 BOT = "random"  # catan_p2p.bots.RandomBot: random legal actions, weighted per kind

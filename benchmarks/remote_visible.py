@@ -24,12 +24,12 @@ import time
 from pathlib import Path
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net.transport import share_all
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store import gitcmd
-from catan_p2p.sync.transport import share_all
 
 
 def _bare(path: Path) -> Path:

@@ -44,8 +44,8 @@ from benchmarks.wan import (
     _stop,
 )
 from benchmarks.wan_link import WanLink
+from catan_p2p.net import serve as served
 from catan_p2p.store import gitcmd
-from catan_p2p.sync import serve as served
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "sync"))  # the servers are the tests' fixtures

@@ -31,11 +31,11 @@ from pathlib import Path
 
 from catan_p2p.bots import make_bot
 from catan_p2p.commands.host import install_hook
+from catan_p2p.net import transport
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store import gitcmd
-from catan_p2p.sync import transport
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "sync"))  # the servers are the tests' fixtures

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from catan_p2p import printable
 from catan_p2p.errors import CatanError
-from catan_p2p.sync import disk
+from catan_p2p.store import disk
 
 #: Every sub-command and its one-line help, in the order ``--help`` lists them. The
 #: command's options live beside its ``run`` in ``catan_p2p/commands/<name>.py``.

@@ -31,8 +31,8 @@ def _keys_home(tmp_path_factory):
     import hashlib
     import os
 
+    from catan_p2p.protocol.signing import SeatKey
     from catan_p2p.rules.state import SEAT_COLOURS
-    from catan_p2p.sync.signing import SeatKey
 
     home = tmp_path_factory.mktemp("catan_home")
     # Fixed keys for every seat colour: the dice come from chains derived from the seat

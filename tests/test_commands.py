@@ -17,7 +17,8 @@ import pytest
 
 from catan_p2p.cli import COMMANDS, build_parser, main
 from catan_p2p.commands._progress import ProgressBar
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.protocol.genesis import genesis_of
+from catan_p2p.store.repo import GameRepo
 
 
 def git(*args: str) -> str:
@@ -69,7 +70,7 @@ def test_new_at_a_fixed_genesis_time_deals_the_same_game_again(capsys, tmp_path,
         monkeypatch.setenv(GENESIS_TIME_ENV, str(when))
         new_game(capsys, repo, "--game", "g", "--seed", "s")
         game = GameRepo(repo)
-        return game.genesis_of(game.refs.get(player_ref("g", "red")))
+        return genesis_of(game, game.refs.get(player_ref("g", "red")))
 
     first = genesis(tmp_path / "a", 1_700_000_123)
     assert genesis(tmp_path / "b", 1_700_000_123) == first

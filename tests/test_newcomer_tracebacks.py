@@ -181,7 +181,13 @@ def _program() -> list[str]:
 @pytest.mark.slow  # starts the program
 @pytest.mark.parametrize(
     "loaded",
-    ["catan_p2p.errors", "catan_p2p.sync.disk", "catan_p2p.cli", "pygame", "catan_p2p.session.git"],
+    [
+        "catan_p2p.errors",
+        "catan_p2p.store.disk",
+        "catan_p2p.cli",
+        "pygame",
+        "catan_p2p.session.git",
+    ],
 )
 def test_ctrl_c_while_the_program_loads_exits_130_without_a_traceback(tmp_path, loaded):
     """Interrupted as soon as ``loaded`` is imported (``-X importtime`` says when)."""

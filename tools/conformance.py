@@ -17,7 +17,7 @@ state_schema/PROTOCOL.md it follows and is run over every commit it applies to:
 - ``§3 signatures``: every commit but the genesis is signed by its author's seat key;
 - ``§4 files``: every tree is the canonical serialisation of the state it holds;
 - ``§5 rules``: every branch verifies from the derived genesis: the rules, the outcomes,
-  the answers, the merges, the tree of every step (``sync.audit``, as ``catan-p2p
+  the answers, the merges, the tree of every step (``protocol.audit``, as ``catan-p2p
   verify`` runs it);
 - ``§9 vectors`` (with ``--vectors``): for the vectors' inputs, the repository holds
   every commit of ``state_schema/vectors/vectors.json`` with exactly its bytes.
@@ -40,14 +40,14 @@ if str(ROOT) not in sys.path:  # `python tools/conformance.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
 from catan_p2p.errors import CatanError  # noqa: E402
+from catan_p2p.protocol import message as proto  # noqa: E402
+from catan_p2p.protocol.audit import audit  # noqa: E402
+from catan_p2p.protocol.genesis import derive_genesis  # noqa: E402
+from catan_p2p.protocol.signing import check_signature  # noqa: E402
 from catan_p2p.store import codec, reading  # noqa: E402
-from catan_p2p.store.objects import Commit, HashingStore, parse_tree  # noqa: E402
+from catan_p2p.store.objects import Commit, HashingStore, parse_tree, player_email  # noqa: E402
 from catan_p2p.store.refs import check_name, well_formed  # noqa: E402
-from catan_p2p.sync import protocol as proto  # noqa: E402
-from catan_p2p.sync.audit import audit  # noqa: E402
-from catan_p2p.sync.genesis import derive_genesis  # noqa: E402
-from catan_p2p.sync.repo import GameRepo  # noqa: E402
-from catan_p2p.sync.signing import check_signature  # noqa: E402
+from catan_p2p.store.repo import GameRepo  # noqa: E402
 
 VECTORS = ROOT / "state_schema" / "vectors" / "vectors.json"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -145,8 +145,8 @@ def check_header(c: Commit) -> str | None:
     """§3 Commits: the one canonical header."""
     if not c.canonical:
         return "the header is not the canonical form (see section 3)"
-    if c.email != proto.player_email(c.author):
-        return f"the e-mail is {c.email!r}, not {proto.player_email(c.author)!r}"
+    if c.email != player_email(c.author):
+        return f"the e-mail is {c.email!r}, not {player_email(c.author)!r}"
     if not c.parents and not _is_chat(c) and c.signature is not None:
         return "the genesis is signed; it must not be"
     return None

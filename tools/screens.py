@@ -31,6 +31,7 @@ from catan_p2p.client.replay import ReplayViewer, replay_states  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.trade_dialogs import TradeDialog  # noqa: E402
+from catan_p2p.net.transport import share_all  # noqa: E402
 from catan_p2p.rules.actions import OfferTrade  # noqa: E402
 from catan_p2p.rules.board import EXTENSION_BOARD, STANDARD_BOARD, Board  # noqa: E402
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase  # noqa: E402
@@ -44,7 +45,6 @@ from catan_p2p.session.watch import default_watch_repo, open_watch  # noqa: E402
 from catan_p2p.sim import next_actor  # noqa: E402
 from catan_p2p.store import gitcmd  # noqa: E402
 from catan_p2p.store.refs import player_ref  # noqa: E402
-from catan_p2p.sync.transport import share_all  # noqa: E402
 
 SIZE = (1280, 800)
 PLAYERS = ["red", "blue", "white", "orange"]
@@ -237,8 +237,8 @@ def save_invites(work: Path, window_png: Path, lobby_png: Path) -> None:
     """A game waiting for seats: its window shows the invitation with a copy button,
     and a friend's lobby lists the game from that line pasted in."""
     from catan_p2p.commands.lobby import local_games, remote_games
+    from catan_p2p.net import transport
     from catan_p2p.session.start import invite_of
-    from catan_p2p.sync import transport
 
     os.environ["CATAN_P2P_HOME"] = str(work / "invite-home")
     points = {p: _bare(work / f"{p}-point.git") for p in ("red", "blue")}

@@ -15,6 +15,11 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from catan_p2p.bots import make_bot
+from catan_p2p.protocol import liveness
+from catan_p2p.protocol import message as proto
+from catan_p2p.protocol import verify as verify_mod
+from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.replica import seen as seen_mod
 from catan_p2p.rules import chance as chance_mod
 from catan_p2p.rules.actions import (
     Abandon,
@@ -41,13 +46,8 @@ from catan_p2p.rules.state import SEAT_COLOURS, Answer, Phase
 from catan_p2p.rules.trade import counter_offers
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync import liveness
-from catan_p2p.sync import protocol as proto
-from catan_p2p.sync import repo as repo_mod
-from catan_p2p.sync import seen as seen_mod
-from catan_p2p.sync import verify as verify_mod
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import SeatKey
+from catan_p2p.store import repo as repo_mod
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import step
 
 WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z: the genesis of the first game

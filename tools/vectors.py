@@ -45,6 +45,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python tools/vectors.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
+from catan_p2p.protocol import message as proto  # noqa: E402
+from catan_p2p.protocol.concurrent import as_merged  # noqa: E402
+from catan_p2p.protocol.genesis import initial_state  # noqa: E402
+from catan_p2p.protocol.signing import SeatKey  # noqa: E402
 from catan_p2p.rules import chance as chance_mod  # noqa: E402
 from catan_p2p.rules.actions import (  # noqa: E402
     Action,
@@ -69,12 +73,15 @@ from catan_p2p.rules.board import Board  # noqa: E402
 from catan_p2p.rules.engine import dice_step_due  # noqa: E402
 from catan_p2p.rules.steps import ANSWERS, STEPS  # noqa: E402
 from catan_p2p.store import codec, reading  # noqa: E402
-from catan_p2p.store.objects import Commit, MemoryObjectStore, commit_data, parse_tree, tree_data  # noqa: E402
-from catan_p2p.sync import protocol as proto  # noqa: E402
-from catan_p2p.sync.concurrent import as_merged  # noqa: E402
-from catan_p2p.sync.genesis import initial_state  # noqa: E402
-from catan_p2p.sync.repo import GameRepo, init_repo  # noqa: E402
-from catan_p2p.sync.signing import SeatKey  # noqa: E402
+from catan_p2p.store.objects import (  # noqa: E402
+    Commit,
+    MemoryObjectStore,
+    commit_data,
+    parse_tree,
+    player_email,
+    tree_data,
+)
+from catan_p2p.store.repo import GameRepo, init_repo  # noqa: E402
 from catan_p2p.trust import poker as cards_deck  # noqa: E402
 from catan_p2p.trust.engine import step  # noqa: E402
 from catan_p2p.trust.steals import steal_context  # noqa: E402
@@ -450,7 +457,7 @@ class Rebuild:
         c = self.commit(oid)
         _expect("§3 The message", "the message", message, c.message)
         when = self.by_id[oid]["time"]  # an input: the clock the author read (§9)
-        fields = (c.tree, c.parents, c.author, proto.player_email(c.author), when, message)
+        fields = (c.tree, c.parents, c.author, player_email(c.author), when, message)
         unsigned = commit_data(*fields)
         raw = unsigned
         if c.parents or c.tree == EMPTY_TREE:

@@ -21,7 +21,7 @@ from catan_p2p.errors import UsageError
 from catan_p2p.session.base import Session
 from catan_p2p.session.runtime import Runtime
 from catan_p2p.store import gitcmd
-from catan_p2p.sync.repo import find_git_dir
+from catan_p2p.store.repo import find_git_dir
 
 #: While nothing changes a bot's runtime waits longer between syncs, up to this many
 #: seconds, so idle peers leave the CPU to the others.

@@ -77,6 +77,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _has_remote(chat: ChatLog) -> bool:
-    from catan_p2p.sync import transport
+    from catan_p2p.net import transport
 
     return transport.remote_url(chat.repo.git_dir) is not None

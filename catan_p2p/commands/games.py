@@ -20,6 +20,7 @@ from pathlib import Path
 from catan_p2p.commands._options import add_json
 from catan_p2p.commands._seats import bot_seats
 from catan_p2p.printable import shown
+from catan_p2p.protocol.invite import is_invite
 from catan_p2p.session.home import known_repos
 from catan_p2p.session.lobby import (
     GameSummary,
@@ -28,7 +29,6 @@ from catan_p2p.session.lobby import (
     list_local,
     list_remote,
 )
-from catan_p2p.sync.invite import is_invite
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,6 +1,6 @@
 """``catan-p2p host init PATH``: a bare repository that guards every game pushed to it.
 
-The repository gets the ``pre-receive`` hook of ``catan_p2p/sync/hook.py``, run by
+The repository gets the ``pre-receive`` hook of ``catan_p2p/net/hook.py``, run by
 this installation's Python, so a forged, rigged or equivocating push is refused before
 any peer fetches it. Share its URL (a path, ``ssh://``, ``git daemon``, smart HTTP).
 """
@@ -16,11 +16,11 @@ from pathlib import Path
 from catan_p2p.commands._common import print_json
 from catan_p2p.commands._options import add_json
 from catan_p2p.errors import UsageError
-from catan_p2p.sync.repo import init_repo
+from catan_p2p.store.repo import init_repo
 
 HOOK = """#!/bin/sh
 # catan_p2p guard: refuses forged, rigged or equivocating pushes (catan-p2p host init).
-exec {python} -m catan_p2p.sync.hook
+exec {python} -m catan_p2p.net.hook
 """
 
 

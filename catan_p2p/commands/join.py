@@ -19,11 +19,11 @@ from catan_p2p.commands._common import (
 )
 from catan_p2p.commands._options import add_json, add_key, add_publish, add_start, parse_peers
 from catan_p2p.errors import RemoteError, UsageError
+from catan_p2p.net import serve
+from catan_p2p.protocol.invite import Invite, is_invite, parse_invite
 from catan_p2p.session.home import remember_repo
 from catan_p2p.session.lobby import list_remote
 from catan_p2p.session.start import check_start, join_game, join_invite
-from catan_p2p.sync import serve
-from catan_p2p.sync.invite import Invite, is_invite, parse_invite
 
 #: What to do when the remote cannot be read.
 UNREACHABLE = "check the URL and that the remote is reachable, then run `catan-p2p join` again"

@@ -13,9 +13,9 @@ from pathlib import Path
 from catan_p2p.commands._common import open_repo, print_json
 from catan_p2p.commands._options import SEAT_COLOURS, add_json, add_repo
 from catan_p2p.errors import CatanError, UsageError
+from catan_p2p.protocol.audit import seat_keys
+from catan_p2p.protocol.signing import allowed_signers
 from catan_p2p.session.keys import existing_key, seat_key
-from catan_p2p.sync.audit import seat_keys
-from catan_p2p.sync.signing import allowed_signers
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

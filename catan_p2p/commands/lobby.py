@@ -106,8 +106,8 @@ def local_changes() -> tuple:
 
 def remote_games(url: str):  # type: ignore[no-untyped-def]
     """A remote's games, or an invitation's game read at every place it names."""
+    from catan_p2p.protocol.invite import is_invite
     from catan_p2p.session.lobby import list_invite, list_remote
-    from catan_p2p.sync.invite import is_invite
 
     return list_invite(url) if is_invite(url) else list_remote(url)
 
@@ -115,9 +115,9 @@ def remote_games(url: str):  # type: ignore[no-untyped-def]
 def open_choice(choice, args: argparse.Namespace, screen):  # type: ignore[no-untyped-def]
     """Open the window of what was picked; returns the screen to draw the lobby on."""
     from catan_p2p.commands import play, watch
+    from catan_p2p.net import transport
     from catan_p2p.session.watch import is_spectator_repo
-    from catan_p2p.sync import transport
-    from catan_p2p.sync.repo import find_git_dir
+    from catan_p2p.store.repo import find_git_dir
 
     options = play.build_options(opponents=args.opponents, mute=args.mute)
     if choice.kind == "new":

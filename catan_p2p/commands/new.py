@@ -17,6 +17,9 @@ from catan_p2p.commands._common import (
 )
 from catan_p2p.commands._options import add_board, add_json, add_key, add_publish, parse_peers
 from catan_p2p.errors import CatanError, UsageError
+from catan_p2p.net import serve, transport
+from catan_p2p.protocol.genesis import genesis_of
+from catan_p2p.protocol.invite import Invite
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.session.git import GitSession
@@ -24,10 +27,8 @@ from catan_p2p.session.home import remember_repo
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.session.start import create_game, genesis_time, invite_of
 from catan_p2p.store.refs import player_ref
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.store.schema import MAX_TIMEOUT
-from catan_p2p.sync import serve, transport
-from catan_p2p.sync.invite import Invite
-from catan_p2p.sync.repo import GameRepo
 
 
 def board_for(
@@ -239,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
         pick = f" --game {game}" if existing else ""
         mine = made.refs.get(player_ref(game, me))
         assert mine is not None  # create_game set it
-        start = made.genesis_of(mine)
+        start = genesis_of(made, mine)
         invite = None
         if args.remote or args.publish:
             invite = _share(path, game, args.remote, me, keys)

@@ -42,7 +42,7 @@ from catan_p2p.session.chat import ChatLog  # noqa: E402
 from catan_p2p.session.driver import Driver  # noqa: E402
 from catan_p2p.session.runtime import Runtime  # noqa: E402
 from catan_p2p.store import gitcmd  # noqa: E402
-from catan_p2p.sync.repo import find_git_dir  # noqa: E402
+from catan_p2p.store.repo import find_git_dir  # noqa: E402
 
 COLOURS = SEAT_COLOURS
 BOT_STRATEGY = "greedy" if "greedy" in STRATEGIES else "random"
@@ -136,9 +136,9 @@ def local_keys(repo: Path, players: tuple[str, ...] | list[str]) -> dict:
     folder: a game against bots leaves no keys behind that another game (or a bot
     started in the wrong repository) would then pick up.
     """
+    from catan_p2p.protocol.signing import SeatKey
     from catan_p2p.session.keys import existing_key, remember
-    from catan_p2p.sync.repo import init_repo
-    from catan_p2p.sync.signing import SeatKey
+    from catan_p2p.store.repo import init_repo
 
     try:
         git_dir = find_git_dir(repo)
@@ -182,7 +182,7 @@ def join_remote(args: argparse.Namespace) -> Game:
     """Take a seat in a networked game: clone its refs from the remote, sync in background."""
     if GitSession is None:
         raise UsageError("networked play needs Git sessions, which this build lacks")
-    from catan_p2p.sync.invite import is_invite, parse_invite
+    from catan_p2p.protocol.invite import is_invite, parse_invite
 
     invite = parse_invite(args.remote) if is_invite(args.remote) else None
     if invite is not None:  # the lobby's Join of an invitation's game

@@ -1,7 +1,7 @@
 """``catan-p2p serve``: publish your seat from this machine, read-only, over ``git://``.
 
 A game made or joined with ``--publish serve[:PORT]`` names this repository itself as
-the seat's publication point (``sync.serve``). The window and ``bot`` serve it while
+the seat's publication point (``net.serve``). The window and ``bot`` serve it while
 they run; this command serves it when neither does (so the others can still join and
 read your moves while you are away from the game), until Ctrl-C. Nothing is written:
 ``git daemon`` only uploads.
@@ -15,7 +15,7 @@ import sys
 from catan_p2p.commands._common import open_repo
 from catan_p2p.commands._options import add_repo
 from catan_p2p.errors import UsageError
-from catan_p2p.sync import serve
+from catan_p2p.net import serve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ from catan_p2p.rules.state import NOBODY, GameState
 from catan_p2p.rules.waiting import expecting
 from catan_p2p.store import gitcmd
 from catan_p2p.store.codec import player_data, turn_data
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.views import hidden_count, pending_cards
 
 

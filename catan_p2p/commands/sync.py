@@ -9,7 +9,7 @@ from catan_p2p.commands._common import open_session, print_json, without_retry_a
 from catan_p2p.commands._options import add_json, add_publish, add_repo, parse_peers
 from catan_p2p.errors import CatanError
 from catan_p2p.rules.waiting import expecting
-from catan_p2p.sync import disk
+from catan_p2p.store import disk
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

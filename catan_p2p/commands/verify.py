@@ -9,13 +9,13 @@ from pathlib import Path
 
 from catan_p2p.commands._common import open_repo, print_json
 from catan_p2p.commands._options import add_json, add_repo
+from catan_p2p.protocol.audit import audit
+from catan_p2p.protocol.message import ACTION, parse_action, trailer
 from catan_p2p.rules.actions import BuyDevCard
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.waiting import expecting, owed_reveal, waits_for
 from catan_p2p.store import gitcmd
-from catan_p2p.sync.audit import audit
-from catan_p2p.sync.protocol import ACTION, parse_action, trailer
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.views import pending_cards
 
 

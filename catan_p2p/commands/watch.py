@@ -47,8 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from catan_p2p.commands.play import NO_DISPLAY, open_window
     from catan_p2p.errors import UsageError
+    from catan_p2p.protocol.invite import is_invite, parse_invite
     from catan_p2p.session.start import check_start
-    from catan_p2p.sync.invite import is_invite, parse_invite
 
     if args.start:
         check_start(args.start)  # a bad one is refused before a window opens
@@ -84,9 +84,9 @@ def start_watching(url: str, game: str, repo: str | None, start: str | None = No
     """Open the spectator's copy of ``game`` (fetched from ``url``)."""
     from catan_p2p.commands._common import without_retry_advice
     from catan_p2p.errors import RemoteError
+    from catan_p2p.protocol.invite import is_invite, parse_invite
     from catan_p2p.session.home import remember_repo
     from catan_p2p.session.watch import default_watch_repo, open_watch
-    from catan_p2p.sync.invite import is_invite, parse_invite
 
     if is_invite(url):  # the game, its start and where to read it, from one line
         invite = parse_invite(url)

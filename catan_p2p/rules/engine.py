@@ -640,7 +640,7 @@ def _abandon(
     state: GameState, seat: int, a: Abandon, chance: Chance | None, keys: SeatKeys
 ) -> tuple[GameState, Action]:
     """End the game without a player the game waits on; whether it waited long enough
-    is the verifier's to judge (commit times, ``sync.verify``)."""
+    is the verifier's to judge (commit times, ``protocol.verify``)."""
     name = seat_name(state, seat)
     if state.is_over:
         raise IllegalAction("abandon: the game is over already")

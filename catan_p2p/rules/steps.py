@@ -5,7 +5,7 @@ answered by each other player; a robbed player gives the robber a card; the play
 robbed earlier show their stolen cards before a monopoly; at the start every seat is
 claimed. Each is a **kind of step** and ``STEPS`` is the one table of them: the ref
 names (``store.refs``), the plan of where an action goes and the merge
-(``sync.concurrent``), the merge message (``sync.protocol``), the verifier and the
+(``protocol.concurrent``), the merge message (``protocol.message``), the verifier and the
 hook all read it, so a new kind is one entry here (with its answer action and its
 rule in the engine). The table is the game's part: who answers, with what, when the
 step is open and when it is over; the protocol's part (the answer branch

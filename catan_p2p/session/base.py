@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from catan_p2p.replica.adopt import Fork
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
-from catan_p2p.sync.adopt import Fork
 from catan_p2p.trust.engine import refusal, step
 
 
@@ -127,7 +127,7 @@ class Session(Protocol):
 
     @property
     def served(self) -> str | None:
-        """The ``git://`` URL this machine serves the game at (``sync.serve``), or None."""
+        """The ``git://`` URL this machine serves the game at (``net.serve``), or None."""
         ...
 
     def nudges(self) -> list[tuple[bytes, tuple[str, int]]]:
@@ -135,7 +135,7 @@ class Session(Protocol):
         ...
 
     def hear(self, datagram: bytes) -> bool:
-        """Whether a datagram is a nudge worth a fetch now (``sync.nudge``)."""
+        """Whether a datagram is a nudge worth a fetch now (``net.nudge``)."""
         ...
 
     def close(self) -> None:

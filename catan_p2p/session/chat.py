@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catan_p2p.errors import CatanError, UsageError
+from catan_p2p.net import transport
+from catan_p2p.protocol import refpolicy
+from catan_p2p.protocol.audit import seat_keys
+from catan_p2p.protocol.chatlines import MAX_CHARS, line_refusal, shown, update_refusal
 from catan_p2p.session.keys import seat_key
 from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import ZERO, check_name, read_name
-from catan_p2p.sync import refpolicy, transport
-from catan_p2p.sync.audit import seat_keys
-from catan_p2p.sync.chatlines import MAX_CHARS, line_refusal, shown, update_refusal
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class ChatLog:
     ) -> None:
         """The chat of ``game``; ``seats`` gives the verified seat keys (player -> key).
 
-        Without ``seats`` they are read by verifying the game (``sync.audit.seat_keys``).
+        Without ``seats`` they are read by verifying the game (``protocol.audit.seat_keys``).
         """
         self.repo = GameRepo(Path(path))
         self._seats = seats

@@ -1,10 +1,9 @@
 """A running game recorded in Git: hot-seat (every seat here) or networked (one seat).
 
-``GitSession`` orchestrates; the protocol lives in ``sync/``: ``sync.seats.Seats`` is the local
-seats' replica (what they see, where an action goes, merges, the moves nobody chooses, adopting
-what peers offer), ``sync.exchange.Exchange`` the traffic with the remotes. One owner: a session
-is used by one thread; behind every front end that is the peer runtime (``session.runtime``), and
-the front end reads the frozen snapshots it publishes.
+``GitSession`` orchestrates: ``replica.seats.Seats`` is the local seats (what they see, where
+an action goes, merges, the moves nobody chooses, adopting what peers offer), and
+``net.exchange.Exchange`` the traffic with the remotes; the rules they apply are ``protocol/``'s.
+One thread uses a session: the peer runtime (``session.runtime``) behind every front end.
 """
 
 from __future__ import annotations
@@ -16,6 +15,13 @@ from functools import partial
 from pathlib import Path
 
 from catan_p2p.errors import UsageError
+from catan_p2p.net import nudge
+from catan_p2p.net.exchange import Exchange
+from catan_p2p.protocol import refpolicy
+from catan_p2p.protocol.publish import Source
+from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.replica import checkpoint, seen, tracking
+from catan_p2p.replica.seats import Seats, game_start
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
@@ -25,12 +31,7 @@ from catan_p2p.session.history import History
 from catan_p2p.session.keys import check_claimed, seat_keys
 from catan_p2p.session.wording import spoken
 from catan_p2p.store.refs import REMOTE, player_ref, tracking_ref
-from catan_p2p.sync import checkpoint, liveness, nudge, refpolicy
-from catan_p2p.sync.exchange import Exchange
-from catan_p2p.sync.publish import Source
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.seats import Seats, game_start
-from catan_p2p.sync.signing import SeatKey
+from catan_p2p.store.repo import GameRepo
 
 
 class GitSession:
@@ -60,7 +61,7 @@ class GitSession:
         self.game_id = game = self.repo.only_game(game_id)
         self.exchange = Exchange(self.repo, game, ())
         if self.networked and not read_only:
-            refpolicy.drop_junk(self.repo, game)  # fetched before this version
+            tracking.drop_junk(self.repo, game)  # fetched before this version
         start = game_start(self.repo, game, local_players or ())
         self.genesis, self.info = start[0], start[2]
         self.players = start[1].players
@@ -75,7 +76,7 @@ class GitSession:
         self.peers = self.seats.peers
         self._status = SyncStatus(peers=self.players)
         self._history = History(self.repo)
-        self._wait = liveness.Wait(self.repo, game)  # counted from this peer's first sight
+        self._wait = seen.Wait(self.repo, game)  # counted from this peer's first sight
         self.checkpoint.note(self.seats.lead().head, now=True)  # bisect, log, show never close
         if not read_only:
             check_claimed(self.state, self.keys, game)
@@ -137,7 +138,7 @@ class GitSession:
         return self._history.upto(self.head, self.seats.open_answers())
 
     def waiting_since(self) -> int:
-        """When the wait for the next move began, as this peer counts it (``liveness.Wait``)."""
+        """When the wait for the next move began, as this peer counts it (``seen.Wait``)."""
         return self._wait.since(self.head)
 
     def take_rejected(self) -> dict[str, str]:
@@ -241,11 +242,11 @@ class GitSession:
         """Note where ``player`` publishes until its signed claim says so itself."""
         self.exchange.add_point(player, url, self.players)
 
-    # --- nudges (``sync.nudge``) ---------------------------------------------------------
+    # --- nudges (``net.nudge``) ---------------------------------------------------------
 
     @property
     def served(self) -> str | None:
-        """The ``git://`` URL this repository is served at (``sync.serve``), or None."""
+        """The ``git://`` URL this repository is served at (``net.serve``), or None."""
         return self.exchange.served
 
     def nudges(self) -> list[tuple[bytes, tuple[str, int]]]:

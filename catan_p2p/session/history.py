@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from catan_p2p.protocol.concurrent import Answer
+from catan_p2p.protocol.message import parse_action
 from catan_p2p.session.base import LogEntry
-from catan_p2p.sync.concurrent import Answer
-from catan_p2p.sync.protocol import parse_action
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 
 class History:

@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from catan_p2p.errors import UsageError
+from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.home import catan_home
-from catan_p2p.sync.signing import SeatKey
 
 #: File in a repository's git directory: player -> key file used for that seat here.
 REMEMBERED = "catan-p2p-keys.json"

@@ -44,10 +44,10 @@ from catan_p2p.store.refs import (
 from catan_p2p.store.schema import GameFile, SeatsFile, TurnFile
 
 if TYPE_CHECKING:
-    from catan_p2p.sync.repo import GameRepo
+    from catan_p2p.store.repo import GameRepo
 
 # Listing a remote imports no more than it needs (a listing is a process of its own and
-# must answer fast); what reads whole states (sync.repo, rules.engine) is imported by
+# must answer fast); what reads whole states (store.repo, rules.engine) is imported by
 # the functions for this machine's games.
 
 #: Games read from one remote at most; the rest are counted (``RemoteGames.more``).
@@ -181,7 +181,7 @@ def list_invite(text: str, home: Path | None = None, deadline: float = DEADLINE)
         InviteError: ``text`` is no invitation (one sentence; nothing is read).
         RemoteError: the invitation's first place cannot be read.
     """
-    from catan_p2p.sync.invite import parse_invite
+    from catan_p2p.protocol.invite import parse_invite
 
     invite = parse_invite(text)
     started = time.monotonic()
@@ -424,7 +424,7 @@ def list_local(
     """Every game in the repositories ``folders``, from the newest head of its seats
     played there (own branches move only to verified commits), with the seats that
     wait on this machine (``mine_waiting``; bots named in ``bots`` excluded)."""
-    from catan_p2p.sync.repo import GameRepo
+    from catan_p2p.store.repo import GameRepo
 
     out = []
     for folder in folders:

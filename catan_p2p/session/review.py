@@ -2,7 +2,7 @@
 
 ``replayed`` re-applies the log's actions (chance resolved in each) from a starting
 position, as a verifying peer does; ``verified_game`` first verifies every commit
-(``sync.audit``), then replays the verified main line from the verified genesis and
+(``protocol.audit``), then replays the verified main line from the verified genesis and
 holds the end of the replay to the verified head's state. ``stats`` and the windows'
 statistics read a game this way, so no figure is taken from a file on trust.
 """
@@ -13,13 +13,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from catan_p2p.errors import CatanError, IllegalAction, VerificationError
+from catan_p2p.protocol.audit import audit, open_game
+from catan_p2p.protocol.concurrent import as_merged
 from catan_p2p.rules.state import GameState, new_game
 from catan_p2p.rules.stats import GameStats, tally
 from catan_p2p.session.base import LogEntry, Session
 from catan_p2p.session.history import History
-from catan_p2p.sync.audit import audit, open_game
-from catan_p2p.sync.concurrent import as_merged
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import apply
 
 

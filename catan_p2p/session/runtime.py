@@ -17,7 +17,7 @@ device playing this seat. Front ends only decide and show:
 - ``catan-p2p watch`` runs it for a spectator, which records nothing.
 
 How often it fetches adapts (``session.pacing``), every remote that is a folder here is
-watched by ``stat``, and a served seat is nudged (``sync.nudge``), so a move shows about
+watched by ``stat``, and a served seat is nudged (``net.nudge``), so a move shows about
 one fetch after it was made, however long its player thought.
 """
 
@@ -36,6 +36,7 @@ from typing import Any
 
 from catan_p2p.bots.base import Bot
 from catan_p2p.errors import CatanError, ForkError, IllegalAction
+from catan_p2p.net import nudge, serve
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
@@ -46,8 +47,8 @@ from catan_p2p.session.chat import ChatLog, ChatMessage
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.pacing import FASTEST, SLOWEST, WATCH_EVERY, Pace, watcher_for
 from catan_p2p.session.seatlock import SeatLock
+from catan_p2p.store import disk
 from catan_p2p.store.refs import player_ref, tracking_ref
-from catan_p2p.sync import disk, nudge, serve
 
 #: How often a resting runtime looks for questions (seconds).
 ANSWER_EVERY = 0.02
@@ -643,7 +644,7 @@ class Runtime:
         self._heads = {p: oid for p, (oid, _) in heads.items()}
         return moved
 
-    # --- served from this machine (``sync.serve``), nudged and nudging (``sync.nudge``) --
+    # --- served from this machine (``net.serve``), nudged and nudging (``net.nudge``) --
 
     def _serve(self, url: str | None):  # type: ignore[no-untyped-def]
         """Start ``git daemon`` on this repository (unless one already serves the port)
@@ -729,7 +730,7 @@ class Runtime:
 
 
 def disk_sentence(exc: OSError, git_dir: Path | None = None) -> str:
-    """What a front end says when the disk refused a write (``sync.disk``): the game's
+    """What a front end says when the disk refused a write (``store.disk``): the game's
     repository named, when known, rather than a temporary file inside it."""
     where = disk.repository(git_dir) if git_dir is not None else disk.where(exc)
     said = disk.describe(exc, where)

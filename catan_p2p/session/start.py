@@ -12,7 +12,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from catan_p2p.errors import InviteError, StateFileError, UsageError, VerificationError
+from catan_p2p.net import serve, transport
 from catan_p2p.printable import shown
+from catan_p2p.protocol.genesis import check_declared, genesis_of, initial_state, open_genesis
+from catan_p2p.protocol.invite import Invite
+from catan_p2p.protocol.message import GenesisInfo, genesis_message
+from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.replica import tracking
 from catan_p2p.rules.board import Board, standard_board
 from catan_p2p.rules.steps import SEAT
 from catan_p2p.session.git import GitSession
@@ -27,12 +33,7 @@ from catan_p2p.store.refs import (
     player_ref,
     well_formed,
 )
-from catan_p2p.sync import refpolicy, serve, transport
-from catan_p2p.sync.genesis import check_declared, initial_state
-from catan_p2p.sync.invite import Invite
-from catan_p2p.sync.protocol import GenesisInfo, genesis_message
-from catan_p2p.sync.repo import GameRepo, init_repo
-from catan_p2p.sync.signing import SeatKey
+from catan_p2p.store.repo import GameRepo, init_repo
 from catan_p2p.trust.seats import point_refusal
 
 #: The environment variable that fixes the time of a game's genesis (seconds since the
@@ -163,7 +164,7 @@ def join_game(
             claim names it, else as the game's shared remote.
         start: the game's first commit id as its creator named it (``joined_genesis``).
         served: ``publish_url`` is ``repo`` itself, served from this machine
-            (``sync.serve``): nothing is pushed there.
+            (``net.serve``): nothing is pushed there.
         points: an invitation's points (hints; the joined seat's own: where it publishes).
         choose: given the open seats (at least one), the seat to take.
     """
@@ -182,7 +183,7 @@ def join_game(
     }
     genesis = joined_genesis(game_repo, game_id, tracked, url, start)
     logs = [r for r in tracked if parse_ref(r, game_id)[1] is None]
-    state, _ = game_repo.open_genesis(genesis)
+    state, _ = open_genesis(game_repo, genesis)
     # the seat claims made so far (they name the seats' publication points)
     transport.fetch(
         game_repo.git_dir,
@@ -265,8 +266,8 @@ def joined_genesis(
         if kind is not None:
             continue
         try:
-            root = repo.genesis_of(oid)
-            seats = repo.open_genesis(root)[0].players
+            root = genesis_of(repo, oid)
+            seats = open_genesis(repo, root)[0].players
         except (StateFileError, VerificationError, ValueError, KeyError) as exc:
             refused = refused or exc
             continue
@@ -282,7 +283,7 @@ def joined_genesis(
             f"{held}); check --start with the game's creator"
         )
     roots = sorted(
-        r for r, who in support.items() if repo.open_genesis(r)[0].players[0] in who
+        r for r, who in support.items() if open_genesis(repo, r)[0].players[0] in who
     ) or sorted(support)
     if not roots:
         if isinstance(refused, (StateFileError, VerificationError)):
@@ -339,7 +340,7 @@ def claimed_seats(
     A read-only session reads them (it verifies before it believes); a place that cannot
     be read is left out (the claim then fails later, with the remote's own words).
     """
-    refpolicy.drop_junk(repo, game)  # what the claims' fetch brought of no protocol shape
+    tracking.drop_junk(repo, game)  # what the claims' fetch brought of no protocol shape
     made = [player_ref(game, p) for p in players if repo.refs.get(player_ref(game, p)) is None]
     for ref in made:  # a reader's copies, from the genesis on, as a spectator's
         repo.refs.set(ref, genesis, None)
@@ -390,7 +391,7 @@ def fetch(repo: GameRepo, game: str, first: tuple[str, ...] = _COLOURS) -> None:
     """
     logs = transport.discover_logs(repo.git_dir, game, first)
     transport.fetch(repo.git_dir, game, logs)
-    refpolicy.drop_junk(repo, game)
+    tracking.drop_junk(repo, game)
 
 
 def invite_of(session: GitSession, seat: str | None = None) -> Invite | None:

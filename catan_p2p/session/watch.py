@@ -15,6 +15,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from catan_p2p.errors import UsageError
+from catan_p2p.net import transport
+from catan_p2p.protocol.genesis import open_genesis
+from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.base import LogEntry, SyncStatus
@@ -29,9 +32,7 @@ from catan_p2p.store.refs import (
     tracking_prefix,
     well_formed,
 )
-from catan_p2p.sync import transport
-from catan_p2p.sync.repo import GameRepo, init_repo
-from catan_p2p.sync.signing import SeatKey
+from catan_p2p.store.repo import GameRepo, init_repo
 
 #: A file in a spectator repository's Git directory: its branches are copies, no seats.
 WATCH_MARK = "catan-p2p-watch"
@@ -102,7 +103,7 @@ def open_watch(url: str, game: str, repo: Path, start: str | None = None) -> Spe
     # the start the seats' logs lead to, as a join reads it: not whichever log is listed
     # first (a log of no seat may lead to another game of the same id, or to no game)
     genesis = joined_genesis(game_repo, game, tracked, url, start)
-    players = game_repo.open_genesis(genesis)[0].players
+    players = open_genesis(game_repo, genesis)[0].players
     for p in players:  # the spectator's verified copies start at the genesis
         if game_repo.refs.get(player_ref(game, p)) is None:
             game_repo.refs.set(player_ref(game, p), genesis, None)

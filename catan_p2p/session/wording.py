@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from catan_p2p.errors import StateFileError
 from catan_p2p.rules.actions import MaritimeTrade
 from catan_p2p.session.base import LogEntry
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 
 def spoken(repo: GameRepo, entries: Iterable[LogEntry]) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The one place the ``git`` program is started: every Git command of the package.
 
 A game's objects and refs are written without Git (``store.objects``, ``store.refs``);
-the program is for what only it does: transfers (``sync.transport``, the lobby's
+the program is for what only it does: transfers (``net.transport``, the lobby's
 listing and shallow fetch), ``init`` and ``config``, packing (``repack``), the one
 object reader (``store.catfile``: a long-running ``cat-file --batch``) and a few
 questions (``merge-base``, ``rev-list``, ``log``). One home is one place to say what

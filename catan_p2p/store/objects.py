@@ -381,6 +381,17 @@ def parse_tree(data: bytes) -> dict[str, tuple[bool, str]]:
     return entries
 
 
+def player_email(player: str) -> str:
+    """The address a player's commits carry as author and committer (PROTOCOL.md 3)."""
+    return f"{player}@catan-p2p"
+
+
+class Signer(Protocol):
+    """What signs a commit (a seat key): its bytes in, an armoured signature out."""
+
+    def sign(self, data: bytes) -> str: ...
+
+
 def commit_data(
     tree: str,
     parents: list[str],

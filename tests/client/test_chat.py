@@ -19,13 +19,13 @@ from catan_p2p.cli import main
 from catan_p2p.client.app import App
 from catan_p2p.client.seats import Seats
 from catan_p2p.errors import UsageError
+from catan_p2p.protocol.audit import audit
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game, join_game
-from catan_p2p.sync.audit import audit
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 
@@ -165,11 +165,10 @@ def test_chat_and_log_chat_from_the_terminal(tmp_path, capsys):
 
 def test_a_message_written_on_another_players_chat_ref_is_not_shown_as_theirs(tmp_path):
     """Anyone who can push may append to Blue's chat ref; only Blue's key makes it Blue's."""
+    from catan_p2p.protocol.signing import SeatKey
     from catan_p2p.session.chat import ChatLog
     from catan_p2p.session.start import create_game
-    from catan_p2p.store.objects import commit_data
-    from catan_p2p.sync.protocol import player_email
-    from catan_p2p.sync.signing import SeatKey
+    from catan_p2p.store.objects import commit_data, player_email
 
     path = tmp_path / "g"
     create_game(path, ["red", "blue"], seed="chat", game_id="c")

@@ -17,11 +17,11 @@ from catan_p2p.client import theme
 from catan_p2p.client.app import App
 from catan_p2p.client.dialogs import GameOverDialog
 from catan_p2p.client.seats import Seats
+from catan_p2p.protocol.audit import audit
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync.audit import audit
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 

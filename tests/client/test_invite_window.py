@@ -13,10 +13,10 @@ from driving import screens_dir
 from catan_p2p.client.app import App
 from catan_p2p.client.seats import Seats
 from catan_p2p.commands.play import Game, invitation
+from catan_p2p.net import transport
+from catan_p2p.protocol.invite import parse_invite
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync import transport
-from catan_p2p.sync.invite import parse_invite
 
 pytestmark = pytest.mark.network
 

@@ -16,7 +16,7 @@ from catan_p2p.commands import play
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync.repo import init_repo
+from catan_p2p.store.repo import init_repo
 
 
 @pytest.fixture

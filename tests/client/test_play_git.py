@@ -24,7 +24,7 @@ from catan_p2p.rules.state import Phase
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game, join_game
-from catan_p2p.sync.repo import init_repo
+from catan_p2p.store.repo import init_repo
 
 RED, BLUE = "red", "blue"
 

@@ -142,7 +142,7 @@ def _networked_in_memory(pushes: list[str]):  # type: ignore[no-untyped-def]
 
     from catan_p2p.session.git import GitSession
     from catan_p2p.session.start import create_game
-    from catan_p2p.sync.repo import GameRepo
+    from catan_p2p.store.repo import GameRepo
 
     repo = GameRepo.in_memory()
     create_game(repo, ["red", "blue"], seed="owner", game_id="o")

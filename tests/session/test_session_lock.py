@@ -12,7 +12,7 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.history import History
 from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 PLAYERS = ("red", "blue", "white")
 

@@ -27,7 +27,7 @@ from catan_p2p.store.codec import (
 )
 from catan_p2p.store.objects import GitObjectStore, HashingStore, MemoryObjectStore, parse_tree
 from catan_p2p.store.reading import decode, read_files, read_state
-from catan_p2p.sync.repo import init_repo
+from catan_p2p.store.repo import init_repo
 from catan_p2p.trust.engine import step
 
 INFO = GameInfo("g", "seed")

@@ -19,8 +19,8 @@ from catan_p2p.store.objects import (
     tree_data,
     write_pack,
 )
+from catan_p2p.store.repo import init_repo
 from catan_p2p.store.spares import KEEP, SpareFiles
-from catan_p2p.sync.repo import init_repo
 
 
 def _git(git_dir: Path, *args: str) -> subprocess.CompletedProcess:

@@ -19,7 +19,7 @@ from catan_p2p.store import reflock
 from catan_p2p.store.objects import GitObjectStore, object_id
 from catan_p2p.store.reflock import OWNERS, RefLock, lock_path
 from catan_p2p.store.refs import Refs, player_ref
-from catan_p2p.sync.repo import init_repo
+from catan_p2p.store.repo import init_repo
 
 NAME = player_ref("g", "red")
 

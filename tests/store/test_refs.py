@@ -20,7 +20,7 @@ from catan_p2p.store.refs import (
     tracking_prefix,
     tracking_ref,
 )
-from catan_p2p.sync.repo import init_repo
+from catan_p2p.store.repo import init_repo
 
 A, B, C = "a" * 40, "b" * 40, "c" * 40
 

@@ -12,16 +12,16 @@ import pytest
 from builders import git_identity
 
 from catan_p2p.bots import make_bot
+from catan_p2p.protocol.message import action_message
+from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import Action
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
 from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
-from catan_p2p.store.objects import commit_data
-from catan_p2p.sync.protocol import action_message, player_email
-from catan_p2p.sync.repo import GameRepo, MemoryGameRepo
-from catan_p2p.sync.signing import SeatKey
+from catan_p2p.store.objects import commit_data, player_email
+from catan_p2p.store.repo import GameRepo, MemoryGameRepo
 
 FOUR = ("red", "blue", "white", "orange")
 CLI = [sys.executable, "-m", "catan_p2p.cli"]

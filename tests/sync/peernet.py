@@ -7,7 +7,7 @@ of its one seat, whether it can reach the remote, and how far its clock is off. 
 
 Fetch and push do what ``transport.fetch``/``push`` ask Git to do: a fetch mirrors the
 remote's game refs into ``refs/remotes/origin/...`` (forced, pruned) and drops junk
-(``sync.refpolicy.drop_junk``); a push moves the seat's own refs on the remote, never
+(``replica.tracking.drop_junk``); a push moves the seat's own refs on the remote, never
 forced (a ref the remote holds at another history is left, the push of it fails), and
 deletes the seat's finished answer branches. Objects are content-addressed and never
 change, so all repositories share one object dict; what a peer knows still comes only
@@ -16,7 +16,7 @@ from its refs.
 Time is virtual: ``Clock.now`` moves when the model says so, and while a node acts,
 ``time.time`` reads the clock plus that node's skew.
 
-A node's disk also holds its checkpoint (``sync.checkpoint``: the head its session last
+A node's disk also holds its checkpoint (``replica.checkpoint``: the head its session last
 verified, under a MAC of its seat key), as a real machine's git directory does; a node
 restarted after a crash trusts it and verifies what came after, as ``catan-p2p`` does.
 """
@@ -32,13 +32,14 @@ from functools import partial
 from pathlib import Path
 from unittest import mock
 
+from catan_p2p.protocol.genesis import genesis_of
+from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.replica import checkpoint
+from catan_p2p.replica.tracking import drop_junk
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.refs import game_prefix, parse_ref, player_ref, tracking_prefix, well_formed
-from catan_p2p.sync import checkpoint
-from catan_p2p.sync.refpolicy import drop_junk
-from catan_p2p.sync.repo import GameRepo, MemoryGameRepo
-from catan_p2p.sync.signing import SeatKey
+from catan_p2p.store.repo import GameRepo, MemoryGameRepo
 
 GAME = "g"
 START = 1_700_000_000  # the genesis time: every model game is the same from run to run
@@ -238,7 +239,7 @@ def open_table(players: tuple[str, ...], seed: str, dishonest: str | None = None
         )
     nodes[creator].start()
     nodes[creator].push(remote)
-    genesis = nodes[creator].repo.genesis_of(remote.refs[nodes[creator].ref])
+    genesis = genesis_of(nodes[creator].repo, remote.refs[nodes[creator].ref])
     for p in players[1:]:
         node = nodes[p]
         node.repo.refs.set(node.ref, genesis, None)  # as join_game does

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from gitgames import git
 
+from catan_p2p.net import hook
+from catan_p2p.protocol.chatlines import MAX_CHARS, shown, update_refusal
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.keys import seat_key
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.refs import ZERO
-from catan_p2p.sync import hook
-from catan_p2p.sync.chatlines import MAX_CHARS, shown, update_refusal
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 pytestmark = pytest.mark.network
 

@@ -2,7 +2,7 @@
 
 Each ``catan-p2p`` command used to verify the whole game again (half a second per shuffle
 proof, milliseconds per commit). A session now notes its verified head in the git
-directory, under a MAC keyed by a seat key this machine holds (``sync.checkpoint``); the
+directory, under a MAC keyed by a seat key this machine holds (``replica.checkpoint``); the
 next session that holds the key verifies only what came after. The attacks: a
 repository handed over with its owner's checkpoint naming a rigged commit, a checkpoint
 moved onto another commit, garbage, a commit that is gone.
@@ -17,14 +17,15 @@ import pytest
 from gitgames import play_some, sign_commit
 
 from catan_p2p.errors import VerificationError
+from catan_p2p.protocol.genesis import open_genesis
+from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.protocol.verify import Verifier
+from catan_p2p.replica import checkpoint
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.rules.cards import Resource
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync import checkpoint
-from catan_p2p.sync.signing import SeatKey
-from catan_p2p.sync.verify import Verifier
 
 pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 
@@ -76,7 +77,7 @@ def test_a_later_session_verifies_only_what_came_after_the_checkpoint(played, mo
 
 
 def _genesis(session: GitSession):
-    return session.genesis, session.repo.open_genesis(session.genesis)[0]
+    return session.genesis, open_genesis(session.repo, session.genesis)[0]
 
 
 def _rig(path: Path) -> str:

@@ -6,6 +6,15 @@ import pytest
 from builders import BLUE, RED, WHITE, at_turn, cards, fresh, give, play, roll
 
 from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.protocol import concurrent
+from catan_p2p.protocol.concurrent import (
+    Answer,
+    AnswerOnBranch,
+    MergeThenRecord,
+    Record,
+    SettleThenRecord,
+)
+from catan_p2p.protocol.message import MergeInfo, parse_merge
 from catan_p2p.rules.actions import (
     AnswerTrade,
     CancelTrade,
@@ -16,15 +25,6 @@ from catan_p2p.rules.actions import (
 )
 from catan_p2p.rules.state import Phase
 from catan_p2p.store.objects import Commit, commit_data
-from catan_p2p.sync import concurrent
-from catan_p2p.sync.concurrent import (
-    Answer,
-    AnswerOnBranch,
-    MergeThenRecord,
-    Record,
-    SettleThenRecord,
-)
-from catan_p2p.sync.protocol import MergeInfo, parse_merge
 
 OPENING = "a" * 40
 
@@ -146,7 +146,7 @@ def test_discard_merge_missing_an_owed_discard_is_rejected():
 
 
 def test_the_ref_names_know_every_kind_of_concurrent_step():
+    from catan_p2p.protocol.concurrent import ANSWER_KINDS
     from catan_p2p.store.refs import KINDS
-    from catan_p2p.sync.concurrent import ANSWER_KINDS
 
     assert set(KINDS) == set(ANSWER_KINDS)

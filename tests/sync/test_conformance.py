@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from gitgames import play_some, sign_commit
 
+from catan_p2p.protocol.message import action_message
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
 from catan_p2p.session.start import create_game
-from catan_p2p.sync.protocol import action_message
 
 ROOT = Path(__file__).resolve().parents[2]
 

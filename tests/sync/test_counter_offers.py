@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from gitgames import copy_game, forge_commit, play_some
 
+from catan_p2p.net import hook
 from catan_p2p.rules.actions import AnswerTrade, ConfirmTrade, OfferTrade, RollDice
 from catan_p2p.rules.cards import NO_CARDS, one
 from catan_p2p.rules.chance import derive_chance
@@ -23,8 +24,7 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter
 from catan_p2p.store.refs import answer_ref, player_ref
-from catan_p2p.sync import hook
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import step
 
 ROOT = Path(__file__).resolve().parents[2]

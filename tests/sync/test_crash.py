@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from gitgames import FOUR
 
+from catan_p2p.protocol.audit import audit
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync.audit import audit
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 RECORDER = """
 import sys

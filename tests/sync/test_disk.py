@@ -26,8 +26,7 @@ from catan_p2p.cli import main
 from catan_p2p.session import runtime
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.runtime import Runtime
-from catan_p2p.store import objects
-from catan_p2p.sync import disk
+from catan_p2p.store import disk, objects
 
 
 def _full(*args, **kwargs):

@@ -1,4 +1,4 @@
-"""The exchange with the remotes, on in-memory repositories (``sync.exchange``).
+"""The exchange with the remotes, on in-memory repositories (``net.exchange``).
 
 The remote here is a forge without hooks: anyone may set any ref. ``transport``'s fetch
 and push are stood in for by functions with its contract: a fetch copies the asked-for
@@ -13,10 +13,10 @@ from peernet import GAME, Remote, new_repo, open_table, reaches
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import RemoteError
+from catan_p2p.net.exchange import Exchange
+from catan_p2p.protocol.publish import Source
 from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import REMOTE, player_ref, tracking_ref
-from catan_p2p.sync.exchange import Exchange
-from catan_p2p.sync.publish import Source
 
 SHARED = Source(REMOTE, "mem://shared", None, True)
 

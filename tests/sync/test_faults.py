@@ -8,13 +8,13 @@ import pytest
 from gitgames import cli, git, settle
 
 from catan_p2p.bots import make_bot
+from catan_p2p.protocol.message import action_message
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import join_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.refs import player_ref
-from catan_p2p.sync.protocol import action_message
 from catan_p2p.trust.engine import step
 
 
@@ -101,7 +101,7 @@ def test_a_pack_removed_while_the_game_end_sizes_the_packs_is_skipped(tmp_path: 
 
     (This once failed whole games at their last commit, flakily, under load.)
     """
-    from catan_p2p.sync.repo import _pack_bytes
+    from catan_p2p.store.repo import _pack_bytes
 
     folder = tmp_path / "pack"
     folder.mkdir()

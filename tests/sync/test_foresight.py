@@ -26,7 +26,7 @@ from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.seats import take_reveal
 

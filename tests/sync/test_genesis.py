@@ -15,14 +15,14 @@ import pytest
 from gitgames import REPOSITORIES, cli, git
 
 from catan_p2p.errors import VerificationError
+from catan_p2p.protocol.genesis import derive_genesis, open_genesis
+from catan_p2p.protocol.message import GenesisInfo, genesis_message
 from catan_p2p.rules.state import new_game
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.codec import StateWriter, dumps
-from catan_p2p.store.objects import commit_data, parse_tree, tree_data
+from catan_p2p.store.objects import commit_data, parse_tree, player_email, tree_data
 from catan_p2p.store.refs import player_ref
-from catan_p2p.sync.genesis import derive_genesis
-from catan_p2p.sync.protocol import GenesisInfo, genesis_message, player_email
-from catan_p2p.sync.repo import GameRepo, init_repo
+from catan_p2p.store.repo import GameRepo, init_repo
 
 DECLARED = GenesisInfo("g", ("red", "blue"), "s", 10)
 
@@ -215,12 +215,12 @@ def test_join_does_not_adopt_a_planted_copy_of_its_own_branch(tmp_path):
     create_game(red, ["red", "blue"], seed="p", game_id="g", local=("red",))
     repo = GameRepo(red)
     genesis = repo.refs.get(player_ref("g", "red"))
-    state = repo.open_genesis(genesis)[0]
+    state = open_genesis(repo, genesis)[0]
     rich = state._replace(
         hands=tuple(h._replace(resources=(6,) * 5) for h in state.hands),
         bank=tuple(n - 12 for n in state.bank),
     )
-    tree = repo.writer(repo.open_genesis(genesis)[1]).write(rich)
+    tree = repo.writer(open_genesis(repo, genesis)[1]).write(rich)
     planted = repo.write_commit(tree, [genesis], "blue", "Blue: rich\n")
     repo.refs.set(player_ref("g", "blue"), planted, None)
     git("push", str(remote), "refs/heads/catan/g/*:refs/heads/catan/g/*", cwd=red)

@@ -19,11 +19,11 @@ from gitgames import git, settle
 from remotes import Gitolite, ServerUnavailable, gitolite
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net import transport
 from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
-from catan_p2p.sync import transport
-from catan_p2p.sync.repo import init_repo
+from catan_p2p.store.repo import init_repo
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 

@@ -19,15 +19,15 @@ import pytest
 from gitgames import REPOSITORIES, copy_game, new_repo, play_some, sign_commit
 
 from catan_p2p.errors import IllegalAction, NotYetValid, VerificationError
+from catan_p2p.protocol.message import action_message
 from catan_p2p.rules.actions import BuyDevCard, EndTurn, GiveCard, MoveRobber, RollDice
 from catan_p2p.rules.chance import derive_chance, stolen_index
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.objects import commit_data, object_id
-from catan_p2p.sync.protocol import action_message, player_email
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.objects import commit_data, object_id, player_email
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.steals import steal_context

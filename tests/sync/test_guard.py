@@ -15,15 +15,15 @@ import pytest
 from gitgames import CLI, cli, git, sign_commit
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net import transport
+from catan_p2p.protocol.message import merge_message, parse_action
+from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import BuildSettlement, ClaimSeat
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.refs import answer_ref, player_ref
-from catan_p2p.sync import transport
-from catan_p2p.sync.protocol import merge_message, parse_action
-from catan_p2p.sync.signing import SeatKey
 from catan_p2p.trust.engine import step
 
 pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
@@ -190,7 +190,7 @@ def test_a_disk_error_is_one_sentence(tmp_path, monkeypatch, capsys):
     import errno
 
     from catan_p2p import cli as cli_module
-    from catan_p2p.sync.repo import GameRepo
+    from catan_p2p.store.repo import GameRepo
 
     path = tmp_path / "g"
     create_game(path, ["red", "blue"], seed="d", game_id="g")

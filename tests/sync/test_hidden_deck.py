@@ -37,7 +37,7 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import dumps
 from catan_p2p.store.reading import decode, read_files
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.views import own_cards, private_view

@@ -19,6 +19,8 @@ import pytest
 from catan_p2p.bots import make_bot
 from catan_p2p.client.replay import replayed
 from catan_p2p.errors import CatanError, IllegalAction, StateFileError
+from catan_p2p.protocol import concurrent
+from catan_p2p.protocol.concurrent import Answer
 from catan_p2p.rules.actions import (
     AnswerTrade,
     ConfirmTrade,
@@ -41,9 +43,7 @@ from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.reading import decode, read_files, read_state
-from catan_p2p.sync import concurrent
-from catan_p2p.sync.concurrent import Answer
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.views import private_view, stolen_card

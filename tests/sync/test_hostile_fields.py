@@ -4,7 +4,7 @@ A signature only says who wrote a commit, not that its fields are well formed: a
 with a seat key can sign any JSON. Whatever the fields hold, a verifying peer must
 answer with the project's refusal, never with a crash: the engine with
 ``IllegalAction`` (``rules.engine.step``), the parser with ``InvalidAction`` (which
-``sync.protocol.parse_action`` turns into a ``VerificationError``), and the verifier and
+``protocol.message.parse_action`` turns into a ``VerificationError``), and the verifier and
 ``catan-p2p sync`` with a ``VerificationError`` naming the commit. A ``TypeError``, a
 plain ``ValueError``, an ``AttributeError`` or a libsodium error escapes ``Verifier``
 (it catches ``IllegalAction`` only) and stops the peer that reads the commit.
@@ -29,6 +29,8 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, InvalidAction, VerificationError
+from catan_p2p.protocol.genesis import open_genesis
+from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.actions import (
     Action,
     BuildSettlement,
@@ -51,8 +53,7 @@ from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.views import own_cards
 
@@ -124,7 +125,7 @@ def _play(kind: type[Action], state: GameState, player: str, card: str) -> Actio
 
 def _collect(session: GitSession) -> dict[str, Scene]:
     peer = session.peers
-    genesis_state, _ = session.repo.open_genesis(session.genesis)
+    genesis_state, _ = open_genesis(session.repo, session.genesis)
     scenes = {"lobby": Scene(session.genesis, genesis_state, peer["red"].claim_seat())}
     driver = Driver(session, {p: make_bot("greedy", f"hostile/{p}") for p in THREE})
     wanted = {"setup", "roll", "turn", "play", "rob", "steal"}
@@ -635,7 +636,7 @@ def test_a_signed_commit_with_a_malformed_field_is_rejected_by_the_verifier(game
     state, data = case.data(game)
     oid = _signed(game, scene.head, data)
     session = game.session
-    genesis_state, _ = session.repo.open_genesis(session.genesis)
+    genesis_state, _ = open_genesis(session.repo, session.genesis)
     verifier = Verifier(session.repo, session.info, session.genesis, genesis_state)
     verifier.trust(scene.head, state)
     with pytest.raises(VerificationError, match=oid[:10]):
@@ -688,7 +689,7 @@ def test_a_pushed_hostile_shuffle_is_refused_by_the_other_peers_sync(
 
     from gitgames import cli, git, sign_commit
 
-    from catan_p2p.sync import transport
+    from catan_p2p.net import transport
 
     shutil.copytree(seated, tmp_path / "t", symlinks=True)
     remote, red_dir, blue_dir = (tmp_path / "t" / n for n in ("remote.git", "red", "blue"))
@@ -723,7 +724,7 @@ def test_a_commit_not_signed_by_its_author_is_refused_before_its_rules_run(game,
     its action (a shuffle proof alone takes a tenth of a second): the rules never run."""
     from gitgames import sign_commit
 
-    import catan_p2p.sync.verify as verify_module
+    import catan_p2p.protocol.verify as verify_module
 
     scene = game.scenes["setup"]
     session = game.session
@@ -732,7 +733,7 @@ def test_a_commit_not_signed_by_its_author_is_refused_before_its_rules_run(game,
     signer = None if key == "none" else session.keys[other]
     tree = session.repo.commit(scene.head).tree
     oid = sign_commit(session.repo, scene.head, player, scene.honest, tree, signer)
-    genesis_state, _ = session.repo.open_genesis(session.genesis)
+    genesis_state, _ = open_genesis(session.repo, session.genesis)
     verifier = Verifier(session.repo, session.info, session.genesis, genesis_state)
     verifier.trust(scene.head, scene.state)
 

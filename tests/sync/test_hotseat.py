@@ -7,10 +7,10 @@ import json
 import pytest
 from gitgames import FOUR, cli, git
 
+from catan_p2p.protocol.audit import audit
+from catan_p2p.protocol.message import MERGE, trailer
 from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.store.refs import player_ref
-from catan_p2p.sync.audit import audit
-from catan_p2p.sync.protocol import MERGE, trailer
 
 pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 

@@ -17,16 +17,16 @@ import pytest
 from gitgames import REPOSITORIES, cli, copy_game, git, new_repo, play_some, sign_commit
 
 from catan_p2p.cli import main
+from catan_p2p.protocol.message import action_message
+from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter
-from catan_p2p.store.objects import commit_data
+from catan_p2p.store.objects import commit_data, player_email
 from catan_p2p.store.refs import player_ref
-from catan_p2p.sync.protocol import action_message, player_email
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import SeatKey
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import step
 
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from catan_p2p.errors import InviteError
-from catan_p2p.sync.invite import Invite, check_url, format_invite, is_invite, parse_invite
+from catan_p2p.protocol.invite import Invite, check_url, format_invite, is_invite, parse_invite
 
 START = "0123456789abcdef0123456789abcdef01234567"
 

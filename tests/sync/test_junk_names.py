@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from gitgames import git, settle
 
+from catan_p2p.net import transport
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.refs import answers_prefix
-from catan_p2p.sync import transport
 
 pytestmark = pytest.mark.network
 

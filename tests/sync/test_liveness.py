@@ -18,15 +18,16 @@ from gitgames import git, new_repo
 
 from catan_p2p.cli import main
 from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.protocol.genesis import genesis_of
+from catan_p2p.protocol.message import action_message
+from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import Abandon, EndTurn
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Phase
 from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync.protocol import action_message
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import SeatKey
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import step
 
 HOUR = 3600
@@ -143,7 +144,7 @@ def test_a_timeout_is_declared_in_the_genesis_and_checked_there(tmp_path):
         create_game(tmp_path / "x", ["red", "blue"], game_id="x", timeout=5)
     create_game(tmp_path / "y", ["red", "blue"], game_id="y", timeout=2 * HOUR)
     repo = GameRepo(tmp_path / "y")
-    genesis = repo.commit(repo.genesis_of(repo.refs.get("refs/heads/catan/y/red")))
+    genesis = repo.commit(genesis_of(repo, repo.refs.get("refs/heads/catan/y/red")))
     assert '"timeout":7200' in genesis.message
     assert GitSession(tmp_path / "y", "y").info.timeout == 2 * HOUR
 
@@ -247,7 +248,7 @@ def test_a_forged_closing_merge_is_refused(tmp_path, repo_kind, monkeypatch):
     another player's line that is no late move of Red's and no abandon a later seat
     wrote on the same commit, or one the writer's abandon loses to; and only the author
     of the abandon that wins may write one."""
-    from catan_p2p.sync.protocol import merge_message
+    from catan_p2p.protocol.message import merge_message
 
     session = _session(tmp_path, repo_kind)
     since = session.repo.commit(session.head).when

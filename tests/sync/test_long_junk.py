@@ -13,11 +13,12 @@ import pytest
 from gitgames import play_some, sign_commit
 
 from catan_p2p.errors import VerificationError
+from catan_p2p.protocol.genesis import open_genesis
+from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.store.repo import GameRepo
 
 LONG = 3000
 
@@ -42,7 +43,7 @@ def test_a_refused_line_is_not_read_back_again():
     line = [head]
     for _ in range(LONG):  # unsigned, so the first is refused
         line.append(sign_commit(repo, line[-1], "blue", EndTurn("blue"), tree, None))
-    genesis, state = session.genesis, repo.open_genesis(session.genesis)[0]
+    genesis, state = session.genesis, open_genesis(repo, session.genesis)[0]
     verifier = Verifier(repo, session.info, genesis, state)
     verifier.verify(head)
     reads: list[str] = []

@@ -17,6 +17,11 @@ from gitgames import FOUR, forge_commit, git, play_some
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import ForkError, VerificationError
+from catan_p2p.protocol.audit import audit
+from catan_p2p.protocol.genesis import open_genesis
+from catan_p2p.protocol.message import MERGE, action_message, trailer
+from catan_p2p.protocol.verify import Verifier
+from catan_p2p.replica.peer import Peer
 from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.invariants import check_invariants
@@ -26,11 +31,7 @@ from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
 from catan_p2p.store.objects import GitObjectStore
 from catan_p2p.store.refs import Refs, game_prefix, player_ref
-from catan_p2p.sync.audit import audit
-from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.protocol import MERGE, action_message, trailer
-from catan_p2p.sync.repo import GameRepo, init_repo
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.store.repo import GameRepo, init_repo
 from catan_p2p.trust.engine import step
 
 
@@ -88,7 +89,7 @@ def test_a_game_played_in_memory_is_a_sound_git_repository_on_disk(memory_game, 
 
 def _peers(repo: GameRepo, *players: str) -> dict[str, Peer]:
     session = GitSession(repo, "g")  # only to read the genesis and keys the way a session does
-    state, info = repo.open_genesis(session.genesis)
+    state, info = open_genesis(repo, session.genesis)
     return {
         p: Peer(
             repo,

@@ -53,6 +53,10 @@ from peernet import GAME, TIMEOUT, Table, new_repo, open_table, reaches, restore
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import ForkError, IllegalAction, NotYetValid, VerificationError
+from catan_p2p.protocol import concurrent, liveness
+from catan_p2p.protocol.genesis import open_genesis
+from catan_p2p.protocol.message import action_message
+from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.actions import Abandon, EndTurn
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.invariants import check_invariants
@@ -61,9 +65,6 @@ from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import waits_for
 from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import answer_ref, parse_ref, player_ref, tracking_prefix, well_formed
-from catan_p2p.sync import concurrent, liveness
-from catan_p2p.sync.protocol import action_message
-from catan_p2p.sync.verify import Verifier
 from catan_p2p.trust.engine import step
 
 PLAYERS = ("red", "blue", "white", "orange")
@@ -108,7 +109,7 @@ def base_states(actions: int) -> dict[str, GameState]:
     base, _ = base_table(actions)
     repo = new_repo(base.objects)
     genesis = base.nodes[PLAYERS[0]].session.genesis
-    state, info = repo.open_genesis(genesis)
+    state, info = open_genesis(repo, genesis)
     oracle = Verifier(repo, info, genesis, state)
     for node in base.nodes.values():
         oracle.verify(node.repo.refs.get(node.ref))
@@ -132,7 +133,7 @@ class ProtocolModel(RuleBasedStateMachine):
             self.oracle_repo,
             self.info,
             self.genesis,
-            self.oracle_repo.open_genesis(self.genesis)[0],
+            open_genesis(self.oracle_repo, self.genesis)[0],
         )
         for oid, state in base_states(self.base_actions).items():
             self.oracle.trust(oid, state)

@@ -21,7 +21,7 @@ from gitgames import CLI, FOUR, cli, git
 from remotes import daemon_args, listening
 
 from catan_p2p.cli import main
-from catan_p2p.sync import transport
+from catan_p2p.net import transport
 
 GAME_TIMEOUT = 420
 #: Greedy bots (the bot's default) build what they can: 22-30 turns and 120-170 commits to

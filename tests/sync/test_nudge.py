@@ -1,4 +1,4 @@
-"""Nudges (``sync.nudge``): a served peer hears of a move at once; nobody else can make
+"""Nudges (``net.nudge``): a served peer hears of a move at once; nobody else can make
 it fetch, and a replayed nudge costs nothing.
 
 The pure checks run on in-memory values; the served game is two real repositories on
@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from catan_p2p.sync import nudge
-from catan_p2p.sync.signing import SeatKey
+from catan_p2p.net import nudge
+from catan_p2p.protocol.signing import SeatKey
 
 RED, BLUE = SeatKey.from_seed(b"r" * 32), SeatKey.from_seed(b"b" * 32)
 HEAD = "a" * 40
@@ -84,11 +84,11 @@ def test_a_served_peer_shows_a_move_at_once_after_its_nudge(tmp_path):
     """Red and Blue each serve their own repository on 127.0.0.1 (no forge, no shared
     disk between them but the one this test runs on); Blue's runtime would poll only
     every five minutes, so a move that shows within a minute came by its nudge."""
+    from catan_p2p.net import serve
     from catan_p2p.session import pacing as rt
     from catan_p2p.session.git import GitSession
     from catan_p2p.session.runtime import Runtime
     from catan_p2p.session.start import create_game, join_game
-    from catan_p2p.sync import serve
 
     ports = []
     for _ in range(2):

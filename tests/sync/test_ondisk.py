@@ -1,4 +1,4 @@
-"""An idle poll of a remote on this machine's disk starts no Git (``sync.ondisk``,
+"""An idle poll of a remote on this machine's disk starts no Git (``net.ondisk``,
 ``store.foreign``), and a hostile remote folder only ever makes the peer fetch.
 
 The quick tests build a remote folder by hand (no Git process): each hostile shape
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from catan_p2p.net import ondisk
+from catan_p2p.net.transport import chat_prefix, chat_tracking_prefix
 from catan_p2p.store import foreign
 from catan_p2p.store.foreign import read_foreign
 from catan_p2p.store.refs import MemoryRefs, answers_prefix, player_ref, tracking_ref
-from catan_p2p.sync import ondisk
-from catan_p2p.sync.transport import chat_prefix, chat_tracking_prefix
 
 G = "g"
 A, B, C = "a" * 40, "b" * 40, "c" * 40
@@ -277,9 +277,9 @@ def test_a_name_with_dots_or_outside_refs_is_not_read(tmp_path: Path, name: str)
 def _game(tmp_path: Path):  # type: ignore[no-untyped-def]
     from gitgames import git, settle
 
+    from catan_p2p.net import transport
     from catan_p2p.session.git import GitSession
     from catan_p2p.session.start import create_game, join_game
-    from catan_p2p.sync import transport
 
     remote = tmp_path / "remote.git"
     git("init", "-q", "--bare", str(remote))
@@ -383,7 +383,7 @@ def test_a_hostile_bare_remote_leaves_the_peer_where_the_real_fetch_leaves_it(
 def test_a_seat_the_remote_lacks_is_still_reported_missing(tmp_path: Path, monkeypatch):
     """The log of a seat gone from the remote: the real fetch runs, leaves it out and
     tries again, so the others' logs still come."""
-    from catan_p2p.sync import transport
+    from catan_p2p.net import transport
 
     remote, sessions = _game(tmp_path)
     blue = sessions["blue"]

@@ -19,6 +19,9 @@ from remotes import KINDS, ServerUnavailable, serve
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import UsageError, VerificationError
+from catan_p2p.net import transport
+from catan_p2p.protocol import publish
+from catan_p2p.protocol.genesis import genesis_of
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.driver import play_round_robin
@@ -26,7 +29,6 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.session.watch import open_watch
 from catan_p2p.store.refs import player_ref
-from catan_p2p.sync import publish, transport
 
 pytestmark = pytest.mark.network
 
@@ -239,7 +241,7 @@ def test_watch_reads_the_start_the_seats_logs_lead_to(tmp_path: Path):
     git("push", "-q", str(remote), "HEAD:refs/heads/catan/g/aab", cwd=tmp_path / "x")
     spectator = open_watch(str(remote), "g", tmp_path / "watch")
     for p in ("red", "blue"):
-        assert spectator.repo.genesis_of(spectator.repo.refs.get(player_ref("g", p))) == real
+        assert genesis_of(spectator.repo, spectator.repo.refs.get(player_ref("g", p))) == real
     assert spectator.state.players == sessions["red"].state.players
     creator = tmp_path / "creator"
     create_game(creator, ["aaa", "blue"], seed="evil", game_id="g")
@@ -272,7 +274,7 @@ def test_a_second_game_of_the_same_id_cannot_pass_for_the_one_its_start_names(tm
     with pytest.raises(UsageError, match="holds no game g that starts at 0000000000"):
         join_game(str(remote), tmp_path / "b4", "g", "blue", start="0" * 40)
     watched = open_watch(str(remote), "g", tmp_path / "watch", start=real)
-    assert watched.repo.genesis_of(watched.repo.refs.get(player_ref("g", "blue"))) == real
+    assert genesis_of(watched.repo, watched.repo.refs.get(player_ref("g", "blue"))) == real
     # What --start is for: without it the new device joins the forged game, and its
     # sync even puts its own line in place of Blue's real one on the remote (until
     # Blue's other devices put it back).
@@ -331,7 +333,7 @@ def test_keys_verify_and_refusals_are_not_stopped_by_what_others_push(tmp_path: 
     refused with a 15,000-character line. Now the first two are ignored and every
     refusal is one line of at most 300 characters naming the commit."""
     from catan_p2p.cli import main
-    from catan_p2p.sync.protocol import merge_message
+    from catan_p2p.protocol.message import merge_message
 
     sessions = _shared(tmp_path)
     remote = tmp_path / "remote.git"
@@ -368,7 +370,7 @@ def test_the_hooks_refusal_of_a_300_parent_merge_is_one_short_line(tmp_path: Pat
     """`sync` refused a 300-parent merge in one line, but a guarded remote's hook named
     every parent: one line of 15,378 characters. Every refusal is now one line of at
     most 300 characters, the hook's included."""
-    from catan_p2p.sync.protocol import merge_message
+    from catan_p2p.protocol.message import merge_message
 
     remote = tmp_path / "remote.git"
     git("init", "-q", "--bare", str(remote))
@@ -478,7 +480,7 @@ def test_a_claim_names_only_a_url_of_the_allowed_forms(tmp_path: Path, url: str)
 def test_a_hello_nudge_names_only_a_point_of_the_allowed_forms():
     """A joiner's hello over UDP names its point, which the creator notes as a hint: a
     ``git://`` URL with a ``..`` part passed the nudge's own shape."""
-    from catan_p2p.sync import nudge
+    from catan_p2p.net import nudge
 
     assert nudge.is_nudgeable("git://127.0.0.1:9419/blue.git")
     assert not nudge.is_nudgeable("git://127.0.0.1:9419/../../home/red/catan")
@@ -499,7 +501,7 @@ def test_a_point_that_never_answers_costs_no_sync_more_than_its_short_deadline(t
     import socket
     import threading
 
-    from catan_p2p.sync.exchange import POINT_SECONDS
+    from catan_p2p.net.exchange import POINT_SECONDS
 
     sessions = _shared(tmp_path, ("red", "blue"))
     red = sessions["red"]

@@ -21,6 +21,11 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.protocol import liveness
+from catan_p2p.protocol.genesis import open_genesis
+from catan_p2p.protocol.message import action_message, merge_message
+from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.actions import (
     Abandon,
     Action,
@@ -38,11 +43,7 @@ from catan_p2p.rules.state import GameState, Phase, TradeOffer
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.sync import liveness
-from catan_p2p.sync.protocol import action_message, merge_message
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import SeatKey
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.steals import steal_context
@@ -81,7 +82,7 @@ class Game:
     def verifier(self, *trusted: str) -> Verifier:
         """A fresh peer's verifier that trusts the genesis and the honest ``trusted``."""
         s = self.session
-        v = Verifier(s.repo, s.info, s.genesis, s.repo.open_genesis(s.genesis)[0])
+        v = Verifier(s.repo, s.info, s.genesis, open_genesis(s.repo, s.genesis)[0])
         for oid in trusted:
             v.trust(oid, self.state(oid))
         return v
@@ -207,7 +208,7 @@ def test_the_robbers_token_cannot_be_replayed_nor_name_the_card(game):
 
 
 def _move(game: Game) -> MoveRobber:
-    from catan_p2p.sync.protocol import parse_action
+    from catan_p2p.protocol.message import parse_action
 
     action = parse_action(game.repo.commit(game.opening))
     assert isinstance(action, MoveRobber) and action.token

@@ -1,4 +1,4 @@
-"""One ref policy (``sync.refpolicy.check_update``) for the hook, the fetch step and the
+"""One ref policy (``protocol.refpolicy.check_update``) for the hook, the fetch step and the
 audit, on in-memory repositories (no process, no disk).
 
 The game: Red and Blue, seats claimed and merged by Red. A remote may hold anything
@@ -11,10 +11,12 @@ from __future__ import annotations
 import pytest
 from peernet import GAME, new_repo, open_table
 
+from catan_p2p.net import hook
+from catan_p2p.protocol import refpolicy
+from catan_p2p.protocol.audit import audit
+from catan_p2p.protocol.refpolicy import check_update
+from catan_p2p.replica.tracking import drop_junk
 from catan_p2p.store.refs import ZERO, RefName, read_name, tracking_ref
-from catan_p2p.sync import hook, refpolicy
-from catan_p2p.sync.audit import audit
-from catan_p2p.sync.refpolicy import check_update, drop_junk
 
 LOGS = f"refs/heads/catan/{GAME}"
 CHAT = f"refs/catan-chat/{GAME}"
@@ -133,7 +135,7 @@ def test_a_hundred_thousand_junk_names_read_no_object(game, monkeypatch):  # typ
         raise AssertionError("an object was read for a junk name")
 
     monkeypatch.setattr(remote, "commit", boom)
-    monkeypatch.setattr(remote, "genesis_of", boom)
+    monkeypatch.setattr(remote, "first_parents", boom)
     for ref in names:
         assert check_update(remote, ref, ZERO, oids["head"], GAME) is not None
     for ref in names[::10]:

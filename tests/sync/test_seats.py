@@ -1,20 +1,20 @@
 """The local seats' replica and the moves nobody chooses, on in-memory repositories
-(``sync.seats``, ``sync.followup``, ``sync.adopt``)."""
+(``replica.seats``, ``replica.followup``, ``replica.adopt``)."""
 
 from __future__ import annotations
 
 from peernet import GAME, Node, open_table
 
 from catan_p2p.bots import make_bot
+from catan_p2p.replica.adopt import Fork
+from catan_p2p.replica.followup import owed_move
 from catan_p2p.rules.actions import GiveCard
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.refs import player_ref, tracking_ref
-from catan_p2p.sync.adopt import Fork
-from catan_p2p.sync.followup import owed_move
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 PLAYERS = ("red", "blue", "white")
 
@@ -72,7 +72,7 @@ def test_an_own_answer_dated_ahead_of_a_clock_that_went_back_still_counts(monkey
     import types
 
     from catan_p2p.rules.actions import AnswerTrade, OfferTrade
-    from catan_p2p.sync import repo as repo_mod
+    from catan_p2p.store import repo as repo_mod
 
     repo = GameRepo.in_memory()
     create_game(repo, ["red", "blue", "white"], seed="ahead", game_id=GAME)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from catan_p2p.errors import UsageError
+from catan_p2p.protocol.signing import SeatKey, allowed_signers, check_signature, parse_key
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.store.objects import Commit, commit_data
-from catan_p2p.sync.signing import SeatKey, allowed_signers, check_signature, parse_key
 
 TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # the empty tree
 

@@ -120,7 +120,7 @@ def test_the_game_so_far_shows_no_hidden_card(finished_game):
     """Before the end a victory point card in hand is not counted, and a face-down card
     or a stolen card is a number, never a type."""
     from catan_p2p.session.review import verified_game
-    from catan_p2p.sync.repo import GameRepo
+    from catan_p2p.store.repo import GameRepo
 
     path, _, _ = finished_game
     review = verified_game(GameRepo(path), "g")

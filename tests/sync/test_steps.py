@@ -11,12 +11,12 @@ from types import SimpleNamespace
 import pytest
 
 from catan_p2p.errors import UsageError
+from catan_p2p.protocol import concurrent
+from catan_p2p.protocol.message import MERGE_WHAT, merge_message
 from catan_p2p.rules.actions import ClaimSeat, EndTurn
 from catan_p2p.rules.state import Phase
 from catan_p2p.rules.steps import ANSWERS, BY_NAME, STEPS, open_step
 from catan_p2p.store.refs import KINDS, answer_ref, answers_prefix, parse_ref, well_formed
-from catan_p2p.sync import concurrent
-from catan_p2p.sync.protocol import MERGE_WHAT, merge_message
 
 ROOT = Path(__file__).resolve().parents[2]
 OPENING = "a" * 40
@@ -24,14 +24,14 @@ OPENING = "a" * 40
 #: The modules that once each held their own list of kinds; none names a kind now.
 DERIVED = (
     "catan_p2p/store/refs.py",
-    "catan_p2p/sync/concurrent.py",
-    "catan_p2p/sync/protocol.py",
-    "catan_p2p/sync/verify.py",
-    "catan_p2p/sync/hook.py",
-    "catan_p2p/sync/audit.py",
-    "catan_p2p/sync/refpolicy.py",
-    "catan_p2p/sync/answers.py",
-    "catan_p2p/sync/seats.py",
+    "catan_p2p/protocol/concurrent.py",
+    "catan_p2p/protocol/message.py",
+    "catan_p2p/protocol/verify.py",
+    "catan_p2p/net/hook.py",
+    "catan_p2p/protocol/audit.py",
+    "catan_p2p/protocol/refpolicy.py",
+    "catan_p2p/replica/answers.py",
+    "catan_p2p/replica/seats.py",
 )
 
 

@@ -14,6 +14,7 @@ import pytest
 from gitgames import cli, copy_game, forge_commit, git, play_some
 
 from catan_p2p.errors import StateFileError
+from catan_p2p.protocol.audit import audit
 from catan_p2p.rules.actions import BuildSettlement, EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.session.git import GitSession
@@ -22,8 +23,7 @@ from catan_p2p.store.codec import StateWriter, dumps
 from catan_p2p.store.objects import parse_tree, tree_data
 from catan_p2p.store.reading import read_files
 from catan_p2p.store.refs import player_ref
-from catan_p2p.sync.audit import audit
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import step
 
 

@@ -35,7 +35,7 @@ from catan_p2p.rules.actions import BuildSettlement, EndTurn
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
 from catan_p2p.store import gitcmd
-from catan_p2p.sync.repo import find_git_dir
+from catan_p2p.store.repo import find_git_dir
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import allowed_signers
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.protocol.genesis import open_genesis
+from catan_p2p.protocol.signing import allowed_signers
+from catan_p2p.protocol.verify import Verifier
+from catan_p2p.store.repo import GameRepo
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "state_schema" / "vectors" / "vectors.json"
@@ -46,7 +47,7 @@ def test_the_code_writes_and_accepts_exactly_the_committed_vectors(tmp_path):
         for entry in entries:
             assert repo.commit(entry["commit"]).data.decode() == entry["raw"]
             assert repo.commit(entry["commit"]).tree == entry["tree"]
-        state, info = repo.open_genesis(commits[0])
+        state, info = open_genesis(repo, commits[0])
         verifier = Verifier(repo, info, commits[0], state)
         final = verifier.verify(commits[-1])  # the main line: merge (and its claims), moves
         keys = {p: committed["seat_keys"][p] for p in game["players"]}

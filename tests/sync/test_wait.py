@@ -3,7 +3,7 @@
 Red team: with ``--timeout 1m`` a mover whose clock runs 290 s fast (within the 300 s
 every peer allows) made the others wait six minutes before they could end the game,
 and a move dated back counted as if the game had waited since then. Each peer now
-notes when it first held a head (``sync.seen``, in its own git directory, surviving
+notes when it first held a head (``replica.seen``, in its own git directory, surviving
 restarts, out of any remote's reach) and dates its abandon so that every peer takes it.
 """
 
@@ -15,11 +15,12 @@ import pytest
 from test_liveness import _two_players
 
 from catan_p2p.cli import main
+from catan_p2p.protocol.genesis import genesis_of, open_genesis
+from catan_p2p.protocol.verify import Verifier
+from catan_p2p.replica.seen import FOLDER, SeenLog
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.seen import FOLDER, SeenLog
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.store.repo import GameRepo
 
 pytestmark = pytest.mark.slow  # repositories on disk and a remote: processes (tests/conftest.py)
 
@@ -124,7 +125,7 @@ def test_an_honest_abandon_on_a_line_dated_ahead_verifies_at_once(tmp_path, monk
     assert main(["abandon", "--repo", str(blue)]) == 0
     repo = GameRepo(blue)
     tip = repo.refs.get("refs/heads/catan/g/blue")
-    state, info = repo.open_genesis(repo.genesis_of(tip))
-    fresh = Verifier(repo, info, repo.genesis_of(tip), state)
+    state, info = open_genesis(repo, genesis_of(repo, tip))
+    fresh = Verifier(repo, info, genesis_of(repo, tip), state)
     assert fresh.verify(tip).abandoned == 0
     repo.close()

@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from catan_p2p.errors import StateFileError
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import SeatKey
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.protocol.verify import Verifier
+from catan_p2p.store.repo import GameRepo
 
 FOLDER = "catan-p2p-verified"
 

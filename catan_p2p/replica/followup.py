@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from catan_p2p.protocol import concurrent
+from catan_p2p.protocol.concurrent import Answer
+from catan_p2p.replica.peer import Peer
 from catan_p2p.rules.actions import Action, GiveCard, RevealDice, ShowSteal
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import owed_reveal
-from catan_p2p.sync import concurrent
-from catan_p2p.sync.concurrent import Answer
-from catan_p2p.sync.peer import Peer
 
 
 def owed_move(

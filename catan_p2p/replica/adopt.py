@@ -5,7 +5,7 @@ local peer. A head that verifies moves the peer forward; one that does not is re
 (``Rejections``) and counted as behind; one that diverges is a fork, reported as data,
 unless it is an abandoned game meeting a line that gives way to it (the absent
 player's late moves, a later seat's abandon): then the winning abandon's author joins
-them with a closing merge, and the others wait for it (``sync.liveness``). Heads of an
+them with a closing merge, and the others wait for it (``protocol.liveness``). Heads of an
 abandoned game are offered first, so the abandon is taken when both arrive at once.
 """
 
@@ -21,12 +21,12 @@ from catan_p2p.errors import (
     StateFileError,
     VerificationError,
 )
+from catan_p2p.protocol import liveness
+from catan_p2p.replica.peer import Peer
+from catan_p2p.replica.rejections import Rejections
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.refs import parse_ref, source_of
-from catan_p2p.sync import liveness
-from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.rejections import Rejections
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 
 @dataclass(frozen=True, order=True)
@@ -88,7 +88,7 @@ def close_if_abandoned(
 ) -> Awaited | str | None:
     """Join an abandoned game's line and a line that loses to it (``oid`` or ``peer``'s
     head) with the closing merge when a local seat wrote the winning abandon, and let
-    the other local ``peers`` follow (``sync.liveness``). None once joined, else what
+    the other local ``peers`` follow (``protocol.liveness``). None once joined, else what
     to report: the merge its author owes (``Awaited``: not written here), or ``fork``."""
     head = peer.head or peer.genesis
     try:

@@ -31,10 +31,6 @@ PROTOCOL = "Catan-Protocol"
 PROTOCOL_VERSION = 7
 
 
-def player_email(player: str) -> str:
-    return f"{player}@catan-p2p"
-
-
 def _stamp(game: str) -> str:
     return f"{GAME}: {game}\n{PROTOCOL}: {PROTOCOL_VERSION}\n"
 
@@ -124,7 +120,7 @@ def parse_genesis(commit: Commit) -> GenesisInfo:
 
 
 ABANDON = "abandon"
-"""The kind of the closing merge that joins an absent player's late line (``sync.liveness``)."""
+"""The kind of the closing merge that joins an absent player's late line (``protocol.liveness``)."""
 
 MERGE_WHAT = {**{s.name: s.merged for s in STEPS}, ABANDON: "the late moves"}
 """What a merge of each kind takes, in its summary line (``rules.steps``, and the closing

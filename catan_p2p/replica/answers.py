@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from catan_p2p.errors import IllegalAction, NotYetValid, VerificationError
+from catan_p2p.protocol import concurrent
+from catan_p2p.protocol.concurrent import Answer
+from catan_p2p.protocol.message import parse_action
+from catan_p2p.replica.peer import Peer
+from catan_p2p.replica.rejections import Rejections
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import fetched, game_prefix, parse_ref, source_of, well_formed
-from catan_p2p.sync import concurrent
-from catan_p2p.sync.concurrent import Answer
-from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.protocol import parse_action
-from catan_p2p.sync.rejections import Rejections
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 
 
 class AnswerBook:

@@ -15,22 +15,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from catan_p2p.errors import IllegalAction, StateFileError, UsageError
+from catan_p2p.protocol import concurrent, liveness, publish, refpolicy
+from catan_p2p.protocol.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
+from catan_p2p.protocol.genesis import genesis_of, open_genesis
+from catan_p2p.protocol.publish import Source
+from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.protocol.verify import Verifier
+from catan_p2p.replica.adopt import Adopted, adopt
+from catan_p2p.replica.answers import AnswerBook, OwnBranches, merged_claims
+from catan_p2p.replica.followup import owed_move
+from catan_p2p.replica.peer import Peer
+from catan_p2p.replica.rejections import Rejections
 from catan_p2p.rules.actions import Action, ClaimSeat
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.waiting import actors
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import answers_prefix
-from catan_p2p.sync import concurrent, liveness, publish, refpolicy
-from catan_p2p.sync.adopt import Adopted, adopt
-from catan_p2p.sync.answers import AnswerBook, OwnBranches, merged_claims
-from catan_p2p.sync.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
-from catan_p2p.sync.followup import owed_move
-from catan_p2p.sync.peer import Peer
-from catan_p2p.sync.publish import Source
-from catan_p2p.sync.rejections import Rejections
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import SeatKey
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import refusal
 
 
@@ -50,8 +51,8 @@ def game_start(
     heads = refpolicy.player_heads(repo, game)
     if not heads:
         raise UsageError(f"game {game} has no player branches in {repo.path}")
-    genesis = repo.genesis_of(refpolicy.anchor(heads, game, local))
-    state, info = repo.open_genesis(genesis)
+    genesis = genesis_of(repo, refpolicy.anchor(heads, game, local))
+    state, info = open_genesis(repo, genesis)
     for p in local:
         if p not in state.players:
             raise UsageError(f"{p!r} is not a player of game {game} ({', '.join(state.players)})")
@@ -198,7 +199,7 @@ class Seats:
         self._committed(peer)
 
     def follow_up(self) -> None:
-        """Record what no one chooses (``sync.followup``), each local seat in its turn."""
+        """Record what no one chooses (``replica.followup``), each local seat in its turn."""
         for _ in range(2 * len(self.players)):
             move = owed_move(self.state, self.peers, self.open_answers)
             if move is None:
@@ -241,7 +242,7 @@ class Seats:
     # --- what peers offer ----------------------------------------------------------------
 
     def adopt(self, may_close: bool) -> Adopted:
-        """Verify and fast-forward to every known head (``sync.adopt``)."""
+        """Verify and fast-forward to every known head (``replica.adopt``)."""
         self.answers.changed()
         heads = refpolicy.player_heads(self.repo, self.game, self.players)
         return adopt(self.repo, self.game, heads, self.peers, self.rejections, may_close)

@@ -17,14 +17,16 @@ from pathlib import Path
 
 from catan_p2p.errors import DamagedRepository, StateFileError, UsageError
 from catan_p2p.rules.state import GameState
-from catan_p2p.store import gitcmd
+from catan_p2p.store import disk, gitcmd
 from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import (
     Commit,
     GitObjectStore,
     MemoryObjectStore,
     ObjectStore,
+    Signer,
     commit_data,
+    player_email,
 )
 from catan_p2p.store.reading import read_state
 from catan_p2p.store.refs import (
@@ -36,10 +38,6 @@ from catan_p2p.store.refs import (
     game_of,
     game_prefix,
 )
-from catan_p2p.sync import disk
-from catan_p2p.sync.genesis import derive_genesis
-from catan_p2p.sync.protocol import GENESIS, player_email, trailer
-from catan_p2p.sync.signing import SeatKey
 
 #: Commits (one small pack each) between two background roll-ups of the small packs.
 REPACK_EVERY = 64
@@ -261,10 +259,14 @@ class GameRepo:
         parents: list[str],
         author: str,
         message: str,
-        key: SeatKey | None = None,
+        key: Signer | None = None,
         when: int | None = None,
     ) -> str:
-        """Write a commit by ``author``, signed with ``key`` (the genesis alone is unsigned)."""
+        """Write a commit by ``author``, signed by ``key`` (the genesis alone is unsigned).
+
+        ``key`` is whatever signs (a seat key): the store writes the signature where
+        Git puts it and knows nothing of how it is made.
+        """
         fields = (
             tree,
             parents,
@@ -326,20 +328,6 @@ class GameRepo:
         for _ in range(steps):
             cur = self.commit(cur).parents[0]
         return cur == ancestor
-
-    def open_genesis(self, oid: str) -> tuple[GameState, GameInfo]:
-        """The initial state a genesis commit declares, checked against its tree.
-
-        Raises:
-            VerificationError: the genesis is not the derived one (rigged or altered).
-        """
-        return derive_genesis(self.store, self.commit(oid))
-
-    def genesis_of(self, oid: str) -> str:
-        root = self.first_parents(oid)[-1]
-        if trailer(self.commit(root), GENESIS) is None:
-            raise StateFileError(f"history of {oid[:10]} does not start with a genesis commit")
-        return root
 
     # --- maintenance ---------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ every pushed ref of a game it checks, before any peer can fetch the push:
 - an answer branch holds one verified answer of its owner on its opening commit.
 
 - a chat ref (``refs/catan-chat/<game>/<player>``) of a seat only moves forward, by chat
-  lines that seat signed (``sync.chatlines``).
+  lines that seat signed (``protocol.chatlines``).
 
 Hosted forges run no hooks: peers make every one of these checks themselves, the
 hook only stops a cheat earlier. Anything outside ``refs/heads/catan/`` and
@@ -28,6 +28,9 @@ from pathlib import Path
 
 from catan_p2p.errors import CatanError
 from catan_p2p.printable import REFUSAL_CHARS, one_line
+from catan_p2p.protocol import chatlines, liveness, refpolicy
+from catan_p2p.protocol.genesis import genesis_of, open_genesis
+from catan_p2p.protocol.verify import Verifier
 from catan_p2p.store.catfile import CatFileStore
 from catan_p2p.store.refs import (
     CHAT_PREFIX,
@@ -38,9 +41,7 @@ from catan_p2p.store.refs import (
     player_ref,
     read_name,
 )
-from catan_p2p.sync import chatlines, liveness, refpolicy
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.store.repo import GameRepo
 
 
 def check_update(
@@ -48,7 +49,7 @@ def check_update(
 ) -> str | None:
     """Why this ref update must be refused, or None to accept it.
 
-    The ref policy (``sync.refpolicy.check_update``: name, seat, object, fast-forward)
+    The ref policy (``protocol.refpolicy.check_update``: name, seat, object, fast-forward)
     first, as a guard applies it; then the commits it brings are verified.
 
     Args:
@@ -77,7 +78,7 @@ def check_update(
 
 def _seats(repo: GameRepo, new: str) -> Callable[[], tuple[str, ...]]:
     """The players of the game ``new`` starts from, read when the policy asks."""
-    return lambda: repo.open_genesis(repo.genesis_of(new))[0].players
+    return lambda: open_genesis(repo, genesis_of(repo, new))[0].players
 
 
 def _check(
@@ -91,11 +92,11 @@ def _check(
     game, player = name.game, name.player
     mine = game_prefix(game) + "/"
     after = _logs_and_answers(repo, game, {r: o for r, o in after.items() if r.startswith(mine)})
-    genesis = repo.genesis_of(new)
+    genesis = genesis_of(repo, new)
     for other, oid in after.items():
-        if other != ref and oid != ZERO and repo.genesis_of(oid) != genesis:
+        if other != ref and oid != ZERO and genesis_of(repo, oid) != genesis:
             return f"{ref}: {new[:10]} starts from another genesis than {other}"
-    genesis_state, info = repo.open_genesis(genesis)
+    genesis_state, info = open_genesis(repo, genesis)
     verifier = Verifier(repo, info, genesis, genesis_state)
     _trust_accepted(repo, game, genesis, verifier)
     if name.kind is not None:
@@ -170,12 +171,12 @@ def _trust_accepted(repo: GameRepo, game: str, genesis: str, verifier: Verifier)
     Only the commits a push adds are verified then, not the whole game again (a remote
     that ran without the hook before should be checked once with `catan-p2p verify`).
     """
-    seats = repo.open_genesis(genesis)[0].players
+    seats = open_genesis(repo, genesis)[0].players
     logs = _logs_and_answers(repo, game, repo.refs.list(game_prefix(game)), seats, logs_only=True)
     for oid in logs.values():
         if oid != genesis:
             try:
-                if repo.genesis_of(oid) == genesis:
+                if genesis_of(repo, oid) == genesis:
                     verifier.trust(oid, repo.state_of(oid)[0])
             except CatanError:
                 continue  # unreadable: verify through it instead

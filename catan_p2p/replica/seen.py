@@ -16,6 +16,9 @@ import os
 import time
 from pathlib import Path
 
+from catan_p2p.protocol.liveness import waiting_since
+from catan_p2p.store.repo import GameRepo
+
 FOLDER = "catan-p2p-seen"
 KEEP = 64  # heads remembered per game: the wait only ever concerns the newest
 
@@ -67,3 +70,23 @@ class SeenLog:
             tmp.replace(self._path)
         except OSError:
             tmp.unlink(missing_ok=True)
+
+
+class Wait:
+    """How long one peer has waited on each head: ``waiting_since`` from this machine's
+    first sight of it (``SeenLog``), worked out once per head."""
+
+    def __init__(self, repo: GameRepo, game: str) -> None:
+        self.repo = repo
+        self.seen = SeenLog(repo.git_dir, game)
+        self._last: tuple[str, int] | None = None  # head -> waiting_since
+
+    def saw(self, head: str) -> None:
+        """Note ``head`` as seen now, unless it was seen before."""
+        self.seen.first_seen(head)
+
+    def since(self, head: str) -> int:
+        """When the game began waiting on the move after ``head`` (``waiting_since``)."""
+        if self._last is None or self._last[0] != head:
+            self._last = (head, waiting_since(self.repo, head, self.seen.first_seen(head)))
+        return self._last[1]

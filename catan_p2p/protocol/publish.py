@@ -8,7 +8,7 @@ a candidate: every commit is verified before it is adopted, so a peer may carry 
 the other seats' verified moves in its own log, and the game goes on while one point
 is down.
 
-This module decides; ``sync/transport.py`` moves the bytes. Everything here is a pure
+This module decides; ``net/transport.py`` moves the bytes. Everything here is a pure
 function of its arguments.
 """
 
@@ -44,7 +44,7 @@ def sources(
     """Every remote of a game: the shared remote (if any) and each seat's point.
 
     A point whose URL is the shared remote's is the shared remote (one fetch); the point
-    ``served`` from this very repository (``sync.serve``) is no remote at all.
+    ``served`` from this very repository (``net.serve``) is no remote at all.
     """
     local = set(local)
     out = []

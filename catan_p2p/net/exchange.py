@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from catan_p2p.errors import RemoteError, UsageError
+from catan_p2p.net import ondisk, transport
 from catan_p2p.printable import one_line, shown
+from catan_p2p.protocol import publish
+from catan_p2p.protocol.publish import Source
+from catan_p2p.replica import tracking
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import REMOTE, tracking_ref
-from catan_p2p.sync import ondisk, publish, refpolicy, transport
-from catan_p2p.sync.publish import Source
-from catan_p2p.sync.repo import GameRepo
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.seats import point_refusal
 
 #: How often a push whose lease went stale is fetched, decided and sent again.
@@ -116,7 +118,7 @@ def _forked(ref: str) -> str:
 class Exchange:
     """The remotes of ``local`` seats of ``game`` in ``repo``, and what each holds.
 
-    ``fetch`` and ``push`` default to ``sync.transport``'s (looked up at call time); an
+    ``fetch`` and ``push`` default to ``net.transport``'s (looked up at call time); an
     in-memory test passes its own, which move refs between ``GameRepo`` values.
     """
 
@@ -206,7 +208,7 @@ class Exchange:
         refs = list(refs)
         if not self.networked:
             for ref in refs:
-                refpolicy.forget(self.repo, ref)
+                tracking.forget(self.repo, ref)
             return
         self.deletes.extend(r for r in refs if r not in self.deletes)
         self._due = self._due or bool(refs)
@@ -323,7 +325,7 @@ class Exchange:
         bases = tuple(s + "/" for s in steps)
         for ref in own:
             if ref.startswith(bases):
-                refpolicy.forget(self.repo, tracking_ref(ref, src.name))
+                tracking.forget(self.repo, tracking_ref(ref, src.name))
 
     def _transfer(
         self,
@@ -352,8 +354,8 @@ class Exchange:
         self, src: Source, logs: list[str], steps: list[str], own: Iterable[str]
     ) -> None:
         """Remember what ``src`` holds of the ``own`` refs, then drop fetched refs the game
-        does not need (``refpolicy.keep_fetched``)."""
-        there = refpolicy.keep_fetched(self.repo, self.game, src.name, logs, steps)
+        does not need (``tracking.keep_fetched``)."""
+        there = tracking.keep_fetched(self.repo, self.game, src.name, logs, steps)
         self.seen[src.name] = {r: there.get(tracking_ref(r, src.name)) for r in own}
 
     # --- pushing -------------------------------------------------------------------------
@@ -442,5 +444,5 @@ class Exchange:
         done = [d for d in deletes if d not in kept]
         self.deletes = [d for d in self.deletes if d not in done]
         for ref in done:
-            refpolicy.forget(self.repo, ref)
+            tracking.forget(self.repo, ref)
         return Sent(None, clean=not stale), stale

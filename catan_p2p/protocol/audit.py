@@ -11,12 +11,13 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from catan_p2p.errors import StateFileError, VerificationError
+from catan_p2p.protocol import liveness, refpolicy
+from catan_p2p.protocol.genesis import genesis_of, open_genesis
+from catan_p2p.protocol.graph import CommitGraph
+from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import ZERO, game_prefix, parse_ref, tracking_prefix
-from catan_p2p.sync import liveness, refpolicy
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.verify import Verifier
 
 
 @dataclass
@@ -39,7 +40,7 @@ class AuditReport:
 
 
 def game_refs(
-    repo: GameRepo,
+    repo: CommitGraph,
     game: str,
     seats: Collection[str] | None = None,
     junk: dict[str, str] | None = None,
@@ -59,18 +60,18 @@ def game_refs(
     return out
 
 
-def open_game(repo: GameRepo, game: str) -> tuple[str, GameState, GameInfo]:
+def open_game(repo: CommitGraph, game: str) -> tuple[str, GameState, GameInfo]:
     """The genesis commit, state and info of ``game`` in ``repo``."""
     refs = game_refs(repo, game)
     if not refs:
-        raise StateFileError(f"game {game} has no branches in {repo.path}")
+        raise StateFileError(f"game {game} has no branches in this repository")
     local = sorted(r for r in refs if r.startswith("refs/heads/"))
-    genesis = repo.genesis_of(refs[local[0]] if local else next(iter(refs.values())))
-    state, info = repo.open_genesis(genesis)
+    genesis = genesis_of(repo, refs[local[0]] if local else next(iter(refs.values())))
+    state, info = open_genesis(repo, genesis)
     return genesis, state, info
 
 
-def audit(repo: GameRepo, game: str, local_only: bool = False) -> AuditReport:
+def audit(repo: CommitGraph, game: str, local_only: bool = False) -> AuditReport:
     """Verify every branch of ``game``; stop at the first bad commit.
 
     Refs the ref policy refuses (no protocol shape, no commit, named after no seat of the
@@ -120,7 +121,7 @@ def audit(repo: GameRepo, game: str, local_only: bool = False) -> AuditReport:
     return report
 
 
-def seat_keys(repo: GameRepo, game: str) -> dict[str, str]:
+def seat_keys(repo: CommitGraph, game: str) -> dict[str, str]:
     """Player -> seat key ("" while unclaimed) in the verified newest state of ``game``
     (of the repository's own branches: a forgery someone put on a remote is not read)."""
     report = audit(repo, game, local_only=True)

@@ -16,16 +16,14 @@ The session writes the merges, the verifier checks them (PROTOCOL.md "Liveness")
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from catan_p2p.errors import VerificationError
+from catan_p2p.protocol.graph import CommitGraph
+from catan_p2p.protocol.message import ABANDON, MergeInfo, parse_action, trailer, who
 from catan_p2p.rules.actions import Abandon
 from catan_p2p.rules.state import NOBODY, GameState
 from catan_p2p.store.objects import Commit
-from catan_p2p.sync.protocol import ABANDON, MergeInfo, parse_action, trailer, who
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.seen import SeenLog
 
 KIND = ABANDON
 #: How far ahead of a peer's clock any commit may be dated (clocks differ); one dated
@@ -33,7 +31,7 @@ KIND = ABANDON
 CLOCK_SKEW = 300
 
 
-def wait_start(repo: GameRepo, oid: str) -> int:
+def wait_start(repo: CommitGraph, oid: str) -> int:
     """When the game began waiting after ``oid``: the newest commit time on its first-parent
     line, not ``oid``'s own time alone.
 
@@ -45,42 +43,22 @@ def wait_start(repo: GameRepo, oid: str) -> int:
     return max(repo.commit(c).when for c in repo.first_parents(oid))
 
 
-def waiting_since(repo: GameRepo, head: str, seen_at: int) -> int:
+def waiting_since(repo: CommitGraph, head: str, seen_at: int) -> int:
     """When this peer counts the game as waiting after ``head``: when it first saw it
-    (``seen_at``, ``sync.seen``), so neither a move dated ahead (up to ``CLOCK_SKEW``)
+    (``seen_at``, ``replica.seen``), so neither a move dated ahead (up to ``CLOCK_SKEW``)
     stretches the agreed wait nor one dated back shortens it; and never earlier than
     ``CLOCK_SKEW`` before the line's newest date, so that the abandon it then writes
     (``abandon_time``) is one every peer takes at once."""
     return max(seen_at, wait_start(repo, head) - CLOCK_SKEW)
 
 
-class Wait:
-    """How long one peer has waited on each head: ``waiting_since`` from this machine's
-    first sight of it (``SeenLog``), worked out once per head."""
-
-    def __init__(self, repo: GameRepo, game: str) -> None:
-        self.repo = repo
-        self.seen = SeenLog(repo.git_dir, game)
-        self._last: tuple[str, int] | None = None  # head -> waiting_since
-
-    def saw(self, head: str) -> None:
-        """Note ``head`` as seen now, unless it was seen before."""
-        self.seen.first_seen(head)
-
-    def since(self, head: str) -> int:
-        """When the game began waiting on the move after ``head`` (``waiting_since``)."""
-        if self._last is None or self._last[0] != head:
-            self._last = (head, waiting_since(self.repo, head, self.seen.first_seen(head)))
-        return self._last[1]
-
-
-def abandon_time(repo: GameRepo, parent: str, timeout: int) -> int:
+def abandon_time(repo: CommitGraph, parent: str, timeout: int, now: int) -> int:
     """The date an honest ``abandon`` on ``parent`` carries: now, or the earliest date every
     peer accepts (``timeout`` after ``wait_start``) when the line is dated ahead of this
-    clock. The peer has counted the wait from when it first saw ``parent`` (``sync.seen``);
+    clock. The peer has counted the wait from when it first saw ``parent`` (``replica.seen``);
     this date only makes the abandon verify. It is at most ``CLOCK_SKEW`` ahead, since
     every commit on the line was taken within that of this clock before the wait began."""
-    return max(int(time.time()), wait_start(repo, parent) + timeout)
+    return max(now, wait_start(repo, parent) + timeout)
 
 
 def is_closing(c: Commit) -> bool:
@@ -96,7 +74,7 @@ def _is_abandon(c: Commit) -> bool:
     )
 
 
-def abandon_on(repo: GameRepo, tip: str) -> Commit | None:
+def abandon_on(repo: CommitGraph, tip: str) -> Commit | None:
     """The abandon commit on ``tip``'s first-parent line, if any (searched backwards
     over the deck reveals and closing merges that may follow it; an abandoned game has
     no other moves)."""
@@ -111,7 +89,7 @@ def abandon_on(repo: GameRepo, tip: str) -> Commit | None:
     return None
 
 
-def late_line(repo: GameRepo, tip: str, base: str, absent: str) -> bool:
+def late_line(repo: CommitGraph, tip: str, base: str, absent: str) -> bool:
     """True when ``tip``'s first parents back to ``base`` are all ``absent``'s commits."""
     oid, steps = tip, 0
     while oid != base:
@@ -122,7 +100,7 @@ def late_line(repo: GameRepo, tip: str, base: str, absent: str) -> bool:
     return steps > 0
 
 
-def extends(repo: GameRepo, old: str, new: str) -> bool:
+def extends(repo: CommitGraph, old: str, new: str) -> bool:
     """True when a branch at ``old`` may move to ``new``: ``old`` is on ``new``'s
     first-parent line, or on a line a closing merge behind ``new`` joined (at any
     depth: a closing merge's second parent may hold closing merges of its own).
@@ -149,7 +127,7 @@ def extends(repo: GameRepo, old: str, new: str) -> bool:
     return False
 
 
-def _passed(repo: GameRepo, closer: str, line: str, over: str) -> bool:
+def _passed(repo: CommitGraph, closer: str, line: str, over: str) -> bool:
     """True when ``line`` is closing merges by ``closer`` on a commit of ``over``'s line:
     the deck reveal its author wrote on that commit while the closer merged crossed them."""
     oid = line
@@ -164,7 +142,7 @@ def _passed(repo: GameRepo, closer: str, line: str, over: str) -> bool:
 
 
 def loses(
-    repo: GameRepo,
+    repo: CommitGraph,
     found: Commit,
     line: str,
     absent: str,
@@ -215,7 +193,7 @@ def awaited(close: Closing) -> str:
     )
 
 
-def closing(repo: GameRepo, state_of, a: str, b: str) -> Closing | None:  # type: ignore[no-untyped-def]
+def closing(repo: CommitGraph, state_of, a: str, b: str) -> Closing | None:  # type: ignore[no-untyped-def]
     """The closing merge of two diverged heads ``a`` and ``b``, when one is an abandon's
     line and the other the absent player's late moves on the commit it waited after;
     None for any other fork (which stays a fork). ``state_of`` verifies a head."""
@@ -230,7 +208,7 @@ def closing(repo: GameRepo, state_of, a: str, b: str) -> Closing | None:  # type
     return None
 
 
-def check_closing(repo: GameRepo, c: Commit, info: MergeInfo, over: GameState) -> None:
+def check_closing(repo: CommitGraph, c: Commit, info: MergeInfo, over: GameState) -> None:
     """A closing merge joins an abandon's line and the absent player's late line."""
     if len(c.parents) != 2 or over.abandoned == NOBODY:
         raise VerificationError(

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from catan_p2p import printable
 from catan_p2p.errors import CatanError
-from catan_p2p.store.objects import Commit
-from catan_p2p.sync.protocol import player_email
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import check_signature
+from catan_p2p.protocol.graph import CommitGraph
+from catan_p2p.protocol.signing import check_signature
+from catan_p2p.store.objects import Commit, player_email
 
 #: The longest line, in characters (one line in the window).
 MAX_CHARS = 200
@@ -43,7 +42,9 @@ def line_refusal(c: Commit, player: str, key: str) -> str | None:
     return None
 
 
-def update_refusal(repo: GameRepo, old: str | None, new: str, player: str, key: str) -> str | None:
+def update_refusal(
+    repo: CommitGraph, old: str | None, new: str, player: str, key: str
+) -> str | None:
     """Why a chat ref may not move from ``old`` to ``new``, or None: ``new`` must extend
     ``old`` by chat lines of ``player`` only (a line once seen cannot be taken back)."""
     oid: str | None = new

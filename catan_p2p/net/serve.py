@@ -20,8 +20,8 @@ import subprocess
 from pathlib import Path
 
 from catan_p2p.errors import UsageError
+from catan_p2p.net import transport
 from catan_p2p.store import gitcmd
-from catan_p2p.sync import transport
 
 #: Git's own port for ``git://``.
 DEFAULT_PORT = 9418

@@ -8,12 +8,19 @@ or dropped.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
 
 from catan_p2p.errors import ForkError, IllegalAction
+from catan_p2p.protocol import liveness
+from catan_p2p.protocol.concurrent import Answer, merge_commit
+from catan_p2p.protocol.liveness import KIND, Closing
+from catan_p2p.protocol.message import action_message, merge_message
+from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.actions import (
     Abandon,
     Action,
@@ -39,19 +46,13 @@ from catan_p2p.rules.deck import Deck
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import player_ref
-from catan_p2p.sync import liveness
-from catan_p2p.sync.concurrent import Answer, merge_commit
-from catan_p2p.sync.liveness import KIND, Closing
-from catan_p2p.sync.protocol import action_message, merge_message
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import SeatKey
-from catan_p2p.sync.verify import Verifier
+from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import refusal, step
 from catan_p2p.trust.steals import steal_context
 from catan_p2p.trust.views import own_cards, private_view
 
-__all__ = ["Answer", "Peer"]  # Answer lives in sync.concurrent; re-exported for callers
+__all__ = ["Answer", "Peer"]  # Answer lives in protocol.concurrent; re-exported for callers
 
 _PLAYS = {
     PlayKnight: DevCard.KNIGHT,
@@ -302,7 +303,7 @@ class Peer:
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
         when = None  # now; an abandon waits on a line dated ahead (``liveness.abandon_time``)
         if isinstance(action, Abandon):
-            when = liveness.abandon_time(self.repo, parent, self.info.timeout)
+            when = liveness.abandon_time(self.repo, parent, self.info.timeout, int(time.time()))
         with self.repo.store.batch():  # tree and commit land as one small pack
             tree = self.repo.writer(self.info).write(new)
             oid = self.repo.write_commit(
@@ -337,7 +338,7 @@ class Peer:
 
     def record_close(self, close: Closing) -> str:
         """The closing merge of an abandoned game and the absent player's late moves
-        (``sync.liveness``); the own head is one of its parents, so it fast-forwards."""
+        (``protocol.liveness``); the own head is one of its parents, so it fast-forwards."""
         state = self.verifier.verify(close.over)
         self.verifier.verify(close.late)
         message = merge_message(self.player, KIND, [close.absent], self.info.game)

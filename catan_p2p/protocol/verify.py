@@ -14,25 +14,24 @@ import time
 from typing import NoReturn
 
 from catan_p2p.errors import IllegalAction, NotYetValid, StateFileError, VerificationError
-from catan_p2p.rules.actions import Abandon, Action
-from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.state import GameState
-from catan_p2p.store.codec import GameInfo, StateWriter
-from catan_p2p.store.objects import Commit, HashingStore
-from catan_p2p.sync import concurrent, liveness
-from catan_p2p.sync.concurrent import ANSWER_KINDS
-from catan_p2p.sync.liveness import CLOCK_SKEW
-from catan_p2p.sync.protocol import (
+from catan_p2p.protocol import concurrent, liveness
+from catan_p2p.protocol.concurrent import ANSWER_KINDS
+from catan_p2p.protocol.graph import CommitGraph
+from catan_p2p.protocol.liveness import CLOCK_SKEW
+from catan_p2p.protocol.message import (
     action_message,
     check_stamp,
     merge_message,
     parse_action,
     parse_merge,
-    player_email,
     who,
 )
-from catan_p2p.sync.repo import GameRepo
-from catan_p2p.sync.signing import check_signature
+from catan_p2p.protocol.signing import check_signature
+from catan_p2p.rules.actions import Abandon, Action
+from catan_p2p.rules.chance import derive_chance
+from catan_p2p.rules.state import GameState
+from catan_p2p.store.codec import GameInfo, StateWriter
+from catan_p2p.store.objects import Commit, HashingStore, player_email
 from catan_p2p.trust.engine import step
 
 __all__ = ["ANSWER_KINDS", "CLOCK_SKEW", "Verifier", "check_vouched"]
@@ -122,7 +121,7 @@ class Verifier:
 
     def __init__(
         self,
-        repo: GameRepo,
+        repo: CommitGraph,
         info: GameInfo,
         genesis: str | None = None,
         genesis_state: GameState | None = None,

@@ -15,7 +15,7 @@ is not a ref of the game, or None:
   on a remote that guards its refs);
 - on a guarded remote a log only moves forward (``liveness.extends``).
 
-The server hook (``sync.hook``) asks it first and then verifies the commits; a peer's
+The server hook (``net.hook``) asks it first and then verifies the commits; a peer's
 fetch step lets its copy of any fetched ref it refuses go (``drop_junk``,
 ``keep_fetched``), so one junk ref stops no reader; the audit reads only the refs it
 accepts. The remote's copy of junk is the hook's business or, on a forge, nobody's:
@@ -25,20 +25,18 @@ peers never ask for it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping
 
-from catan_p2p.errors import CatanError, DamagedRepository, ForkError
+from catan_p2p.errors import CatanError, DamagedRepository
+from catan_p2p.protocol import liveness
+from catan_p2p.protocol.graph import CommitGraph
 from catan_p2p.store.refs import (
     ZERO,
     fetched,
     game_prefix,
     player_ref,
     read_name,
-    tracking_prefix,
-    tracking_ref,
 )
-from catan_p2p.sync import liveness
-from catan_p2p.sync.repo import GameRepo
 
 _OID = re.compile(r"^[0-9a-f]{40}$")
 SHAPES = (
@@ -47,7 +45,7 @@ SHAPES = (
 
 
 def check_update(
-    repo: GameRepo,
+    repo: CommitGraph,
     ref: str,
     old: str,
     new: str,
@@ -61,10 +59,10 @@ def check_update(
         game: the game the ref must belong to (None: the one its name says).
         seats: gives the players of the game, asked only once the name and the object
             pass (None, or None given: not known yet, any player name is taken).
-        guard: the rules of a remote that guards its refs (``sync.hook``): a log or a
+        guard: the rules of a remote that guards its refs (``net.hook``): a log or a
             chat ref is never deleted and a log only moves forward. A reader (fetch,
             audit) takes what a remote holds as it is; whether a log may move there is
-            the adoption's business (``sync.adopt``).
+            the adoption's business (``replica.adopt``).
     """
     name = read_name(ref, game)
     if name is None:
@@ -86,7 +84,9 @@ def check_update(
     return None
 
 
-def player_heads(repo: GameRepo, game: str, seats: Collection[str] | None = None) -> dict[str, str]:
+def player_heads(
+    repo: CommitGraph, game: str, seats: Collection[str] | None = None
+) -> dict[str, str]:
     """Every known head of every seat's log (ref -> commit): local refs and fetched ones,
     only of a protocol shape, only of ``seats`` (None: any name, while the seats are not
     known yet)."""
@@ -99,7 +99,9 @@ def player_heads(repo: GameRepo, game: str, seats: Collection[str] | None = None
     return out
 
 
-def tracked_logs(repo: GameRepo, game: str, seats: Collection[str]) -> dict[str, tuple[str, int]]:
+def tracked_logs(
+    repo: CommitGraph, game: str, seats: Collection[str]
+) -> dict[str, tuple[str, int]]:
     """Each seat's log as last fetched, from any source (the shared remote, its own
     point, a relaying seat's), with its commit's date (seat -> (commit, time)): when a
     peer was last heard of. Of several copies, the newest commit counts."""
@@ -125,47 +127,13 @@ def anchor(heads: Mapping[str, str], game: str, local: Iterable[str] = ()) -> st
     return next(iter(heads.values()))
 
 
-def drop_junk(repo: GameRepo, game: str) -> None:
-    """Delete the fetched refs of ``game`` that are not of a protocol shape or do not
-    name a commit (a blob, a tree, a tag)."""
-    for ref, oid in fetched(repo.refs, game).items():
-        if is_junk(repo, ref, oid, game):
-            forget(repo, ref, oid)
-
-
-def keep_fetched(
-    repo: GameRepo, game: str, source: str, logs: Sequence[str], steps: Sequence[str]
-) -> dict[str, str]:
-    """After a fetch of ``logs`` and open-step prefixes ``steps`` from ``source``: what it
-    holds of them (tracking ref -> value, junk included, as it was: the lease of the
-    next push), with every other fetched ref of the source, and any junk, let go."""
-    there = repo.refs.list(tracking_prefix(game, source))
-    keep = {tracking_ref(r, source) for r in logs}
-    bases = tuple(tracking_ref(s, source) + "/" for s in steps)
-    held = {ref: oid for ref, oid in there.items() if ref in keep or ref.startswith(bases)}
-    for ref, oid in there.items():
-        if ref not in held or is_junk(repo, ref, oid, game):
-            forget(repo, ref, oid)
-    return held
-
-
-def is_junk(repo: GameRepo, ref: str, oid: str, game: str) -> bool:
+def is_junk(repo: CommitGraph, ref: str, oid: str, game: str) -> bool:
     """Whether a fetched ref is one a reader does not take (``check_update``): of no
     protocol shape, or naming no commit."""
     return check_update(repo, ref, ZERO, oid, game) is not None
 
 
-def forget(repo: GameRepo, ref: str, oid: str | None = None) -> None:
-    """Delete this repository's copy of ``ref``, if it still points at ``oid`` (None:
-    whatever it holds); a read-only disk, or a ref moved or locked meanwhile, keeps it
-    (readers skip a junk ref anyway, and a finished answer is deleted at the next start)."""
-    try:
-        repo.refs.delete(ref, oid)
-    except (OSError, ForkError):
-        pass
-
-
-def names_a_commit(repo: GameRepo, oid: str) -> bool:
+def names_a_commit(repo: CommitGraph, oid: str) -> bool:
     """Whether ``oid`` is a commit this repository holds (not a blob, tree or tag)."""
     if not _OID.match(oid):
         return False

@@ -9,15 +9,22 @@ chooses; it is public before anyone claims a seat, so joining is agreeing to it.
 from __future__ import annotations
 
 from catan_p2p.errors import BoardError, StateFileError, VerificationError
+from catan_p2p.protocol.graph import CommitGraph
+from catan_p2p.protocol.message import (
+    GENESIS,
+    PROTOCOL_VERSION,
+    GenesisInfo,
+    parse_genesis,
+    trailer,
+)
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.rules.state import GameState, new_game
 from catan_p2p.store import schema
 from catan_p2p.store.codec import BANK, GameInfo, StateWriter
-from catan_p2p.store.objects import Commit, HashingStore, ObjectStore, parse_tree
+from catan_p2p.store.objects import Commit, HashingStore, ObjectStore, parse_tree, player_email
 from catan_p2p.store.reading import MAX_FILE
 from catan_p2p.store.refs import check_name
-from catan_p2p.sync.protocol import PROTOCOL_VERSION, GenesisInfo, parse_genesis, player_email
 
 
 def initial_state(declared: GenesisInfo, board: Board) -> tuple[GameState, GameInfo]:
@@ -92,3 +99,20 @@ def derive_genesis(store: ObjectStore, commit: Commit) -> tuple[GameState, GameI
             f"trailer declares ({tree[:10]}); the starting position was altered"
         )
     return state, info
+
+
+def open_genesis(repo: CommitGraph, oid: str) -> tuple[GameState, GameInfo]:
+    """The initial state a genesis commit declares, checked against its tree.
+
+    Raises:
+        VerificationError: the genesis is not the derived one (rigged or altered).
+    """
+    return derive_genesis(repo.store, repo.commit(oid))
+
+
+def genesis_of(repo: CommitGraph, oid: str) -> str:
+    """The genesis commit ``oid``'s first-parent line starts from."""
+    root = repo.first_parents(oid)[-1]
+    if trailer(repo.commit(root), GENESIS) is None:
+        raise StateFileError(f"history of {oid[:10]} does not start with a genesis commit")
+    return root

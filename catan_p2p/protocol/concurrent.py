@@ -18,13 +18,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.protocol.message import MergeInfo, merge_message, who
 from catan_p2p.rules.actions import Action, ShowsSteals
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.steps import ANSWERS, BY_NAME, STEPS, open_step
 from catan_p2p.rules.steps import owed_discards as owed_discards
 from catan_p2p.store.objects import Commit
 from catan_p2p.store.refs import REMOTE, answer_ref, answers_prefix, tracking_ref
-from catan_p2p.sync.protocol import MergeInfo, merge_message, who
 from catan_p2p.trust.engine import step
 
 ANSWER_KINDS: dict[str, type[Action]] = {s.name: s.answer for s in STEPS}

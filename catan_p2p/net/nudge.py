@@ -30,8 +30,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from catan_p2p.protocol.signing import SeatKey, check_signature
 from catan_p2p.store.refs import check_name
-from catan_p2p.sync.signing import SeatKey, check_signature
 from catan_p2p.trust.seats import point_refusal
 
 VERSION = 1

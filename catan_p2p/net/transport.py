@@ -15,7 +15,7 @@ from pathlib import Path
 
 from catan_p2p.errors import RemoteError
 from catan_p2p.printable import one_line
-from catan_p2p.store import gitcmd
+from catan_p2p.store import disk, gitcmd
 from catan_p2p.store.refs import (
     CHAT_PREFIX,
     PREFIX,
@@ -26,7 +26,6 @@ from catan_p2p.store.refs import (
     tracking_ref,
     well_formed,
 )
-from catan_p2p.sync import disk
 
 __all__ = [
     "REMOTE",
@@ -433,7 +432,7 @@ def _clear_stale_lock(git_dir: Path, stderr: str) -> bool:
 
 
 def _fetch_error(git_dir: Path, proc: subprocess.CompletedProcess) -> RemoteError:
-    """A failed fetch: a local disk problem is named as such (``sync.disk``), in one
+    """A failed fetch: a local disk problem is named as such (``store.disk``), in one
     sentence, since no remote can fix it; anything else is the remote's."""
     said, where = proc.stderr or "", disk.repository(Path(git_dir).resolve())
     local = disk.describe(said, where)

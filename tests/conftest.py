@@ -99,7 +99,7 @@ def _unmarked_start(started: list[str]) -> str:
     return (
         f"this test started {len(started)} process(es) (first: `{started[0]}`) but is not "
         "marked slow or network, so `./test.sh --quick` would run it: mark it "
-        "(@pytest.mark.slow, or network for a remote) or use GameRepo.in_memory()."
+        "(@pytest.mark.slow, or network for a remote) or use MemoryRepo()."
     )
 
 

@@ -27,7 +27,7 @@ def test_a_test_not_marked_slow_or_network_may_not_start_a_process(request):
     with pytest.raises(pytest.fail.Exception, match="not marked slow or network") as failed:
         subprocess.run(["git", "--version"], check=True)
     assert "`git --version`" in str(failed.value)
-    assert "mark it" in str(failed.value) and "GameRepo.in_memory()" in str(failed.value)
+    assert "mark it" in str(failed.value) and "MemoryRepo()" in str(failed.value)
     _spy(request)._started.clear()  # refused before it started: nothing ran
 
 

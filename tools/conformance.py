@@ -47,7 +47,7 @@ from catan_p2p.protocol.signing import check_signature  # noqa: E402
 from catan_p2p.store import codec, reading  # noqa: E402
 from catan_p2p.store.objects import Commit, HashingStore, parse_tree, player_email  # noqa: E402
 from catan_p2p.store.refs import check_name, well_formed  # noqa: E402
-from catan_p2p.store.repo import GameRepo  # noqa: E402
+from catan_p2p.store.repo import GameRepo, Repository  # noqa: E402
 
 VECTORS = ROOT / "state_schema" / "vectors" / "vectors.json"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -88,7 +88,7 @@ class Check:
         }
 
 
-def game_commits(repo: GameRepo, game: str) -> tuple[dict[str, str], list[str]]:
+def game_commits(repo: Repository, game: str) -> tuple[dict[str, str], list[str]]:
     """The game's refs (its branches, answers and chat) and every commit they reach."""
     refs = {
         ref: oid
@@ -106,7 +106,7 @@ def game_commits(repo: GameRepo, game: str) -> tuple[dict[str, str], list[str]]:
     return refs, sorted(seen)
 
 
-def _seats_in(repo: GameRepo, tree: str) -> dict[str, str]:
+def _seats_in(repo: Repository, tree: str) -> dict[str, str]:
     """``seats.json`` of a state tree (player -> key), or {} when it has none."""
     entries = parse_tree(repo.store.read(tree)[1])
     is_tree, blob = entries.get("seats.json", (True, ""))
@@ -152,7 +152,7 @@ def check_header(c: Commit) -> str | None:
     return None
 
 
-def check_signed(repo: GameRepo, c: Commit, chat_keys: dict[str, str]) -> str | None:
+def check_signed(repo: Repository, c: Commit, chat_keys: dict[str, str]) -> str | None:
     """§3 Signatures: signed by the author's key in the state the commit produces."""
     keys = chat_keys if _is_chat(c) else _seats_in(repo, c.tree)
     key = keys.get(c.author, "")
@@ -163,7 +163,7 @@ def check_signed(repo: GameRepo, c: Commit, chat_keys: dict[str, str]) -> str | 
     return check_signature(key, c.signed_data, c.signature)
 
 
-def check_files(repo: GameRepo, c: Commit) -> str | None:
+def check_files(repo: Repository, c: Commit) -> str | None:
     """§4: the tree is the canonical serialisation of the state it holds."""
     state, info = reading.read_state(repo.store, c.tree, c.oid[:10])
     again = codec.StateWriter(HashingStore(), info).write(state)
@@ -180,7 +180,7 @@ def check_ref(ref: str, game: str) -> str | None:
     return None if well_formed(ref, game) else "no ref of section 2 has this shape"
 
 
-def run_checks(repo: GameRepo, game: str, vectors: dict | None = None) -> list[Check]:
+def run_checks(repo: Repository, game: str, vectors: dict | None = None) -> list[Check]:
     """Every check of the kit over ``game`` in ``repo``."""
     refs, commits = game_commits(repo, game)
     if not refs:
@@ -226,7 +226,7 @@ def run_checks(repo: GameRepo, game: str, vectors: dict | None = None) -> list[C
     return out
 
 
-def check_vectors(repo: GameRepo, vectors: dict) -> Check:
+def check_vectors(repo: Repository, vectors: dict) -> Check:
     """§9: the repository holds every vector commit with exactly its bytes."""
     check = Check("vectors", "§9 Test vectors")
     entries = vectors["commits"] + vectors["abandon"]["commits"]

@@ -19,6 +19,7 @@ from catan_p2p.protocol import liveness
 from catan_p2p.protocol import message as proto
 from catan_p2p.protocol import verify as verify_mod
 from catan_p2p.protocol.signing import SeatKey
+from catan_p2p.replica import peer as peer_mod
 from catan_p2p.replica import seen as seen_mod
 from catan_p2p.rules import chance as chance_mod
 from catan_p2p.rules.actions import (
@@ -47,7 +48,7 @@ from catan_p2p.rules.trade import counter_offers
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store import repo as repo_mod
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import step
 
 WHEN = 1_767_225_600  # 2026-01-01T00:00:00Z: the genesis of the first game
@@ -94,7 +95,7 @@ def fixed_clock(clock: Clock):
         sleep=_time.sleep,
         perf_counter=_time.perf_counter,
     )
-    modules = (repo_mod, verify_mod, seen_mod, liveness)
+    modules = (repo_mod, verify_mod, seen_mod, peer_mod)
     saved = [m.time for m in modules]
     for m in modules:
         m.time = fake  # type: ignore[attr-defined]
@@ -190,7 +191,7 @@ def actors(session: GitSession) -> list[tuple[str, list[Action]]]:
     return out
 
 
-def play_game(repo: GameRepo, clock: Clock, seed: str, limit: int = 3000) -> str:
+def play_game(repo: Repository, clock: Clock, seed: str, limit: int = 3000) -> str:
     """The ``play`` game, played to its last deck reveal; returns the game id."""
     game = "vectors-play"
     create_game(
@@ -215,7 +216,7 @@ def play_game(repo: GameRepo, clock: Clock, seed: str, limit: int = 3000) -> str
     return game
 
 
-def abandon_game(repo: GameRepo, clock: Clock) -> str:
+def abandon_game(repo: Repository, clock: Clock) -> str:
     """The ``abandon`` game: Red keeps it waiting, Blue ends it, Red's late move is joined."""
     game = "vectors-abandon"
     create_game(
@@ -308,7 +309,7 @@ class ExtensionPlayer:
         return self.bots[player].decide(view, keep or actions)
 
 
-def extension_game(repo: GameRepo, clock: Clock, limit: int = 3000) -> str:
+def extension_game(repo: Repository, clock: Clock, limit: int = 3000) -> str:
     """The ``extension`` game of six seats, played to its last deck reveal."""
     game = "vectors-extension"
     create_game(

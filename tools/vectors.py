@@ -81,7 +81,7 @@ from catan_p2p.store.objects import (  # noqa: E402
     player_email,
     tree_data,
 )
-from catan_p2p.store.repo import GameRepo, init_repo  # noqa: E402
+from catan_p2p.store.repo import GameRepo, Repository, init_repo  # noqa: E402
 from catan_p2p.trust import poker as cards_deck  # noqa: E402
 from catan_p2p.trust.engine import step  # noqa: E402
 from catan_p2p.trust.steals import steal_context  # noqa: E402
@@ -104,7 +104,7 @@ OUT = ROOT / "state_schema" / "vectors" / "vectors.json"
 # --- what kind of commit a commit is --------------------------------------------------------
 
 
-def kind_of(repo: GameRepo, oid: str) -> str:
+def kind_of(repo: Repository, oid: str) -> str:
     """``genesis``, ``merge:<kind>``, ``answer:<type>``, ``chat`` or ``action:<type>``
     (``answer_trade`` and ``move_robber`` split by what they do)."""
     c = repo.commit(oid)
@@ -154,7 +154,7 @@ def kind_of(repo: GameRepo, oid: str) -> str:
     return f"{role}:{kind}"
 
 
-def _json(repo: GameRepo, oid: str, path: str) -> dict:
+def _json(repo: Repository, oid: str, path: str) -> dict:
     """One state file of a commit's tree, decoded."""
     tree = repo.commit(oid).tree
     *folders, name = path.split("/")
@@ -163,13 +163,13 @@ def _json(repo: GameRepo, oid: str, path: str) -> dict:
     return json.loads(repo.store.read(parse_tree(repo.store.read(tree)[1])[name][1])[1])
 
 
-def _last_reveal(repo: GameRepo, oid: str) -> bool:
+def _last_reveal(repo: Repository, oid: str) -> bool:
     """True when the commit ``oid`` leaves every seat's deck secret revealed."""
     game = _json(repo, oid, "game.json")
     return all("secret" in _json(repo, oid, f"deck/{p}.json") for p in game["players"])
 
 
-def _setup(repo: GameRepo, oid: str) -> bool:
+def _setup(repo: Repository, oid: str) -> bool:
     """True when the commit ``oid`` leaves the game in its set-up rounds."""
     return _json(repo, oid, "turn.json")["phase"].startswith("setup")
 
@@ -236,7 +236,7 @@ REQUIRED = (
 # --- what the vectors hold --------------------------------------------------------------------
 
 
-def _ref_of(repo: GameRepo, game: str, oid: str, kind: str) -> str:
+def _ref_of(repo: Repository, game: str, oid: str, kind: str) -> str:
     c = repo.commit(oid)
     if kind == "chat":
         return f"refs/catan-chat/{game}/{c.author}"
@@ -246,7 +246,7 @@ def _ref_of(repo: GameRepo, game: str, oid: str, kind: str) -> str:
     return f"refs/heads/catan/{game}/{c.author}"
 
 
-def _game_commits(repo: GameRepo, game: str) -> list[str]:
+def _game_commits(repo: Repository, game: str) -> list[str]:
     """Every commit of ``game`` (its logs, the answers merged into them, its chat), oldest
     first (the clock gives every commit its own second)."""
     heads = [
@@ -302,7 +302,7 @@ def special_turn(commits: list[str], kinds: dict[str, str]) -> list[str]:
     return []
 
 
-def describe_game(repo: GameRepo, game: str, players: tuple[str, ...], blobs: dict, trees: dict):
+def describe_game(repo: Repository, game: str, players: tuple[str, ...], blobs: dict, trees: dict):
     """The vectors of one game: its inputs and commits; the vector commits' trees go into
     ``trees`` and ``blobs``."""
     commits = _game_commits(repo, game)

@@ -16,17 +16,17 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.session.keys import existing_key
 from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import game_prefix, parse_ref, well_formed
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import GameRepo, Repository
 
 if TYPE_CHECKING:  # imported where a session opens: verify, show and keys need none
     from catan_p2p.session.git import GitSession
 
 
-def open_repo(path: str | None) -> GameRepo:
+def open_repo(path: str | None) -> Repository:
     return GameRepo(Path(path or "."))
 
 
-def local_seats(repo: GameRepo, game: str) -> tuple[str, ...]:
+def local_seats(repo: Repository, game: str) -> tuple[str, ...]:
     """Seats whose branch lives in this repository (all of them in hot-seat)."""
     seats = []
     for ref in repo.refs.list(game_prefix(game)):

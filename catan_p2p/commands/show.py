@@ -13,11 +13,11 @@ from catan_p2p.rules.state import NOBODY, GameState
 from catan_p2p.rules.waiting import expecting
 from catan_p2p.store import gitcmd
 from catan_p2p.store.codec import player_data, turn_data
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust.views import hidden_count, pending_cards
 
 
-def resolve(repo: GameRepo, rev: str) -> str:
+def resolve(repo: Repository, rev: str) -> str:
     """A commit id from anything ``git rev-parse`` understands."""
     proc = gitcmd.run(repo.git_dir, "rev-parse", "--verify", "--quiet", rev + "^{commit}")
     if proc.returncode != 0:

@@ -15,7 +15,7 @@ from catan_p2p.rules.actions import BuyDevCard
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.waiting import expecting, owed_reveal, waits_for
 from catan_p2p.store import gitcmd
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust.views import pending_cards
 
 
@@ -33,7 +33,7 @@ def count_merges(git_dir: Path, heads: list[str]) -> int:
     return int(proc.stdout.strip() or 0) if proc.returncode == 0 else 0
 
 
-def pending(repo: GameRepo, head: str, state: GameState) -> list[str]:
+def pending(repo: Repository, head: str, state: GameState) -> list[str]:
     """The verified commits whose hidden part is still to be checked, and what they wait on.
 
     A card drawn face down is checked when it is shown or at the game's end, and so is
@@ -79,7 +79,7 @@ def pending(repo: GameRepo, head: str, state: GameState) -> list[str]:
     return out
 
 
-def waiting_line(repo: GameRepo, head: str, state: GameState) -> str | None:
+def waiting_line(repo: Repository, head: str, state: GameState) -> str | None:
     """Whom the game waits on and since when (its newest commit's time, as its author wrote it)."""
     if state.settled:
         return None

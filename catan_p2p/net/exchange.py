@@ -25,7 +25,7 @@ from catan_p2p.protocol.publish import Source
 from catan_p2p.replica import tracking
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import REMOTE, tracking_ref
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust.seats import point_refusal
 
 #: How often a push whose lease went stale is fetched, decided and sent again.
@@ -124,7 +124,7 @@ class Exchange:
 
     def __init__(
         self,
-        repo: GameRepo,
+        repo: Repository,
         game: str,
         local: Sequence[str],
         fetch: Callable[..., frozenset[str]] | None = None,

@@ -41,11 +41,11 @@ from catan_p2p.store.refs import (
     player_ref,
     read_name,
 )
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import GameRepo, Repository
 
 
 def check_update(
-    repo: GameRepo, old: str, new: str, ref: str, after: dict[str, str] | None = None
+    repo: Repository, old: str, new: str, ref: str, after: dict[str, str] | None = None
 ) -> str | None:
     """Why this ref update must be refused, or None to accept it.
 
@@ -76,13 +76,13 @@ def check_update(
         return f"{ref}: {new[:10]} cannot be read ({type(exc).__name__})"
 
 
-def _seats(repo: GameRepo, new: str) -> Callable[[], tuple[str, ...]]:
+def _seats(repo: Repository, new: str) -> Callable[[], tuple[str, ...]]:
     """The players of the game ``new`` starts from, read when the policy asks."""
     return lambda: open_genesis(repo, genesis_of(repo, new))[0].players
 
 
 def _check(
-    repo: GameRepo,
+    repo: Repository,
     name: RefName,
     new: str,
     ref: str,
@@ -126,7 +126,7 @@ def _check(
     return None
 
 
-def _check_chat(repo: GameRepo, old: str, new: str, ref: str, name: RefName) -> str | None:
+def _check_chat(repo: Repository, old: str, new: str, ref: str, name: RefName) -> str | None:
     """A chat ref is a seat's own: its new lines are chat lines that seat signed."""
     game, player = name.game, name.player
     try:  # the seat keys of the newest log here (the hook verified each when it came)
@@ -146,7 +146,7 @@ def _check_chat(repo: GameRepo, old: str, new: str, ref: str, name: RefName) -> 
 
 
 def _logs_and_answers(
-    repo: GameRepo,
+    repo: Repository,
     game: str,
     refs: dict[str, str],
     seats: Collection[str] | None = None,
@@ -165,7 +165,7 @@ def _logs_and_answers(
     return out
 
 
-def _trust_accepted(repo: GameRepo, game: str, genesis: str, verifier: Verifier) -> None:
+def _trust_accepted(repo: Repository, game: str, genesis: str, verifier: Verifier) -> None:
     """Start from the player logs this remote holds: the hook verified each when it came.
 
     Only the commits a push adds are verified then, not the whole game again (a remote

@@ -26,7 +26,7 @@ from catan_p2p.replica.peer import Peer
 from catan_p2p.replica.rejections import Rejections
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.refs import parse_ref, source_of
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 
 
 @dataclass(frozen=True, order=True)
@@ -79,7 +79,7 @@ def abandoned_first(
 
 
 def close_if_abandoned(
-    repo: GameRepo,
+    repo: Repository,
     peers: Mapping[str, Peer],
     peer: Peer,
     oid: str,
@@ -109,7 +109,7 @@ def close_if_abandoned(
 
 
 def adopt(
-    repo: GameRepo,
+    repo: Repository,
     game: str,
     heads: Mapping[str, str],
     peers: Mapping[str, Peer],

@@ -20,7 +20,7 @@ from catan_p2p.replica.peer import Peer
 from catan_p2p.replica.rejections import Rejections
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.store.refs import fetched, game_prefix, parse_ref, source_of, well_formed
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 
 
 class AnswerBook:
@@ -30,7 +30,7 @@ class AnswerBook:
     """
 
     def __init__(
-        self, repo: GameRepo, game: str, players: tuple[str, ...], rejections: Rejections
+        self, repo: Repository, game: str, players: tuple[str, ...], rejections: Rejections
     ) -> None:
         self.repo = repo
         self.game = game
@@ -90,7 +90,7 @@ class AnswerBook:
 class OwnBranches:
     """The local seats' temporary answer branches (ref -> opening), found at start."""
 
-    def __init__(self, repo: GameRepo, game: str, seats: Iterable[str]) -> None:
+    def __init__(self, repo: Repository, game: str, seats: Iterable[str]) -> None:
         self.repo = repo
         self.openings: dict[str, str] = {}
         seats = set(seats)
@@ -116,7 +116,7 @@ class OwnBranches:
         return done
 
 
-def merged_claims(repo: GameRepo, head: str) -> list[Answer]:
+def merged_claims(repo: Repository, head: str) -> list[Answer]:
     """The claims the lobby's merge joined: the merge is the genesis's child on the
     head's first-parent line, and its other parents are the claims."""
     line = repo.first_parents(head)

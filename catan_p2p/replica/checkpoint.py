@@ -26,7 +26,7 @@ from pathlib import Path
 from catan_p2p.errors import StateFileError
 from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.protocol.verify import Verifier
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 
 FOLDER = "catan-p2p-verified"
 
@@ -108,7 +108,7 @@ class Keeper:
         self.head: str | None = None
         self._at = 0.0  # time.monotonic() of the last save
 
-    def resume(self, repo: GameRepo, verifier: Verifier) -> str | None:
+    def resume(self, repo: Repository, verifier: Verifier) -> str | None:
         """Trust the head an earlier process here verified, if its file checks and the
         commit is still here with the tree the verifier derives from its state."""
         if self.seat is None:

@@ -46,7 +46,7 @@ from catan_p2p.rules.deck import Deck
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import player_ref
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import refusal, step
 from catan_p2p.trust.steals import steal_context
@@ -75,7 +75,7 @@ class Peer:
 
     def __init__(
         self,
-        repo: GameRepo,
+        repo: Repository,
         info: GameInfo,
         player: str,
         genesis: str,

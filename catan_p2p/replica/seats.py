@@ -31,7 +31,7 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.rules.waiting import actors
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refs import answers_prefix
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import refusal
 
 
@@ -40,7 +40,7 @@ def _nothing(ref: str, *more: object) -> None:
 
 
 def game_start(
-    repo: GameRepo, game: str, local: Sequence[str] = ()
+    repo: Repository, game: str, local: Sequence[str] = ()
 ) -> tuple[str, GameState, GameInfo]:
     """The derived start of ``game`` (genesis id, its state and the game's info), found
     from a ``local`` seat's own branch before any fetched one.
@@ -68,7 +68,7 @@ class Seats:
 
     def __init__(
         self,
-        repo: GameRepo,
+        repo: Repository,
         game: str,
         players: tuple[str, ...],
         peers: Mapping[str, Peer],
@@ -89,7 +89,7 @@ class Seats:
     @classmethod
     def open(
         cls,
-        repo: GameRepo,
+        repo: Repository,
         start: tuple[str, GameState, GameInfo],
         keys: Mapping[str, SeatKey],
         resume: Callable[[Verifier], object] = _nothing,

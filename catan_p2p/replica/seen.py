@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from catan_p2p.protocol.liveness import waiting_since
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 
 FOLDER = "catan-p2p-seen"
 KEEP = 64  # heads remembered per game: the wait only ever concerns the newest
@@ -76,7 +76,7 @@ class Wait:
     """How long one peer has waited on each head: ``waiting_since`` from this machine's
     first sight of it (``SeenLog``), worked out once per head."""
 
-    def __init__(self, repo: GameRepo, game: str) -> None:
+    def __init__(self, repo: Repository, game: str) -> None:
         self.repo = repo
         self.seen = SeenLog(repo.git_dir, game)
         self._last: tuple[str, int] | None = None  # head -> waiting_since

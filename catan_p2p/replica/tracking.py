@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from catan_p2p.errors import ForkError
 from catan_p2p.protocol.refpolicy import is_junk
 from catan_p2p.store.refs import fetched, tracking_prefix, tracking_ref
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 
 
-def drop_junk(repo: GameRepo, game: str) -> None:
+def drop_junk(repo: Repository, game: str) -> None:
     """Delete the fetched refs of ``game`` that are not of a protocol shape or do not
     name a commit (a blob, a tree, a tag)."""
     for ref, oid in fetched(repo.refs, game).items():
@@ -23,7 +23,7 @@ def drop_junk(repo: GameRepo, game: str) -> None:
 
 
 def keep_fetched(
-    repo: GameRepo, game: str, source: str, logs: Sequence[str], steps: Sequence[str]
+    repo: Repository, game: str, source: str, logs: Sequence[str], steps: Sequence[str]
 ) -> dict[str, str]:
     """After a fetch of ``logs`` and open-step prefixes ``steps`` from ``source``: what it
     holds of them (tracking ref -> value, junk included, as it was: the lease of the
@@ -38,7 +38,7 @@ def keep_fetched(
     return held
 
 
-def forget(repo: GameRepo, ref: str, oid: str | None = None) -> None:
+def forget(repo: Repository, ref: str, oid: str | None = None) -> None:
     """Delete this repository's copy of ``ref``, if it still points at ``oid`` (None:
     whatever it holds); a read-only disk, or a ref moved or locked meanwhile, keeps it
     (readers skip a junk ref anyway, and a finished answer is deleted at the next start)."""

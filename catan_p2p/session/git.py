@@ -31,7 +31,7 @@ from catan_p2p.session.history import History
 from catan_p2p.session.keys import check_claimed, seat_keys
 from catan_p2p.session.wording import spoken
 from catan_p2p.store.refs import REMOTE, player_ref, tracking_ref
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import GameRepo, Repository
 
 
 class GitSession:
@@ -49,7 +49,7 @@ class GitSession:
 
     def __init__(
         self,
-        repo: Path | GameRepo,
+        repo: Path | Repository,
         game_id: str | None = None,
         local_players: tuple[str, ...] | list[str] | None = None,
         eager_push: bool = True,
@@ -57,7 +57,7 @@ class GitSession:
         read_only: bool = False,
     ) -> None:
         self.eager_push, self.read_only = eager_push, read_only
-        self.repo = repo if isinstance(repo, GameRepo) else GameRepo(Path(repo))
+        self.repo = repo if isinstance(repo, Repository) else GameRepo(Path(repo))
         self.game_id = game = self.repo.only_game(game_id)
         self.exchange = Exchange(self.repo, game, ())
         if self.networked and not read_only:

@@ -8,13 +8,13 @@ from collections.abc import Iterable
 from catan_p2p.protocol.concurrent import Answer
 from catan_p2p.protocol.message import parse_action
 from catan_p2p.session.base import LogEntry
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 
 
 class History:
     """The entries of ``repo``'s game up to the last head asked for, kept."""
 
-    def __init__(self, repo: GameRepo) -> None:
+    def __init__(self, repo: Repository) -> None:
         self.repo = repo
         self._at: tuple[str, list[LogEntry]] | None = None  # (head, entries to it)
 

@@ -41,10 +41,11 @@ from catan_p2p.store.refs import (
     tracking_prefix,
     well_formed,
 )
+from catan_p2p.store.repo import Repository
 from catan_p2p.store.schema import GameFile, SeatsFile, TurnFile
 
 if TYPE_CHECKING:
-    from catan_p2p.store.repo import GameRepo
+    pass
 
 # Listing a remote imports no more than it needs (a listing is a process of its own and
 # must answer fast); what reads whole states (store.repo, rules.engine) is imported by
@@ -440,7 +441,7 @@ def list_local(
     return out
 
 
-def _local(repo: GameRepo, folder: Path, game: str, bots: set[str]) -> GameSummary:
+def _local(repo: Repository, folder: Path, game: str, bots: set[str]) -> GameSummary:
     from catan_p2p.rules.waiting import waits_for
     from catan_p2p.session.watch import is_spectator_repo
 

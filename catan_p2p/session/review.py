@@ -19,7 +19,7 @@ from catan_p2p.rules.state import GameState, new_game
 from catan_p2p.rules.stats import GameStats, tally
 from catan_p2p.session.base import LogEntry, Session
 from catan_p2p.session.history import History
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import apply
 
 
@@ -78,7 +78,7 @@ class Review:
         return tally(self.states[: n + 1], [e.action for e in self.entries[:n]])
 
 
-def verified_game(repo: GameRepo, game: str) -> Review:
+def verified_game(repo: Repository, game: str) -> Review:
     """Verify every commit of ``game``, then replay its main line from the genesis.
 
     Raises:

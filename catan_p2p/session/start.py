@@ -33,7 +33,7 @@ from catan_p2p.store.refs import (
     player_ref,
     well_formed,
 )
-from catan_p2p.store.repo import GameRepo, init_repo
+from catan_p2p.store.repo import GameRepo, Repository, init_repo
 from catan_p2p.trust.seats import point_refusal
 
 #: The environment variable that fixes the time of a game's genesis (seconds since the
@@ -62,7 +62,7 @@ def new_game_id() -> str:
 
 
 def write_genesis(
-    repo: GameRepo, declared: GenesisInfo, board: Board, when: int | None = None
+    repo: Repository, declared: GenesisInfo, board: Board, when: int | None = None
 ) -> str:
     """Write the genesis commit ``declared`` describes on ``board``; returns its id."""
     state, info = initial_state(declared, board)
@@ -71,7 +71,7 @@ def write_genesis(
 
 
 def create_game(
-    repo: Path | GameRepo,
+    repo: Path | Repository,
     players: list[str] | tuple[str, ...],
     board: Board | None = None,
     seed: str | None = None,
@@ -112,7 +112,7 @@ def create_game(
         check_declared(declared)
     except ValueError as exc:
         raise UsageError(f"{exc}; choose other --players") from None
-    if isinstance(repo, GameRepo):  # e.g. GameRepo.in_memory()
+    if isinstance(repo, Repository):  # e.g. MemoryRepo()
         game_repo, path = repo, repo.path
     else:
         path = Path(repo)
@@ -246,7 +246,7 @@ def check_start(start: str) -> str:
 
 
 def joined_genesis(
-    repo: GameRepo, game: str, tracked: dict[str, str], url: str, start: str | None = None
+    repo: Repository, game: str, tracked: dict[str, str], url: str, start: str | None = None
 ) -> str:
     """The start of the game a remote holds, counting only the logs that are seats of
     the genesis they lead to, and that genesis's creator's log among them: a log of a
@@ -303,7 +303,7 @@ def joined_genesis(
 
 
 def _take_seat(
-    repo: GameRepo,
+    repo: Repository,
     game: str,
     genesis: str,
     players: tuple[str, ...],
@@ -330,7 +330,7 @@ def _take_seat(
 
 
 def claimed_seats(
-    repo: GameRepo, game: str, genesis: str, players: tuple[str, ...]
+    repo: Repository, game: str, genesis: str, players: tuple[str, ...]
 ) -> dict[str, str]:
     """The seats of ``game`` claimed so far, with the key each was claimed with, as far
     as every place it is read from says: the newest verified log and the verified claims
@@ -362,7 +362,7 @@ def claimed_seats(
 
 
 def _point_owner(
-    repo: GameRepo, game: str, genesis: str, tracked: dict[str, str], url: str
+    repo: Repository, game: str, genesis: str, tracked: dict[str, str], url: str
 ) -> str | None:
     """The seat whose claim names ``url`` as its publication point, if one does."""
     session = GitSession(repo, game, read_only=True)
@@ -379,7 +379,7 @@ def _point_owner(
 _COLOURS = ("red", "blue", "white", "orange", "green", "brown")
 
 
-def fetch(repo: GameRepo, game: str, first: tuple[str, ...] = _COLOURS) -> None:
+def fetch(repo: Repository, game: str, first: tuple[str, ...] = _COLOURS) -> None:
     """Fetch every ref of ``game`` (to discover it) and drop the fetched refs of no
     protocol shape.
 

@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from catan_p2p.errors import StateFileError
 from catan_p2p.rules.actions import MaritimeTrade
 from catan_p2p.session.base import LogEntry
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 
 
-def spoken(repo: GameRepo, entries: Iterable[LogEntry]) -> dict[str, str]:
+def spoken(repo: Repository, entries: Iterable[LogEntry]) -> dict[str, str]:
     """``commit -> words`` for the entries whose words differ from their subject (bank
     trades, read at their rate in ``repo``)."""
     out = {}

@@ -22,7 +22,6 @@ from catan_p2p.store.codec import GameInfo, StateWriter
 from catan_p2p.store.objects import (
     Commit,
     GitObjectStore,
-    MemoryObjectStore,
     ObjectStore,
     Signer,
     commit_data,
@@ -31,7 +30,6 @@ from catan_p2p.store.objects import (
 from catan_p2p.store.reading import read_state
 from catan_p2p.store.refs import (
     PREFIX,
-    MemoryRefs,
     Refs,
     RefStore,
     check_name,
@@ -173,25 +171,18 @@ def _pack_bytes(folder: Path) -> int:
     return total
 
 
-class GameRepo:
+class Repository:
     """Objects and refs of a repository, plus the commit and state caches of its games.
 
-    ``GameRepo(path)`` opens a repository on disk; ``GameRepo.in_memory()`` (a
-    ``MemoryGameRepo``) has the same interface with dicts for objects and refs, no disk
-    and no ``git`` process, for fast protocol tests (dulwich's ``MemoryRepo``).
+    What every repository does the same way, wherever its objects live: read and write
+    objects (``store``), move refs by compare-and-swap (``refs``), parse commits (cached),
+    walk first-parent history, record a commit. Two implement it: ``GameRepo`` (Git's
+    object database on disk, kept packed by ``git``) and ``store.memory.MemoryRepo``
+    (dicts, for fast protocol tests, as dulwich's ``MemoryRepo``).
     """
 
+    path: Path
     git_dir: Path | None
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.git_dir = find_git_dir(self.path)
-        self._open(GitObjectStore(self.git_dir), Refs(self.git_dir))
-
-    @classmethod
-    def in_memory(cls) -> MemoryGameRepo:
-        """An empty repository held in memory (objects and refs in dicts)."""
-        return MemoryGameRepo()
 
     def _open(self, store: ObjectStore, refs: RefStore) -> None:
         self.store = store
@@ -199,9 +190,6 @@ class GameRepo:
         self._commits: dict[str, Commit] = {}
         self._depths: dict[str, int] = {}
         self._writers: dict[str, StateWriter] = {}
-        self._loose_written = 0
-        self._repack: subprocess.Popen | None = None
-        self._finished: set[str] = set()  # final commits whose repository was packed
 
     # --- games ---------------------------------------------------------------------------
 
@@ -281,9 +269,7 @@ class GameRepo:
         oid = self.store.write(b"commit", data)
         _keep_newest(self._commits, COMMITS_KEPT)
         self._commits[oid] = Commit(oid, data)
-        self._loose_written += 1
-        if self._loose_written >= REPACK_EVERY:
-            self.repack_in_background()
+        self._wrote_commit()
         return oid
 
     def state_of(self, oid: str) -> tuple[GameState, GameInfo]:
@@ -329,7 +315,35 @@ class GameRepo:
             cur = self.commit(cur).parents[0]
         return cur == ancestor
 
-    # --- maintenance ---------------------------------------------------------------------
+    # --- maintenance: what a repository on disk needs --------------------------------------
+
+    def _wrote_commit(self) -> None:
+        """A commit was written (a repository on disk rolls its small packs up)."""
+
+    def finish(self, last: str) -> None:
+        """A game ended at ``last``: leave the repository tidy."""
+
+    def close(self) -> None:
+        """Release what the repository holds open."""
+
+
+class GameRepo(Repository):
+    """A repository on disk (``path`` or a folder inside it), kept packed by ``git``."""
+
+    git_dir: Path
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.git_dir = find_git_dir(self.path)
+        self._open(GitObjectStore(self.git_dir), Refs(self.git_dir))
+        self._loose_written = 0
+        self._repack: subprocess.Popen | None = None
+        self._finished: set[str] = set()  # final commits whose repository was packed
+
+    def _wrote_commit(self) -> None:
+        self._loose_written += 1
+        if self._loose_written >= REPACK_EVERY:
+            self.repack_in_background()
 
     def repack_in_background(self) -> None:
         """Roll small packs up without blocking the player (``git repack --geometric=2 -d``).
@@ -387,27 +401,3 @@ class GameRepo:
         """Let a background repack finish and drop the spare files kept for packs."""
         self.wait_for_maintenance()
         self.store.close()
-
-
-class MemoryGameRepo(GameRepo):
-    """A ``GameRepo`` without disk: same ids, refs and compare-and-swap, nothing to pack."""
-
-    def __init__(self) -> None:
-        self.path = Path(f"<memory {id(self):x}>")
-        self.git_dir = None
-        self._open(MemoryObjectStore(), MemoryRefs())
-
-    def repack_in_background(self) -> None:
-        self._loose_written = 0
-
-    def pack(self, aggressive: bool = False, whole: bool = True) -> None:
-        self._loose_written = 0
-
-    def finish(self, last: str) -> None:
-        pass
-
-    def wait_for_maintenance(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass

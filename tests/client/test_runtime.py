@@ -11,6 +11,7 @@ from catan_p2p.errors import RemoteError
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.session.base import MemorySession, SyncStatus
 from catan_p2p.session.runtime import Runtime
+from catan_p2p.store.memory import MemoryRepo
 
 
 def test_queued_actions_are_recorded_and_refusals_reported():
@@ -142,9 +143,8 @@ def _networked_in_memory(pushes: list[str]):  # type: ignore[no-untyped-def]
 
     from catan_p2p.session.git import GitSession
     from catan_p2p.session.start import create_game
-    from catan_p2p.store.repo import GameRepo
 
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, ["red", "blue"], seed="owner", game_id="o")
     session = GitSession(repo, "o")
 

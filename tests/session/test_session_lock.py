@@ -12,13 +12,13 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.history import History
 from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.memory import MemoryRepo
 
 PLAYERS = ("red", "blue", "white")
 
 
 def _session(seed: str = "l") -> GitSession:
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, PLAYERS, seed=seed, game_id="g")
     return GitSession(repo, "g")
 

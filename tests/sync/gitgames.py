@@ -20,21 +20,22 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
 from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.objects import commit_data, player_email
-from catan_p2p.store.repo import GameRepo, MemoryGameRepo
+from catan_p2p.store.repo import Repository
 
 FOUR = ("red", "blue", "white", "orange")
 CLI = [sys.executable, "-m", "catan_p2p.cli"]
 
-#: The repositories a protocol test runs on: ``GameRepo.in_memory()`` (the quick loop)
+#: The repositories a protocol test runs on: ``MemoryRepo()`` (the quick loop)
 #: and a real Git repository on disk, whose ``git init`` is a process: that run is slow,
 #: and ``./test.sh --quick`` skips it (see tests/conftest.py).
 REPOSITORIES = ("memory", pytest.param("disk", marks=pytest.mark.slow))
 
 
-def new_repo(kind: str, folder: Path) -> Path | MemoryGameRepo:
+def new_repo(kind: str, folder: Path) -> Path | MemoryRepo:
     """Where a test's game goes: a new in-memory repository, or ``folder/game`` on disk."""
-    return GameRepo.in_memory() if kind == "memory" else folder / "game"
+    return MemoryRepo() if kind == "memory" else folder / "game"
 
 
 def hotseat_game(
@@ -48,7 +49,7 @@ def hotseat_game(
     return session, result
 
 
-def copy_game(played: Path | MemoryGameRepo, path: Path) -> Path | MemoryGameRepo:
+def copy_game(played: Path | MemoryRepo, path: Path) -> Path | MemoryRepo:
     """A copy of the game repository ``played`` (closed) at ``path``, for a test to change.
 
     A fixture that plays its game once (module scope) hands each test its own copy: the
@@ -56,8 +57,8 @@ def copy_game(played: Path | MemoryGameRepo, path: Path) -> Path | MemoryGameRep
     in-memory repository is copied into a new one (its objects never change, so they
     are shared; its refs are copied), ``path`` is then unused.
     """
-    if isinstance(played, MemoryGameRepo):
-        repo = GameRepo.in_memory()
+    if isinstance(played, MemoryRepo):
+        repo = MemoryRepo()
         repo.store.objects.update(played.store.objects)
         repo.refs.refs.update(played.refs.refs)
         return repo
@@ -72,7 +73,7 @@ def play_some(session: GitSession, actions: int, seed: str = "x") -> None:
 
 
 def forge_commit(
-    repo: GameRepo,
+    repo: Repository,
     parent: str,
     author: str,
     action: Action,
@@ -89,7 +90,7 @@ def forge_commit(
 
 
 def sign_commit(
-    repo: GameRepo,
+    repo: Repository,
     parent: str,
     author: str,
     action: Action,

@@ -1,7 +1,7 @@
 """Peers of one game, each in its own in-memory repository, around one plain remote.
 
 The model of tests/sync/test_model.py drives these. A ``Node`` is one machine: its
-repository (``GameRepo.in_memory()``, its "disk": it survives a crash), a ``GitSession``
+repository (``MemoryRepo()``, its "disk": it survives a crash), a ``GitSession``
 of its one seat, whether it can reach the remote, and how far its clock is off. The
 ``Remote`` is a forge without hooks: anyone may force any ref, as on GitHub.
 
@@ -38,8 +38,9 @@ from catan_p2p.replica import checkpoint
 from catan_p2p.replica.tracking import drop_junk
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.refs import game_prefix, parse_ref, player_ref, tracking_prefix, well_formed
-from catan_p2p.store.repo import GameRepo, MemoryGameRepo
+from catan_p2p.store.repo import Repository
 
 GAME = "g"
 START = 1_700_000_000  # the genesis time: every model game is the same from run to run
@@ -67,7 +68,7 @@ class Clock:
             time.time = real  # type: ignore[assignment]
 
 
-def reaches(repo: GameRepo, descendant: str, ancestor: str) -> bool:
+def reaches(repo: Repository, descendant: str, ancestor: str) -> bool:
     """Whether ``ancestor`` is reachable from ``descendant`` through any parents (what
     Git calls a fast-forward; ``GameRepo.is_ancestor`` follows first parents only)."""
     seen, todo = set(), [descendant]
@@ -81,9 +82,9 @@ def reaches(repo: GameRepo, descendant: str, ancestor: str) -> bool:
     return False
 
 
-def new_repo(objects: dict) -> MemoryGameRepo:
+def new_repo(objects: dict) -> MemoryRepo:
     """An in-memory repository whose objects are ``objects`` (shared, content-addressed)."""
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     repo.store.objects = objects
     return repo
 
@@ -125,7 +126,7 @@ class Remote:
 class Node:
     """One machine playing one seat: its repository, its session, its link and clock."""
 
-    def __init__(self, player: str, repo: MemoryGameRepo, clock: Clock, honest: bool = True):
+    def __init__(self, player: str, repo: MemoryRepo, clock: Clock, honest: bool = True):
         self.player = player
         self.repo = repo
         self.clock = clock

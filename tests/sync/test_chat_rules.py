@@ -19,7 +19,7 @@ from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.keys import seat_key
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.refs import ZERO
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import GameRepo, Repository
 
 pytestmark = pytest.mark.network
 
@@ -44,7 +44,7 @@ def _plant(bare: Path, ref: str, oid: str) -> None:
     path.write_text(oid + "\n")
 
 
-def _signed_line(repo: GameRepo, player: str, text: str, parent: str | None = None) -> str:
+def _signed_line(repo: Repository, player: str, text: str, parent: str | None = None) -> str:
     tree = git("mktree", cwd=repo.path, input="").strip()
     key = seat_key(player, git_dir=repo.git_dir)
     return repo.write_commit(tree, [parent] if parent else [], player, text, key, 1_800_000_000)

@@ -23,8 +23,8 @@ from catan_p2p.rules.state import Answer, Phase, Terms
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.refs import answer_ref, player_ref
-from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import step
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def _kit():
 def in_main():
     """A 3-player game in memory, Red in its main phase: (repo, the resource Red gives,
     the one Blue gives)."""
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, ["red", "blue", "white"], seed="t", game_id="g")
     everyone = GitSession(repo, "g")
     play_some(everyone, 12)  # the set-up

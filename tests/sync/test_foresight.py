@@ -26,7 +26,7 @@ from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.seats import take_reveal
 
@@ -45,7 +45,7 @@ def _play_until(session: GitSession, wanted, limit: int = 3000) -> None:  # type
 @pytest.fixture(scope="module")
 def played():
     """A keyed 3-seat hot-seat game at a roll whose roller holds a card face down."""
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, ["red", "blue", "white"], seed="foresight", game_id="g")
     session = GitSession(repo, "g")
     _play_until(
@@ -140,7 +140,7 @@ def test_the_session_gives_the_dice_of_a_local_seat_by_itself(game):
 
 
 def test_a_roller_with_nothing_to_decide_rolls_in_one_commit():
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, ["red", "blue"], seed="plain", game_id="g")
     session = GitSession(repo, "g")
     try:
@@ -161,7 +161,7 @@ def test_a_roller_with_nothing_to_decide_rolls_in_one_commit():
 def test_a_seat_that_built_in_the_special_building_phase_rolls_with_a_fresh_element():
     """5-6 players: the seat after the turn's player builds first in the phase, when it
     could compute its own roll from the element the turn's player just revealed."""
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     players = ["red", "blue", "white", "orange", "green"]
     create_game(repo, players, seed="sbp", game_id="g")
     session = GitSession(repo, "g")

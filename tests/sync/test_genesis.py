@@ -20,28 +20,29 @@ from catan_p2p.protocol.message import GenesisInfo, genesis_message
 from catan_p2p.rules.state import new_game
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.codec import StateWriter, dumps
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.objects import commit_data, parse_tree, player_email, tree_data
 from catan_p2p.store.refs import player_ref
-from catan_p2p.store.repo import GameRepo, init_repo
+from catan_p2p.store.repo import GameRepo, Repository, init_repo
 
 DECLARED = GenesisInfo("g", ("red", "blue"), "s", 10)
 
 
-def _write_genesis(repo: GameRepo, tree: str, message: str | None = None) -> str:
+def _write_genesis(repo: Repository, tree: str, message: str | None = None) -> str:
     data = commit_data(
         tree, [], "red", player_email("red"), 1_700_000_000, message or genesis_message(DECLARED)
     )
     return repo.store.write(b"commit", data)
 
 
-def _honest_tree(repo: GameRepo) -> str:
+def _honest_tree(repo: Repository) -> str:
     state = new_game(DECLARED.players, seated=True)
     from catan_p2p.store.codec import GameInfo
 
     return StateWriter(repo.store, GameInfo("g", "s")).write(state)
 
 
-def _swap(repo: GameRepo, tree: str, path: str, blob: bytes | None, tree_entry=None) -> str:
+def _swap(repo: Repository, tree: str, path: str, blob: bytes | None, tree_entry=None) -> str:
     """``tree`` with file ``path`` replaced by ``blob`` (or an entry added as given)."""
     store = repo.store
     parts = path.split("/")
@@ -57,7 +58,7 @@ def _swap(repo: GameRepo, tree: str, path: str, blob: bytes | None, tree_entry=N
     return store.write(b"tree", tree_data(entries))
 
 
-def _raw_tree(repo: GameRepo, tree: str, entries: list[tuple[bytes, bytes, str]]) -> str:
+def _raw_tree(repo: Repository, tree: str, entries: list[tuple[bytes, bytes, str]]) -> str:
     """A tree with raw entries (mode, name bytes, id) appended: what tree_data never writes."""
     data = repo.store.read(tree)[1]
     for mode, name, oid in entries:
@@ -65,7 +66,7 @@ def _raw_tree(repo: GameRepo, tree: str, entries: list[tuple[bytes, bytes, str]]
     return repo.store.write(b"tree", data)
 
 
-def _rig(repo: GameRepo, name: str) -> str:
+def _rig(repo: Repository, name: str) -> str:
     """The genesis tree a dishonest creator could write, by what is wrong with it (only
     that one is written: the deep tree alone is 3,000 tree objects)."""
     honest = _honest_tree(repo)
@@ -119,10 +120,10 @@ def _rig(repo: GameRepo, name: str) -> str:
 
 
 @pytest.fixture(params=REPOSITORIES)
-def repo(request, tmp_path: Path) -> GameRepo:
+def repo(request, tmp_path: Path) -> Repository:
     """An empty repository in memory, and (slow) a real one on disk."""
     if request.param == "memory":
-        return GameRepo.in_memory()
+        return MemoryRepo()
     init_repo(tmp_path / "rig")
     return GameRepo(tmp_path / "rig")
 

@@ -27,7 +27,7 @@ from catan_p2p.rules.state import Phase
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.objects import commit_data, object_id, player_email
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.steals import steal_context
@@ -37,7 +37,7 @@ VARIANTS = 10_000
 
 
 @pytest.fixture(scope="module", params=REPOSITORIES)
-def red_rolled(request, tmp_path_factory) -> Path | GameRepo:
+def red_rolled(request, tmp_path_factory) -> Path | Repository:
     """The game each test starts from, played once (in memory, and slow on disk): each
     test gets a copy of it."""
     path = new_repo(request.param, tmp_path_factory.mktemp("grind"))
@@ -52,7 +52,7 @@ def red_rolled(request, tmp_path_factory) -> Path | GameRepo:
 
 
 @pytest.fixture()
-def red_ends(red_rolled: Path | GameRepo, tmp_path: Path):
+def red_ends(red_rolled: Path | Repository, tmp_path: Path):
     """A 3-player game where Red, in its main phase, is about to end its turn."""
     everyone = GitSession(copy_game(red_rolled, tmp_path / "game"), "g")
     assert everyone.state.phase is Phase.MAIN and everyone.state.current == 0

@@ -36,8 +36,8 @@ from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import dumps
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.reading import decode, read_files
-from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.views import own_cards, private_view
@@ -49,7 +49,7 @@ def _holding(seed: str, playable: bool = False):
     """(session, seat, pos, card) of the first moment the seat on turn can read its card
     ``pos`` (old enough; with ``playable``, a knight or monopoly), or None if the game
     of ``seed`` ends first."""
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, THREE, seed=seed, game_id="g")
     session = GitSession(repo, "g")
     driver = Driver(session, {p: make_bot("greedy", f"d/{p}") for p in THREE})
@@ -383,7 +383,7 @@ def test_verify_names_each_commit_that_waits_on_a_reveal(holding):
 def test_the_strong_bot_searches_its_own_view_through_steals_and_hidden_cards():
     """A bot decides on its view (no deck, no dice chains): its search resolves a steal
     and a draw the simple way instead of waiting on answers only the session gives."""
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, THREE, seed="strong-view", game_id="g")
     session = GitSession(repo, "g")
     driver = Driver(session, {p: make_bot("strong", p, think=0.01) for p in THREE})

@@ -42,8 +42,8 @@ from catan_p2p.session.base import LogEntry
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.reading import decode, read_files, read_state
-from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.views import private_view, stolen_card
@@ -54,7 +54,7 @@ FOUR = ("red", "blue", "white", "orange")
 @pytest.fixture(scope="module")
 def played():
     """A whole 4-player game with seat keys, played to its last deck reveal."""
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, FOUR, seed="steal-attacks", game_id="g")
     session = GitSession(repo, "g")
     driver = Driver(session, {p: make_bot("random", f"s/{p}") for p in FOUR})

@@ -53,7 +53,7 @@ from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.views import own_cards
 
@@ -185,7 +185,7 @@ GENESIS_TIMES = (1_700_000_000, 1_700_000_001, 1_700_000_002)
 @pytest.fixture(scope="module")
 def game() -> Game:
     for when in GENESIS_TIMES:
-        repo = GameRepo.in_memory()
+        repo = MemoryRepo()
         create_game(repo, THREE, seed="hostile-fields", game_id="g", when=when)
         session = GitSession(repo, "g")
         try:

@@ -26,12 +26,12 @@ from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter
 from catan_p2p.store.objects import commit_data, player_email
 from catan_p2p.store.refs import player_ref
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import step
 
 
 @pytest.fixture(scope="module", params=REPOSITORIES)
-def past_set_up(request, tmp_path_factory) -> Path | GameRepo:
+def past_set_up(request, tmp_path_factory) -> Path | Repository:
     """The game each test starts from, played once (in memory, and slow on disk): each
     test gets a copy of it."""
     path = new_repo(request.param, tmp_path_factory.mktemp("identity"))
@@ -44,7 +44,7 @@ def past_set_up(request, tmp_path_factory) -> Path | GameRepo:
 
 
 @pytest.fixture()
-def game(past_set_up: Path | GameRepo, tmp_path: Path):
+def game(past_set_up: Path | Repository, tmp_path: Path):
     """Three seats in one repository, set-up done, red to roll: (path, everyone, blue)."""
     path = copy_game(past_set_up, tmp_path / "game")
     everyone = GitSession(path, "g")
@@ -74,7 +74,7 @@ def _refused_everywhere(path: Path, blue: GitSession, bad: str, *words: str) -> 
     assert reason is not None and bad[:10] in reason, blue.rejected
     for word in words:
         assert word in reason, reason
-    if isinstance(path, GameRepo):
+    if isinstance(path, Repository):
         return  # in memory: the CLI reads a repository on disk (the slow run below)
     # ``catan-p2p verify`` run in this process (its own main: a traceback would fail the
     # test here), without a Python start per attack; ``keys`` below is a real process.

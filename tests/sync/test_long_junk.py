@@ -18,12 +18,13 @@ from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.memory import MemoryRepo
+from catan_p2p.store.repo import Repository
 
 LONG = 3000
 
 
-def _counting(repo: GameRepo, reads: list[str]) -> None:
+def _counting(repo: Repository, reads: list[str]) -> None:
     real = repo.commit
 
     def commit(oid: str):  # type: ignore[no-untyped-def]
@@ -34,7 +35,7 @@ def _counting(repo: GameRepo, reads: list[str]) -> None:
 
 
 def test_a_refused_line_is_not_read_back_again():
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, ["red", "blue"], seed="long", game_id="g")
     session = GitSession(repo, "g")
     play_some(session, 4)

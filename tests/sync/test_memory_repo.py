@@ -1,6 +1,6 @@
 """The protocol on the in-memory repository: peers, verification and sessions without disk.
 
-``GameRepo.in_memory()`` keeps objects and refs in dicts with the same ids and the
+``MemoryRepo()`` keeps objects and refs in dicts with the same ids and the
 same compare-and-swap as a repository on disk, so these tests need no ``git``
 process and no files; the disk twins of these checks live in test_hotseat.py,
 test_tamper.py and test_faults.py. A game played in memory and copied onto disk
@@ -29,9 +29,10 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
 from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.objects import GitObjectStore
 from catan_p2p.store.refs import Refs, game_prefix, player_ref
-from catan_p2p.store.repo import GameRepo, init_repo
+from catan_p2p.store.repo import GameRepo, Repository, init_repo
 from catan_p2p.trust.engine import step
 
 
@@ -39,7 +40,7 @@ from catan_p2p.trust.engine import step
 def memory_game():
     """A whole 4-player hot-seat game recorded in memory, with merges of both kinds."""
     for attempt in range(6):
-        repo = GameRepo.in_memory()
+        repo = MemoryRepo()
         create_game(repo, FOUR, seed=f"mem{attempt}", game_id="g")
         session = GitSession(repo, "g")
         bots = {p: make_bot("random", f"mem{attempt}/{p}") for p in FOUR}
@@ -87,7 +88,7 @@ def test_a_game_played_in_memory_is_a_sound_git_repository_on_disk(memory_game, 
     assert audit(disk, "g").state == session.state
 
 
-def _peers(repo: GameRepo, *players: str) -> dict[str, Peer]:
+def _peers(repo: Repository, *players: str) -> dict[str, Peer]:
     session = GitSession(repo, "g")  # only to read the genesis and keys the way a session does
     state, info = open_genesis(repo, session.genesis)
     return {
@@ -103,8 +104,8 @@ def _peers(repo: GameRepo, *players: str) -> dict[str, Peer]:
     }
 
 
-def _past_setup() -> tuple[GameRepo, GitSession]:
-    repo = GameRepo.in_memory()
+def _past_setup() -> tuple[Repository, GitSession]:
+    repo = MemoryRepo()
     create_game(repo, ("red", "blue", "white"), seed="p", game_id="g")
     session = GitSession(repo, "g")
     play_some(session, 12)

@@ -43,7 +43,8 @@ from catan_p2p.rules.state import GameState, Phase, TradeOffer
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.memory import MemoryRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step
 from catan_p2p.trust.steals import steal_context
@@ -63,7 +64,7 @@ class Game:
     victim: int
 
     @property
-    def repo(self) -> GameRepo:
+    def repo(self) -> Repository:
         return self.session.repo
 
     def state(self, oid: str) -> GameState:
@@ -126,7 +127,7 @@ class Game:
 
 @pytest.fixture(scope="module")
 def game() -> Game:
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, THREE, seed="red-team", game_id="g", timeout=HOUR, when=GENESIS)
     session = GitSession(repo, "g")
     driver = Driver(session, {p: make_bot("random", f"red/{p}") for p in THREE})

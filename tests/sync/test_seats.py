@@ -13,14 +13,14 @@ from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.refs import player_ref, tracking_ref
-from catan_p2p.store.repo import GameRepo
 
 PLAYERS = ("red", "blue", "white")
 
 
 def _hotseat(seed: str) -> GitSession:
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, PLAYERS, seed=seed, game_id="g")
     return GitSession(repo, "g")
 
@@ -45,7 +45,7 @@ def test_a_hotseat_game_never_stops_on_a_move_nobody_chooses():
 def test_a_seat_played_on_two_devices_is_reported_as_a_fork_with_its_seat_and_source():
     table = open_table(("red", "blue"), seed="twice")
     red = table.nodes["red"]
-    other = Node("red", GameRepo.in_memory(), table.clock)  # Red's second device
+    other = Node("red", MemoryRepo(), table.clock)  # Red's second device
     other.repo.store.objects = table.objects
     other.repo.refs.refs.update(red.repo.refs.refs)
     other.start()
@@ -74,7 +74,7 @@ def test_an_own_answer_dated_ahead_of_a_clock_that_went_back_still_counts(monkey
     from catan_p2p.rules.actions import AnswerTrade, OfferTrade
     from catan_p2p.store import repo as repo_mod
 
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, ["red", "blue", "white"], seed="ahead", game_id=GAME)
     session = GitSession(repo, GAME)
     bots = {p: make_bot("random", f"ahead/{p}") for p in session.players}

@@ -14,13 +14,13 @@ from catan_p2p.rules.state import Phase
 from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.memory import MemoryRepo
 
 
 @pytest.fixture
 def at_a_roll():
     """A hot-seat game in memory, past the set-up, where a seat is to roll."""
-    repo = GameRepo.in_memory()
+    repo = MemoryRepo()
     create_game(repo, FOUR, seed="once", game_id="g")
     session = GitSession(repo, "g")
     play_some(session, 20, seed="once")

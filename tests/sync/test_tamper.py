@@ -20,10 +20,11 @@ from catan_p2p.rules.chance import derive_chance
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter, dumps
+from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.objects import parse_tree, tree_data
 from catan_p2p.store.reading import read_files
 from catan_p2p.store.refs import player_ref
-from catan_p2p.store.repo import GameRepo
+from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import step
 
 
@@ -34,12 +35,12 @@ def past_set_up(tmp_path_factory):
 
     Each test changes a copy of it (``copy_game``).
     """
-    played: dict[str, Path | GameRepo] = {}
+    played: dict[str, Path | Repository] = {}
 
-    def past(kind: str) -> Path | GameRepo:
+    def past(kind: str) -> Path | Repository:
         if kind not in played:
             if kind == "memory":
-                path: Path | GameRepo = GameRepo.in_memory()
+                path: Path | Repository = MemoryRepo()
             else:
                 path = tmp_path_factory.mktemp("tamper") / "game"
             create_game(path, ["red", "blue", "white"], seed="t", game_id="g")
@@ -59,7 +60,7 @@ def game(request, past_set_up, tmp_path: Path):
     """A 3-player game in one repo, past set-up, red to roll: (path, red's session, blue's).
 
     Each test runs on the in-memory repository (``path`` is then the shared
-    ``MemoryGameRepo``) and on a real Git repository on disk.
+    ``MemoryRepo``) and on a real Git repository on disk.
     """
     path = copy_game(past_set_up(request.param), tmp_path / "game")
     # From here on each seat has its own session (one writer per branch).
@@ -100,7 +101,7 @@ def _assert_rejected(blue: GitSession, oid: str, *words: str) -> None:
         assert word in reason, reason
 
 
-def _red_plays_on(path: Path | GameRepo, blue: GitSession, bad: str) -> None:
+def _red_plays_on(path: Path | Repository, blue: GitSession, bad: str) -> None:
     """Red's honest peer resets its ref to the last good commit and the game continues."""
     blue.repo.refs.set(player_ref("g", "red"), blue.head, bad)
     red = GitSession(path, "g", ("red",))
@@ -206,7 +207,7 @@ def test_a_rewritten_branch_is_reported_as_a_fork_and_both_are_kept(game):
     assert blue.head == good
     assert repo.commit(good).oid == good and repo.commit(rewritten).oid == rewritten
     assert status.forks or rewritten in blue.rejected
-    if isinstance(path, GameRepo):
+    if isinstance(path, Repository):
         assert not audit(path, "g").ok
     else:
         report = cli("verify", "--repo", str(path))
@@ -231,9 +232,9 @@ def test_a_malformed_state_file_is_refused_with_the_file_commit_and_field(game):
     assert (
         "turn.json" in str(err.value) and bad[:10] in str(err.value) and "phase" in str(err.value)
     )
-    if not isinstance(path, GameRepo):
+    if not isinstance(path, Repository):
         shown = cli("show", bad, "--repo", str(path))
         assert shown.returncode == 1 and "turn.json" in shown.stderr
     _red_plays_on(path, blue, bad)
-    if not isinstance(path, GameRepo):
+    if not isinstance(path, Repository):
         git("fsck", cwd=path)

@@ -25,10 +25,10 @@ from pathlib import Path
 
 from catan_p2p.bots import make_bot
 from catan_p2p.net import transport
+from catan_p2p.net.driver import play_round_robin
 from catan_p2p.protocol.verify import Verifier
 from catan_p2p.replica.peer import Peer
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor, play_session_game

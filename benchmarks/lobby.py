@@ -29,8 +29,8 @@ from pathlib import Path
 
 from catan_p2p.boards import make_board
 from catan_p2p.bots import make_bot
+from catan_p2p.net.driver import Driver
 from catan_p2p.net.transport import share_all
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store import gitcmd

@@ -48,7 +48,7 @@ from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.rules.actions import Action, EndTurn, RollDice  # noqa: E402
 from catan_p2p.rules.state import new_game  # noqa: E402
-from catan_p2p.session.base import MemorySession  # noqa: E402
+from catan_p2p.session.memory import MemorySession  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results" / "motion.json"
 FPS = 30  # ``App.run``'s frame rate

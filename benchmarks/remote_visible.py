@@ -2,7 +2,7 @@
 
 Two clones of one game share a bare remote on local disk. Red plays in this thread
 (each ``submit`` records the move and pushes it); Blue's session is synced by the
-window's peer runtime (``session.runtime``), exactly as ``catan-p2p play --remote`` runs it.
+window's peer runtime (``net.runtime``), exactly as ``catan-p2p play --remote`` runs it.
 For each of Red's moves the clock runs from the end of Red's push to the moment
 Blue's session holds Red's new head. Between moves Red "thinks" for a random while,
 so Blue's syncer has backed off as it would at a real table.
@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net.runtime import Runtime
 from catan_p2p.net.transport import share_all
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.waiting import actors
-from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store import gitcmd
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from catan_p2p.bots import Bot
 from catan_p2p.errors import UsageError
+from catan_p2p.net.driver import Driver
+from catan_p2p.net.game import Session
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.chance import derive_chance
@@ -18,8 +20,6 @@ from catan_p2p.rules.invariants import check_invariants as _check_invariants
 from catan_p2p.rules.menu import legal_actions, with_counters
 from catan_p2p.rules.state import NOBODY, GameState, Phase, new_game
 from catan_p2p.rules.waiting import actors
-from catan_p2p.session.base import Session
-from catan_p2p.session.driver import Driver
 from catan_p2p.trust.engine import step
 
 #: A game still running after this many actions is stopped without a winner.
@@ -110,7 +110,7 @@ def play_session_game(
     """Play a game through a ``Session`` (e.g. a ``GitSession`` that commits every action).
 
     The session derives the chance outcomes itself (in Git: from the parent commit);
-    the loop is the one bot driver of session/driver.py.
+    the loop is the one bot driver of net/driver.py.
     """
     driver = Driver(session, bots, check_invariants=check_invariants)
     n = driver.play(max_actions)

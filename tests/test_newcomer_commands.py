@@ -13,8 +13,8 @@ import pytest
 
 from catan_p2p.cli import build_parser, main
 from catan_p2p.commands import bot as bot_command
+from catan_p2p.net.driver import Driver
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 

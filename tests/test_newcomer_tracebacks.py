@@ -20,7 +20,7 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.cli import main
-from catan_p2p.session.driver import Driver
+from catan_p2p.net.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 

@@ -31,15 +31,16 @@ from catan_p2p.client.replay import ReplayViewer, replay_states  # noqa: E402
 from catan_p2p.client.seats import Seats  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.trade_dialogs import TradeDialog  # noqa: E402
+from catan_p2p.net.chat import ChatLog  # noqa: E402
+from catan_p2p.net.driver import play_round_robin  # noqa: E402
+from catan_p2p.net.runtime import Runtime  # noqa: E402
 from catan_p2p.net.transport import share_all  # noqa: E402
 from catan_p2p.rules.actions import OfferTrade  # noqa: E402
 from catan_p2p.rules.board import EXTENSION_BOARD, STANDARD_BOARD, Board  # noqa: E402
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase  # noqa: E402
 from catan_p2p.rules.waiting import actors  # noqa: E402
-from catan_p2p.session.chat import ChatLog  # noqa: E402
-from catan_p2p.session.driver import play_round_robin  # noqa: E402
 from catan_p2p.session.git import GitSession  # noqa: E402
-from catan_p2p.session.runtime import Runtime  # noqa: E402
+from catan_p2p.session.keys import signing_keys
 from catan_p2p.session.start import create_game, join_game  # noqa: E402
 from catan_p2p.session.watch import default_watch_repo, open_watch  # noqa: E402
 from catan_p2p.sim import next_actor  # noqa: E402
@@ -311,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
             return s.history()[-1].action.kind.startswith("build")
 
         play_until(s, red_just_built)
-        chat = ChatLog(s.repo.path, "play")
+        chat = ChatLog(s.repo.path, "play", signing_keys(s.repo.git_dir))
         chat.send("blue", "anyone have ore? I give wool")
         chat.send("white", "nobody builds next to my 6 please")
         chat.send("red", "good game so far")

@@ -244,7 +244,7 @@ def abandon_game(repo: Repository, clock: Clock) -> str:
         close = liveness.closing(repo, red.verifier.verify, over, late)
         assert close is not None, "the abandon and the late move did not make a closing merge"
         session.peers["blue"].record_close(close)
-        # one line of table talk, as session.chat.ChatLog.send writes it
+        # one line of table talk, as net.chat.ChatLog.send writes it
         chat = repo.write_commit(
             EMPTY_TREE, [], "blue", CHAT_LINE + "\n", KEYS["blue"], int(clock.time())
         )

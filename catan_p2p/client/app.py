@@ -46,6 +46,17 @@ from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.stats_screen import stats_dialog  # noqa: E402
 from catan_p2p.client.trade_dialogs import BankTradeDialog, OfferDialog, TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button  # noqa: E402
+from catan_p2p.net.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
+from catan_p2p.net.game import LogEntry, Session, SyncStatus  # noqa: E402
+from catan_p2p.net.runtime import (  # noqa: E402
+    BOT,
+    CHAT,
+    ELSEWHERE,
+    REFUSED,
+    REJECTED,
+    RELOADED,
+    Runtime,
+)
 from catan_p2p.rules.actions import (  # noqa: E402
     Abandon,
     Action,
@@ -61,17 +72,6 @@ from catan_p2p.rules.hexgrid import EdgeId, Tile, VertexId  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import NOBODY, Answer, GameState, Phase  # noqa: E402
 from catan_p2p.rules.waiting import expecting  # noqa: E402
-from catan_p2p.session.base import LogEntry, Session, SyncStatus  # noqa: E402
-from catan_p2p.session.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
-from catan_p2p.session.runtime import (  # noqa: E402
-    BOT,
-    CHAT,
-    ELSEWHERE,
-    REFUSED,
-    REJECTED,
-    RELOADED,
-    Runtime,
-)
 
 #: Events that say the player is at the window (the title stops flashing).
 BACK_AT_THE_WINDOW = frozenset({pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.WINDOWFOCUSGAINED})
@@ -85,7 +85,7 @@ class App(Frame):
         seats: which seats click and which are bots; every other seat is remote.
         screen: the surface to draw on (default: opens a window of ``size``).
         bot_delay: seconds between two bot actions, so people can follow them; 0 in tests.
-        runtime: the peer runtime that owns ``session`` (``session.runtime``): it records,
+        runtime: the peer runtime that owns ``session`` (``net.runtime``): it records,
             syncs and plays the bot seats, and the window reads its snapshots. None: an
             inline runtime of ``session`` and the bots of ``seats`` is made here.
         offer_replay: show "Replay the game" at the end; it stops the loop with

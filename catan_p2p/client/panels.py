@@ -22,6 +22,8 @@ from catan_p2p.client.widgets import (
     shade,
     wrap_text,
 )
+from catan_p2p.net.chat import ChatMessage
+from catan_p2p.net.game import LogEntry, SyncStatus
 from catan_p2p.rules.board import Board
 from catan_p2p.rules.cards import (
     CITY_COST,
@@ -34,8 +36,6 @@ from catan_p2p.rules.cards import (
 from catan_p2p.rules.places import in_words
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import expecting
-from catan_p2p.session.base import LogEntry, SyncStatus
-from catan_p2p.session.chat import ChatMessage
 from catan_p2p.trust.views import hidden_count
 
 PIP_SPOTS = {

@@ -25,10 +25,10 @@ from catan_p2p.client.render import BoardView  # noqa: E402
 from catan_p2p.client.stats_screen import StatsDialog  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text, shade  # noqa: E402
 from catan_p2p.errors import CatanError  # noqa: E402
+from catan_p2p.net.game import LogEntry  # noqa: E402
 from catan_p2p.rules.places import in_words  # noqa: E402
 from catan_p2p.rules.state import GameState  # noqa: E402
 from catan_p2p.rules.stats import tally  # noqa: E402
-from catan_p2p.session.base import LogEntry  # noqa: E402
 from catan_p2p.session.review import replay_states as replay_states  # noqa: E402
 from catan_p2p.session.review import replayed as replayed  # noqa: E402  (their one home)
 

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from catan_p2p.bots.base import Bot
+from catan_p2p.net.driver import waiting_bots
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import actors, waits_for
-from catan_p2p.session.driver import waiting_bots
 
 #: Opponent levels offered for bot seats, and the bot strategy each plays. Any other
 #: strategy name (e.g. ``catanatron:alphabeta``) may be picked directly.
@@ -50,7 +50,7 @@ class Seats:
 
         A bot that made a trade offer waits until every other player has answered, so
         it never withdraws an offer before the humans had a chance to accept it (the
-        rule of the one bot driver, session/driver.py).
+        rule of the one bot driver, net/driver.py).
         """
         return waiting_bots(state, self.bots)
 

@@ -16,9 +16,9 @@ import pygame  # noqa: E402
 from catan_p2p.client import theme  # noqa: E402
 from catan_p2p.client.dialogs import Dialog  # noqa: E402
 from catan_p2p.client.widgets import draw_text  # noqa: E402
+from catan_p2p.net.game import Session  # noqa: E402
 from catan_p2p.rules.cards import RESOURCES, Counts  # noqa: E402
 from catan_p2p.rules.stats import SUMS, GameStats, PlayerStats, tally  # noqa: E402
-from catan_p2p.session.base import Session  # noqa: E402
 from catan_p2p.session.review import replay_states  # noqa: E402
 
 #: The table's columns: heading, and the resource counts or number of a player's figures.

@@ -18,8 +18,8 @@ from catan_p2p.bridges.strategies import ALL_STRATEGIES, make_bot
 from catan_p2p.commands._common import local_seats, open_repo, open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo, add_think
 from catan_p2p.errors import UsageError
-from catan_p2p.session.base import Session
-from catan_p2p.session.runtime import Runtime
+from catan_p2p.net.game import Session
+from catan_p2p.net.runtime import Runtime
 from catan_p2p.store import gitcmd
 from catan_p2p.store.repo import find_git_dir
 

@@ -13,7 +13,8 @@ import time
 from catan_p2p.commands._common import local_seats, open_repo, print_json
 from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.errors import CatanError, UsageError
-from catan_p2p.session.chat import ChatLog, ChatMessage
+from catan_p2p.net.chat import ChatLog, ChatMessage
+from catan_p2p.session.keys import signing_keys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +39,7 @@ def format_message(m: ChatMessage) -> str:
 def run(args: argparse.Namespace) -> int:
     repo = open_repo(args.repo)
     game = repo.only_game(args.game)
-    chat = ChatLog(repo.path, game)
+    chat = ChatLog(repo.path, game, signing_keys(repo.git_dir))
     chat.update()
     if args.text is None:
         messages = chat.messages()

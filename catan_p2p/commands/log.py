@@ -6,10 +6,10 @@ import argparse
 
 from catan_p2p.commands._common import open_session, print_json, viewer_session
 from catan_p2p.commands._options import add_json, add_repo, add_viewer
+from catan_p2p.net.game import LogEntry
 from catan_p2p.protocol.concurrent import is_answer
 from catan_p2p.rules.cards import DevCard, Resource
 from catan_p2p.rules.places import in_words
-from catan_p2p.session.base import LogEntry
 from catan_p2p.session.git import GitSession
 from catan_p2p.store.reading import read_state
 from catan_p2p.trust.views import own_cards, stolen_card

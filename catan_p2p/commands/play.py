@@ -35,12 +35,13 @@ from catan_p2p.commands._seats import load_seats as _load_seats  # noqa: E402
 from catan_p2p.commands._seats import save_seats as _save_seats  # noqa: E402
 from catan_p2p.commands.new import board_for  # noqa: E402
 from catan_p2p.errors import RemoteError, UsageError  # noqa: E402
+from catan_p2p.net.chat import ChatLog  # noqa: E402
+from catan_p2p.net.driver import Driver  # noqa: E402
+from catan_p2p.net.game import Session  # noqa: E402
+from catan_p2p.net.runtime import Runtime  # noqa: E402
 from catan_p2p.rules.cards import MAX_PLAYERS  # noqa: E402
 from catan_p2p.rules.state import SEAT_COLOURS, GameState  # noqa: E402
-from catan_p2p.session.base import MemorySession, Session  # noqa: E402
-from catan_p2p.session.chat import ChatLog  # noqa: E402
-from catan_p2p.session.driver import Driver  # noqa: E402
-from catan_p2p.session.runtime import Runtime  # noqa: E402
+from catan_p2p.session.memory import MemorySession  # noqa: E402
 from catan_p2p.store import gitcmd  # noqa: E402
 from catan_p2p.store.repo import find_git_dir  # noqa: E402
 

@@ -106,7 +106,7 @@ def watch(spectator, screen, muted: bool = False, app_options: dict | None = Non
     from catan_p2p.client.replay import ReplayViewer, replay_states
     from catan_p2p.client.seats import Seats
     from catan_p2p.client.sound import Sounds
-    from catan_p2p.session.runtime import Runtime
+    from catan_p2p.net.runtime import Runtime
 
     runtime = Runtime(spectator).start()
     try:

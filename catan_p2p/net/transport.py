@@ -47,7 +47,7 @@ STALE_LOCK_SECONDS = 2.0
 # --- chat (issue 13) -------------------------------------------------------------------
 # Each player's chat is an append-only ref beside the game, outside its refs/heads/catan
 # namespace so no game code mistakes it for a player's log or an answer. The game's one
-# fetch carries it; session/chat.py writes, pushes and reads it.
+# fetch carries it; net/chat.py writes, pushes and reads it.
 
 
 def chat_prefix(game: str) -> str:

@@ -3,7 +3,7 @@
 ``GitSession`` orchestrates: ``replica.seats.Seats`` is the local seats (what they see, where
 an action goes, merges, the moves nobody chooses, adopting what peers offer), and
 ``net.exchange.Exchange`` the traffic with the remotes; the rules they apply are ``protocol/``'s.
-One thread uses a session: the peer runtime (``session.runtime``) behind every front end.
+One thread uses a session: the peer runtime (``net.runtime``) behind every front end.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from pathlib import Path
 
 from catan_p2p.errors import UsageError
 from catan_p2p.net import nudge
+from catan_p2p.net.chat import ChatLog
 from catan_p2p.net.exchange import Exchange
+from catan_p2p.net.game import LogEntry, SyncStatus
 from catan_p2p.protocol import refpolicy
 from catan_p2p.protocol.publish import Source
 from catan_p2p.protocol.signing import SeatKey
@@ -25,10 +27,8 @@ from catan_p2p.replica.seats import Seats, game_start
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
-from catan_p2p.session.base import LogEntry, SyncStatus
-from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.history import History
-from catan_p2p.session.keys import check_claimed, seat_keys
+from catan_p2p.session.keys import check_claimed, seat_keys, signing_keys
 from catan_p2p.session.wording import spoken
 from catan_p2p.store.refs import REMOTE, player_ref, tracking_ref
 from catan_p2p.store.repo import GameRepo, Repository
@@ -286,7 +286,7 @@ class GitSession:
 
     def chat(self) -> ChatLog:
         """The table talk beside this game, read with the seat keys of the verified state."""
-        return ChatLog(self.repo.path, self.game_id, self.claimed_keys)
+        return ChatLog(self.repo.path, self.game_id, signing_keys(self.git_dir), self.claimed_keys)
 
     def peer_heads(self) -> dict[str, tuple[str, int]]:
         """Each seat's log head on the shared remote, with its commit time (for when a

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from catan_p2p.net.game import LogEntry
 from catan_p2p.protocol.concurrent import Answer
 from catan_p2p.protocol.message import parse_action
-from catan_p2p.session.base import LogEntry
 from catan_p2p.store.repo import Repository
 
 

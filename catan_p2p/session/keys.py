@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from catan_p2p.errors import UsageError
@@ -91,6 +91,12 @@ def seat_key(player: str, key_path: Path | None = None, git_dir: Path | None = N
             f"cannot create a signing key in {path.parent} ({exc.strerror}); "
             "set CATAN_P2P_HOME to a writable folder or pass --key"
         ) from None
+
+
+def signing_keys(git_dir: Path) -> Callable[[str], SeatKey]:
+    """``player -> the key this machine signs the player's lines with`` in the game
+    repository ``git_dir`` (what ``net.chat.ChatLog`` is given)."""
+    return lambda player: seat_key(player, git_dir=git_dir)
 
 
 def check_claimed(state: GameState, keys: Mapping[str, SeatKey], game: str) -> None:

@@ -13,11 +13,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from catan_p2p.errors import CatanError, IllegalAction, VerificationError
+from catan_p2p.net.game import LogEntry, Session
 from catan_p2p.protocol.audit import audit, open_game
 from catan_p2p.protocol.concurrent import as_merged
 from catan_p2p.rules.state import GameState, new_game
 from catan_p2p.rules.stats import GameStats, tally
-from catan_p2p.session.base import LogEntry, Session
 from catan_p2p.session.history import History
 from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import apply

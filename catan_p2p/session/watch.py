@@ -16,11 +16,11 @@ from pathlib import Path
 
 from catan_p2p.errors import UsageError
 from catan_p2p.net import transport
+from catan_p2p.net.game import LogEntry, SyncStatus
 from catan_p2p.protocol.genesis import open_genesis
 from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.state import GameState
-from catan_p2p.session.base import LogEntry, SyncStatus
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import catan_home
 from catan_p2p.session.start import check_start, fetch, joined_genesis

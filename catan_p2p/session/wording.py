@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from catan_p2p.errors import StateFileError
+from catan_p2p.net.game import LogEntry
 from catan_p2p.rules.actions import MaritimeTrade
-from catan_p2p.session.base import LogEntry
 from catan_p2p.store.repo import Repository
 
 

@@ -19,11 +19,12 @@ from catan_p2p.cli import main
 from catan_p2p.client.app import App
 from catan_p2p.client.seats import Seats
 from catan_p2p.errors import UsageError
+from catan_p2p.net.chat import ChatLog
+from catan_p2p.net.runtime import Runtime
 from catan_p2p.protocol.audit import audit
 from catan_p2p.rules.board import STANDARD_BOARD
-from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.runtime import Runtime
+from catan_p2p.session.keys import signing_keys
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.repo import GameRepo
 
@@ -47,12 +48,12 @@ def networked(tmp_path: Path) -> tuple[Path, GitSession, GitSession]:
 
 def test_chat_travels_with_the_games_fetch_and_stays_out_of_the_game(tmp_path):
     remote, red, blue = networked(tmp_path)
-    red_chat = ChatLog(red.repo.path, "c")
+    red_chat = ChatLog(red.repo.path, "c", signing_keys(red.repo.git_dir))
     red_chat.send("red", "good luck!")
     red_chat.send("red", "  second\tline \n ")
     red_chat.push()
     blue.sync()  # the game's own fetch brings the chat along
-    blue_chat = ChatLog(blue.repo.path, "c")
+    blue_chat = ChatLog(blue.repo.path, "c", signing_keys(blue.repo.git_dir))
     assert blue_chat.update() == 1
     assert [(m.player, m.text) for m in blue_chat.messages()] == [
         ("red", "good luck!"),
@@ -64,15 +65,15 @@ def test_chat_travels_with_the_games_fetch_and_stays_out_of_the_game(tmp_path):
 
 def test_a_rewritten_chat_ref_does_not_take_back_what_was_seen(tmp_path):
     remote, red, blue = networked(tmp_path)
-    red_chat = ChatLog(red.repo.path, "c")
+    red_chat = ChatLog(red.repo.path, "c", signing_keys(red.repo.git_dir))
     red_chat.send("red", "I offer 2 ore")
     red_chat.push()
     blue.sync()
-    blue_chat = ChatLog(blue.repo.path, "c")
+    blue_chat = ChatLog(blue.repo.path, "c", signing_keys(blue.repo.git_dir))
     blue_chat.update()
     # red rewrites its chat on the remote (a forced push of a new chain)
     red.repo.refs.delete("refs/catan-chat/c/red")
-    red_chat = ChatLog(red.repo.path, "c")
+    red_chat = ChatLog(red.repo.path, "c", signing_keys(red.repo.git_dir))
     red_chat.send("red", "I never offered anything")
     git("--git-dir", str(red.repo.git_dir), "push", "-q", "-f", "origin", "refs/catan-chat/c/red")
     blue.sync()
@@ -82,8 +83,12 @@ def test_a_rewritten_chat_ref_does_not_take_back_what_was_seen(tmp_path):
 
 def test_the_windows_syncer_sends_and_receives_chat(tmp_path):
     _, red, blue = networked(tmp_path)
-    red_sync = Runtime(red, slowest=0.05, chat=ChatLog(red.repo.path, "c")).start()
-    blue_sync = Runtime(blue, slowest=0.05, chat=ChatLog(blue.repo.path, "c")).start()
+    red_sync = Runtime(
+        red, slowest=0.05, chat=ChatLog(red.repo.path, "c", signing_keys(red.repo.git_dir))
+    ).start()
+    blue_sync = Runtime(
+        blue, slowest=0.05, chat=ChatLog(blue.repo.path, "c", signing_keys(blue.repo.git_dir))
+    ).start()
     try:
         red_sync.say("red", "hello blue")
         deadline = time.monotonic() + 10
@@ -98,7 +103,7 @@ def test_the_windows_syncer_sends_and_receives_chat(tmp_path):
 def test_an_empty_message_is_refused(tmp_path):
     create_game(tmp_path / "g", ["red", "blue"], STANDARD_BOARD, seed="x", game_id="g")
     with pytest.raises(UsageError, match="empty"):
-        ChatLog(tmp_path / "g", "g").send("red", " \n\t ")
+        ChatLog(tmp_path / "g", "g", signing_keys(tmp_path / "g")).send("red", " \n\t ")
 
 
 # --- the window -----------------------------------------------------------------------
@@ -122,7 +127,7 @@ def test_hot_seat_players_talk_from_the_window_as_the_player_shown(tmp_path, dri
     repo = tmp_path / "g"
     create_game(repo, ["red", "blue"], STANDARD_BOARD, seed="talk", game_id="t")
     session = GitSession.open(repo, "t")
-    chat = ChatLog(repo, "t")
+    chat = ChatLog(repo, "t", signing_keys(GameRepo(repo).git_dir))
     app = App(
         session,
         Seats(("red", "blue")),
@@ -142,9 +147,10 @@ def test_hot_seat_players_talk_from_the_window_as_the_player_shown(tmp_path, dri
     assert [(m.player, m.text) for m in app.chat_messages()] == [("red", "nobody builds on my 8!")]
     d.key(pygame.K_1)  # keys are commands again once the line is sent
     d.shot("chat")
-    assert [(m.player, m.text) for m in ChatLog(repo, "t").messages()] == [
-        ("red", "nobody builds on my 8!")
-    ]
+    assert [
+        (m.player, m.text)
+        for m in ChatLog(repo, "t", signing_keys(GameRepo(repo).git_dir)).messages()
+    ] == [("red", "nobody builds on my 8!")]
 
 
 # --- the commands ---------------------------------------------------------------------
@@ -165,14 +171,14 @@ def test_chat_and_log_chat_from_the_terminal(tmp_path, capsys):
 
 def test_a_message_written_on_another_players_chat_ref_is_not_shown_as_theirs(tmp_path):
     """Anyone who can push may append to Blue's chat ref; only Blue's key makes it Blue's."""
+    from catan_p2p.net.chat import ChatLog
     from catan_p2p.protocol.signing import SeatKey
-    from catan_p2p.session.chat import ChatLog
     from catan_p2p.session.start import create_game
     from catan_p2p.store.objects import commit_data, player_email
 
     path = tmp_path / "g"
     create_game(path, ["red", "blue"], seed="chat", game_id="c")
-    chat = ChatLog(path, "c")
+    chat = ChatLog(path, "c", signing_keys(GameRepo(path).git_dir))
     chat.send("blue", "hello from blue")
     parent = chat.repo.refs.get(chat.ref("blue"))
     empty = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -183,5 +189,8 @@ def test_a_message_written_on_another_players_chat_ref_is_not_shown_as_theirs(tm
         forged = chat.repo.store.write(b"commit", data)
         chat.repo.refs.set(chat.ref("blue"), forged, parent)
         parent = forged
-    texts = [(m.player, m.text) for m in ChatLog(path, "c").messages()]
+    texts = [
+        (m.player, m.text)
+        for m in ChatLog(path, "c", signing_keys(GameRepo(path).git_dir)).messages()
+    ]
     assert texts == [("blue", "hello from blue")]

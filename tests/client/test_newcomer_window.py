@@ -20,11 +20,11 @@ from catan_p2p.client.layout import Layout
 from catan_p2p.client.seats import Seats
 from catan_p2p.client.trade_dialogs import TradeDialog
 from catan_p2p.client.widgets import fit_text
+from catan_p2p.net.driver import Driver
 from catan_p2p.rules.actions import BuyDevCard, OfferTrade
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.base import MemorySession
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.memory import MemorySession
 from catan_p2p.session.start import create_game
 from catan_p2p.sim import next_actor
 

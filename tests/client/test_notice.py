@@ -14,10 +14,10 @@ from catan_p2p.client.app import App
 from catan_p2p.client.notice import MARK, TurnNotice, clock_text, desktop_notify
 from catan_p2p.client.seats import Seats
 from catan_p2p.client.sound import Sounds
+from catan_p2p.net.runtime import Runtime
 from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.base import MemorySession
-from catan_p2p.session.runtime import Runtime
+from catan_p2p.session.memory import MemorySession
 
 
 class _Elsewhere(MemorySession):

@@ -37,7 +37,7 @@ from catan_p2p.rules.actions import OfferTrade, RollDice
 from catan_p2p.rules.cards import DevCard, Resource
 from catan_p2p.rules.hexgrid import edge_ends
 from catan_p2p.rules.state import GameState, Phase
-from catan_p2p.session.base import MemorySession
+from catan_p2p.session.memory import MemorySession
 
 LUMBER, BRICK, WOOL, GRAIN, ORE = Resource
 EAST = (1, -1)  # pasture 4: red's corner of the island

@@ -19,10 +19,10 @@ from driving import Driver, screens_dir
 from catan_p2p.client.app import App
 from catan_p2p.client.replay import replay_states
 from catan_p2p.client.seats import Seats
+from catan_p2p.net.runtime import Runtime
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.repo import init_repo
 

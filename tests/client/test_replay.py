@@ -10,7 +10,7 @@ from driving import screens_dir
 
 from catan_p2p.bots import make_bot
 from catan_p2p.client.replay import ReplayViewer, export_frames, replay_states, turn_starts
-from catan_p2p.session.base import MemorySession
+from catan_p2p.session.memory import MemorySession
 from catan_p2p.sim import next_actor
 from catan_p2p.trust.engine import apply
 

@@ -8,9 +8,10 @@ import pytest
 from builders import fresh
 
 from catan_p2p.errors import RemoteError
+from catan_p2p.net.game import SyncStatus
+from catan_p2p.net.runtime import Runtime
 from catan_p2p.rules.actions import EndTurn
-from catan_p2p.session.base import MemorySession, SyncStatus
-from catan_p2p.session.runtime import Runtime
+from catan_p2p.session.memory import MemorySession
 from catan_p2p.store.memory import MemoryRepo
 
 
@@ -57,7 +58,7 @@ def test_a_failing_sync_becomes_the_status_error_and_the_thread_keeps_going():
 
 
 def test_the_pace_quickens_on_a_move_and_backs_off_to_the_slowest_while_quiet():
-    from catan_p2p.session.pacing import Pace
+    from catan_p2p.net.pacing import Pace
 
     pace = Pace(fastest=0.1, slowest=4.0, growth=1.5)
     waits = [pace.after(False) for _ in range(20)]
@@ -69,7 +70,7 @@ def test_the_pace_quickens_on_a_move_and_backs_off_to_the_slowest_while_quiet():
 def test_only_a_path_on_this_machine_is_watched(tmp_path):
     import subprocess
 
-    from catan_p2p.session.pacing import local_remote_dir
+    from catan_p2p.net.pacing import local_remote_dir
 
     bare = tmp_path / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)

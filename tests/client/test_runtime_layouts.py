@@ -20,9 +20,9 @@ import pytest
 
 from catan_p2p.errors import UsageError
 from catan_p2p.net import transport
+from catan_p2p.net.runtime import Runtime
 from catan_p2p.rules.waiting import actors
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game, join_game
 
 pytestmark = pytest.mark.network

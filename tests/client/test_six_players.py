@@ -17,7 +17,7 @@ from catan_p2p.rules.actions import BuildRoad
 from catan_p2p.rules.cards import CITY_COST, ROAD_COST
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import SEAT_COLOURS, GameState, Phase, new_game
-from catan_p2p.session.base import MemorySession
+from catan_p2p.session.memory import MemorySession
 
 SIX = SEAT_COLOURS
 RED, BLUE, WHITE, ORANGE, GREEN, BROWN = SIX

@@ -30,6 +30,7 @@ from catan_p2p.client.app import App
 from catan_p2p.client.dialogs import VictimDialog
 from catan_p2p.client.layout import LOG_LINE, LOG_LINES, Layout
 from catan_p2p.client.seats import Seats
+from catan_p2p.net.game import LogEntry
 from catan_p2p.rules.actions import EndTurn, MaritimeTrade, RollDice
 from catan_p2p.rules.cards import Resource
 from catan_p2p.rules.common import unshown
@@ -42,7 +43,7 @@ from catan_p2p.rules.state import (
     TradeOffer,
     new_game,
 )
-from catan_p2p.session.base import LogEntry, MemorySession
+from catan_p2p.session.memory import MemorySession
 
 SIX = SEAT_COLOURS
 ORANGE, GREEN, BROWN = SIX[3:]

@@ -21,8 +21,8 @@ from catan_p2p.client.app import App
 from catan_p2p.client.replay import replay_states
 from catan_p2p.client.seats import Seats
 from catan_p2p.errors import UsageError
+from catan_p2p.net.driver import Driver
 from catan_p2p.rules.cards import DevCard
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.session.watch import is_spectator_repo, open_watch

@@ -84,7 +84,7 @@ def test_the_sync_line_warns_when_the_awaited_peer_is_silent(drive):
     import time
 
     from catan_p2p.client import panels, theme
-    from catan_p2p.session.base import SyncStatus
+    from catan_p2p.net.game import SyncStatus
 
     surface = pygame.Surface((400, 26))
     rect = surface.get_rect()

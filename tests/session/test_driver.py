@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net.driver import Driver, waiting_bots
 from catan_p2p.rules.state import Phase, new_game
-from catan_p2p.session.base import MemorySession
-from catan_p2p.session.driver import Driver, waiting_bots
+from catan_p2p.session.memory import MemorySession
 from catan_p2p.sim import play_game, play_session_game
 
 PLAYERS = ("red", "blue", "white")

@@ -21,8 +21,8 @@ from builders import git_identity
 from catan_p2p.bots import make_bot
 from catan_p2p.cli import main
 from catan_p2p.errors import RemoteError
+from catan_p2p.net.driver import Driver
 from catan_p2p.rules.waiting import waits_for
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.lobby import list_local, list_remote, summarise
 from catan_p2p.session.start import create_game, join_game

@@ -7,10 +7,10 @@ import threading
 import time
 
 from catan_p2p.bots import make_bot
-from catan_p2p.session.driver import Driver
+from catan_p2p.net.driver import Driver
+from catan_p2p.net.runtime import Runtime
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.history import History
-from catan_p2p.session.runtime import Runtime
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo
 

@@ -109,7 +109,7 @@ def test_a_game_played_in_memory_has_no_chat():
     from catan_p2p.commands.play import open_chat
     from catan_p2p.rules.board import STANDARD_BOARD
     from catan_p2p.rules.state import new_game
-    from catan_p2p.session.base import MemorySession
+    from catan_p2p.session.memory import MemorySession
 
     session = MemorySession(new_game(["red", "blue"], STANDARD_BOARD), "seed")
     assert open_chat(session) is None

@@ -188,7 +188,7 @@ def test_a_pack_whose_index_never_came_is_ignored_as_git_ignores_it(tmp_path: Pa
 def test_the_store_runs_where_os_has_no_pread_pwrite_or_fcntl(tmp_path: Path, monkeypatch):
     """Windows has no os.pread/os.pwrite and no fcntl: recording must not need them."""
     from catan_p2p.bots import make_bot
-    from catan_p2p.session.driver import Driver
+    from catan_p2p.net.driver import Driver
     from catan_p2p.session.git import GitSession
     from catan_p2p.session.start import create_game
     from catan_p2p.store import reflock, spares

@@ -12,10 +12,10 @@ import pytest
 from builders import git_identity
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net.driver import Driver
 from catan_p2p.protocol.message import action_message
 from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import Action
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
 from catan_p2p.session.start import create_game

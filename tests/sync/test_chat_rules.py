@@ -13,10 +13,10 @@ import pytest
 from gitgames import git
 
 from catan_p2p.net import hook
+from catan_p2p.net.chat import ChatLog
 from catan_p2p.protocol.chatlines import MAX_CHARS, shown, update_refusal
 from catan_p2p.rules.board import STANDARD_BOARD
-from catan_p2p.session.chat import ChatLog
-from catan_p2p.session.keys import seat_key
+from catan_p2p.session.keys import seat_key, signing_keys
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.refs import ZERO
 from catan_p2p.store.repo import GameRepo, Repository
@@ -57,7 +57,7 @@ def test_junk_on_a_chat_ref_is_neither_adopted_nor_shown(tmp_path: Path):
     blob = git("hash-object", "-w", "--stdin", cwd=remote, input="junk\n").strip()
     escapes = _signed_line(red.repo, "red", "\x1b[2J\x1b]0;pwned\x07" * 60_000 + "\n")
     git("push", "-q", str(remote), f"{escapes}:refs/heads/escapes", cwd=tmp_path / "red")
-    blue_chat = ChatLog(blue.repo.path, "c")
+    blue_chat = ChatLog(blue.repo.path, "c", signing_keys(blue.repo.git_dir))
     for junk in (blob, red.head, escapes):  # red.head: Red's game log, signed by Red
         _plant(remote, f"{CHAT}/red", junk)
         blue.sync()
@@ -65,7 +65,7 @@ def test_junk_on_a_chat_ref_is_neither_adopted_nor_shown(tmp_path: Path):
         assert blue_chat.messages() == []
         assert blue.repo.refs.get(f"{CHAT}/red") is None
     # A real line of Red's after all that is taken.
-    red_chat = ChatLog(red.repo.path, "c")
+    red_chat = ChatLog(red.repo.path, "c", signing_keys(red.repo.git_dir))
     red_chat.send("red", "hello")
     red.sync()  # Red's peer sees the junk on its chat ref ...
     red_chat.push()  # ... and puts its own line there, with a lease on what it saw
@@ -76,7 +76,7 @@ def test_junk_on_a_chat_ref_is_neither_adopted_nor_shown(tmp_path: Path):
 
 def test_a_blob_on_ones_own_chat_ref_does_not_block_ones_chat(tmp_path: Path):
     remote, red, blue = _table(tmp_path)
-    red_chat = ChatLog(red.repo.path, "c")
+    red_chat = ChatLog(red.repo.path, "c", signing_keys(red.repo.git_dir))
     red_chat.send("red", "one")
     red_chat.push()
     blob = git("hash-object", "-w", "--stdin", cwd=remote, input="junk\n").strip()
@@ -86,7 +86,7 @@ def test_a_blob_on_ones_own_chat_ref_does_not_block_ones_chat(tmp_path: Path):
     red_chat.push()
     assert git("rev-parse", f"{CHAT}/red", cwd=remote).strip() == red.repo.refs.get(f"{CHAT}/red")
     blue.sync()
-    blue_chat = ChatLog(blue.repo.path, "c")
+    blue_chat = ChatLog(blue.repo.path, "c", signing_keys(blue.repo.git_dir))
     blue_chat.update()
     assert [m.text for m in blue_chat.messages()] == ["one", "two"]
 

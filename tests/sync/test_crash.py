@@ -28,7 +28,7 @@ from catan_p2p.store.repo import GameRepo
 RECORDER = """
 import sys
 from catan_p2p.bots import make_bot
-from catan_p2p.session.driver import Driver
+from catan_p2p.net.driver import Driver
 from catan_p2p.session.git import GitSession
 
 session = GitSession(sys.argv[1], "g")

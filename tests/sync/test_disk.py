@@ -23,9 +23,9 @@ from gitgames import CLI
 from test_liveness import _two_players
 
 from catan_p2p.cli import main
-from catan_p2p.session import runtime
+from catan_p2p.net import runtime
+from catan_p2p.net.runtime import Runtime
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.runtime import Runtime
 from catan_p2p.store import disk, objects
 
 

@@ -13,9 +13,9 @@ from peernet import GAME, Remote, new_repo, open_table, reaches
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import RemoteError
+from catan_p2p.net.driver import Driver
 from catan_p2p.net.exchange import Exchange
 from catan_p2p.protocol.publish import Source
-from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import REMOTE, player_ref, tracking_ref
 
 SHARED = Source(REMOTE, "mem://shared", None, True)

@@ -8,9 +8,9 @@ import pytest
 from gitgames import cli, git, settle
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net.driver import play_round_robin
 from catan_p2p.protocol.message import action_message
 from catan_p2p.rules.chance import derive_chance
-from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import join_game
 from catan_p2p.sim import next_actor

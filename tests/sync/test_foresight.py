@@ -17,13 +17,13 @@ from gitgames import copy_game, sign_commit
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.net.driver import Driver
 from catan_p2p.rules import engine
 from catan_p2p.rules.actions import EndTurn, PlayKnight, RevealDice, RollDice
 from catan_p2p.rules.chance import roll_of
 from catan_p2p.rules.engine import dice_step_due
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo

@@ -20,7 +20,7 @@ from remotes import Gitolite, ServerUnavailable, gitolite
 
 from catan_p2p.bots import make_bot
 from catan_p2p.net import transport
-from catan_p2p.session.driver import play_round_robin
+from catan_p2p.net.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.repo import init_repo

@@ -201,7 +201,7 @@ def test_a_disk_error_is_one_sentence(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(GameRepo, "write_commit", read_only)
     assert cli_module.main(["show", "--repo", str(path)]) == 0  # reading is fine
 
-    from catan_p2p.session import runtime
+    from catan_p2p.net import runtime
 
     monkeypatch.setattr(runtime, "DISK_RETRY", 0.0)
     tries = []

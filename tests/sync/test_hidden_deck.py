@@ -18,6 +18,7 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, StateFileError, VerificationError
+from catan_p2p.net.driver import Driver
 from catan_p2p.rules.actions import (
     BuildSettlement,
     BuyDevCard,
@@ -32,7 +33,6 @@ from catan_p2p.rules.cards import DevCard, Resource
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase, new_game
 from catan_p2p.rules.waiting import owed_reveal
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import dumps

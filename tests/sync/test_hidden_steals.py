@@ -19,6 +19,8 @@ import pytest
 from catan_p2p.bots import make_bot
 from catan_p2p.client.replay import replayed
 from catan_p2p.errors import CatanError, IllegalAction, StateFileError
+from catan_p2p.net.driver import Driver
+from catan_p2p.net.game import LogEntry
 from catan_p2p.protocol import concurrent
 from catan_p2p.protocol.concurrent import Answer
 from catan_p2p.rules.actions import (
@@ -38,8 +40,6 @@ from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Phase, Terms, TradeOffer
 from catan_p2p.rules.state import Answer as Reply
 from catan_p2p.rules.steals import settle, stolen_resource
-from catan_p2p.session.base import LogEntry
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo

@@ -29,6 +29,7 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, InvalidAction, VerificationError
+from catan_p2p.net.driver import Driver
 from catan_p2p.protocol.genesis import open_genesis
 from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.actions import (
@@ -50,7 +51,6 @@ from catan_p2p.rules.cards import DevCard, Resource
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import owed_reveal
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo

@@ -16,8 +16,8 @@ import pytest
 from gitgames import CLI, git, settle
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net.driver import play_round_robin
 from catan_p2p.protocol.invite import Invite, format_invite, parse_invite
-from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]

@@ -15,9 +15,10 @@ import pytest
 from gitgames import git, settle
 
 from catan_p2p.net import transport
+from catan_p2p.net.chat import ChatLog
 from catan_p2p.rules.board import STANDARD_BOARD
-from catan_p2p.session.chat import ChatLog
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.keys import signing_keys
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.refs import answers_prefix
 
@@ -80,7 +81,7 @@ def test_twenty_thousand_junk_chat_and_answer_names_stop_no_sync_nor_join(tmp_pa
     git("push", "-q", str(remote), "refs/heads/catan/*:refs/heads/catan/*", cwd=host)
     red = join_game(str(remote), tmp_path / "red", G, "red")
     blue = join_game(str(remote), tmp_path / "blue", G, "blue")
-    red_chat = ChatLog(red.repo.path, G)
+    red_chat = ChatLog(red.repo.path, G, signing_keys(red.repo.git_dir))
     red_chat.send("red", "hello")
     red_chat.push()
     seat = answers_prefix(G, "seat", red.genesis)
@@ -89,7 +90,7 @@ def test_twenty_thousand_junk_chat_and_answer_names_stop_no_sync_nor_join(tmp_pa
     junk |= {f"{seat}/blue{i:05d}": red.head for i in range(5_000)}
     _pack(remote, junk)
     assert blue.sync().error is None
-    blue_chat = ChatLog(blue.repo.path, G)
+    blue_chat = ChatLog(blue.repo.path, G, signing_keys(blue.repo.git_dir))
     blue_chat.update()
     assert [m.text for m in blue_chat.messages()] == ["hello"]
     assert not any(("mallory" in r or "red0" in r) for r in _tracked(tmp_path / "blue"))

@@ -53,6 +53,7 @@ from peernet import GAME, TIMEOUT, Table, new_repo, open_table, reaches, restore
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import ForkError, IllegalAction, NotYetValid, VerificationError
+from catan_p2p.net.driver import Driver
 from catan_p2p.protocol import concurrent, liveness
 from catan_p2p.protocol.genesis import open_genesis
 from catan_p2p.protocol.message import action_message
@@ -63,7 +64,6 @@ from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import waits_for
-from catan_p2p.session.driver import Driver
 from catan_p2p.store.refs import answer_ref, parse_ref, player_ref, tracking_prefix, well_formed
 from catan_p2p.trust.engine import step
 

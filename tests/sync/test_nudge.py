@@ -84,10 +84,10 @@ def test_a_served_peer_shows_a_move_at_once_after_its_nudge(tmp_path):
     """Red and Blue each serve their own repository on 127.0.0.1 (no forge, no shared
     disk between them but the one this test runs on); Blue's runtime would poll only
     every five minutes, so a move that shows within a minute came by its nudge."""
+    from catan_p2p.net import pacing as rt
     from catan_p2p.net import serve
-    from catan_p2p.session import pacing as rt
+    from catan_p2p.net.runtime import Runtime
     from catan_p2p.session.git import GitSession
-    from catan_p2p.session.runtime import Runtime
     from catan_p2p.session.start import create_game, join_game
 
     ports = []

@@ -319,7 +319,7 @@ def test_an_idle_sync_of_a_bare_remote_starts_no_git_and_a_move_is_fetched(
     from gitgames import settle
 
     from catan_p2p.bots import make_bot
-    from catan_p2p.session.driver import play_round_robin
+    from catan_p2p.net.driver import play_round_robin
 
     remote, sessions = _game(tmp_path)
     red, blue = sessions["red"], sessions["blue"]

@@ -10,8 +10,8 @@ import pytest
 from gitgames import cli, forge_commit, git
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net.driver import play_round_robin
 from catan_p2p.rules.actions import EndTurn
-from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import join_game
 from catan_p2p.store.codec import StateWriter

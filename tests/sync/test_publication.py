@@ -20,11 +20,11 @@ from remotes import KINDS, ServerUnavailable, serve
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import UsageError, VerificationError
 from catan_p2p.net import transport
+from catan_p2p.net.driver import play_round_robin
 from catan_p2p.protocol import publish
 from catan_p2p.protocol.genesis import genesis_of
 from catan_p2p.rules.actions import EndTurn
 from catan_p2p.rules.waiting import actors
-from catan_p2p.session.driver import play_round_robin
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.session.watch import open_watch

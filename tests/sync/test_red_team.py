@@ -21,6 +21,7 @@ import pytest
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, VerificationError
+from catan_p2p.net.driver import Driver
 from catan_p2p.protocol import liveness
 from catan_p2p.protocol.genesis import open_genesis
 from catan_p2p.protocol.message import action_message, merge_message
@@ -40,7 +41,6 @@ from catan_p2p.rules.cards import Resource, one
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.state import Answer as Reply
 from catan_p2p.rules.state import GameState, Phase, TradeOffer
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo

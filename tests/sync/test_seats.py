@@ -6,11 +6,11 @@ from __future__ import annotations
 from peernet import GAME, Node, open_table
 
 from catan_p2p.bots import make_bot
+from catan_p2p.net.driver import Driver
 from catan_p2p.replica.adopt import Fork
 from catan_p2p.replica.followup import owed_move
 from catan_p2p.rules.actions import GiveCard
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo

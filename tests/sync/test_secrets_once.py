@@ -8,10 +8,10 @@ from gitgames import FOUR, play_some
 
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction
+from catan_p2p.net.driver import Driver
 from catan_p2p.replica.peer import Peer
 from catan_p2p.rules.actions import RollDice
 from catan_p2p.rules.state import Phase
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo

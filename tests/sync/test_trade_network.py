@@ -1,7 +1,7 @@
 """Trades as players make them, over a bare remote: three peers, each with its own clone.
 
 Blue is played as a person would (a script that answers offers itself and makes its own),
-Red and White by greedy bots through the one bot loop (``session.driver.Driver``). Blue
+Red and White by greedy bots through the one bot loop (``net.driver.Driver``). Blue
 counters a bot's offer, a bot counters Blue's, and Blue makes an offer to one bot only,
 which that bot alone answers; then every peer ends on one head and ``verify`` passes in
 every clone.
@@ -16,6 +16,7 @@ from gitgames import git
 
 from catan_p2p.bots import GreedyBot
 from catan_p2p.cli import main
+from catan_p2p.net.driver import Driver
 from catan_p2p.rules.actions import (
     Action,
     AnswerTrade,
@@ -27,7 +28,6 @@ from catan_p2p.rules.cards import covers
 from catan_p2p.rules.menu import legal_actions, with_counters
 from catan_p2p.rules.state import Answer, GameState, Phase
 from catan_p2p.rules.trade import counter_offers
-from catan_p2p.session.driver import Driver
 from catan_p2p.session.git import GitSession
 from catan_p2p.trust.engine import apply, is_legal
 

@@ -16,7 +16,7 @@ device playing this seat. Front ends only decide and show:
   settled, its one seat played by a bot;
 - ``catan-p2p watch`` runs it for a spectator, which records nothing.
 
-How often it fetches adapts (``session.pacing``), every remote that is a folder here is
+How often it fetches adapts (``net.pacing``), every remote that is a folder here is
 watched by ``stat``, and a served seat is nudged (``net.nudge``), so a move shows about
 one fetch after it was made, however long its player thought.
 """
@@ -36,17 +36,16 @@ from typing import Any
 
 from catan_p2p.bots.base import Bot
 from catan_p2p.errors import CatanError, ForkError, IllegalAction
-from catan_p2p.net import nudge, serve
+from catan_p2p.net import nudge, pacing, serve
+from catan_p2p.net.chat import ChatLog, ChatMessage
+from catan_p2p.net.driver import Driver
+from catan_p2p.net.game import LogEntry, Session, SyncStatus
+from catan_p2p.net.pacing import FASTEST, SLOWEST, WATCH_EVERY, Pace, watcher_for
+from catan_p2p.net.seatlock import SeatLock
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.waiting import actors, owed_reveal
-from catan_p2p.session import pacing
-from catan_p2p.session.base import LogEntry, Session, SyncStatus
-from catan_p2p.session.chat import ChatLog, ChatMessage
-from catan_p2p.session.driver import Driver
-from catan_p2p.session.pacing import FASTEST, SLOWEST, WATCH_EVERY, Pace, watcher_for
-from catan_p2p.session.seatlock import SeatLock
 from catan_p2p.store import disk
 from catan_p2p.store.refs import player_ref, tracking_ref
 
@@ -184,7 +183,7 @@ class Runtime:
         reopen: opens the session again, when the seat's branch moved outside this
             runtime (another program recorded on it); None: such a move is only said.
         lock: hold this machine's lock on the session's seats for the runtime's life
-            (``session.seatlock``): a second window or bot on a seat is refused at once.
+            (``net.seatlock``): a second window or bot on a seat is refused at once.
     """
 
     def __init__(

@@ -24,12 +24,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from catan_p2p.bots.base import Bot
+from catan_p2p.net.game import Session
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.invariants import check_invariants as _check_invariants
 from catan_p2p.rules.menu import with_counters
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import actors
-from catan_p2p.session.base import Session
 
 _TRADE = Phase.TRADE
 

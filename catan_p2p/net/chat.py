@@ -25,7 +25,7 @@ from catan_p2p.net import transport
 from catan_p2p.protocol import refpolicy
 from catan_p2p.protocol.audit import seat_keys
 from catan_p2p.protocol.chatlines import MAX_CHARS, line_refusal, shown, update_refusal
-from catan_p2p.session.keys import seat_key
+from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.store import gitcmd
 from catan_p2p.store.refs import ZERO, check_name, read_name
 from catan_p2p.store.repo import GameRepo
@@ -60,13 +60,20 @@ class ChatLog:
     """The chat of ``game`` in the repository at ``path``."""
 
     def __init__(
-        self, path: Path, game: str, seats: Callable[[], dict[str, str]] | None = None
+        self,
+        path: Path,
+        game: str,
+        key: Callable[[str], SeatKey],
+        seats: Callable[[], dict[str, str]] | None = None,
     ) -> None:
-        """The chat of ``game``; ``seats`` gives the verified seat keys (player -> key).
+        """The chat of ``game``; ``key`` gives the key a player's lines are signed with
+        here (``session.keys.signing_keys``: the keys are the session's, not the wire's);
+        ``seats`` gives the verified seat keys (player -> key).
 
         Without ``seats`` they are read by verifying the game (``protocol.audit.seat_keys``).
         """
         self.repo = GameRepo(Path(path))
+        self._key = key
         self._seats = seats
         self.game = check_name("game id", game)
         self.prefix = transport.chat_prefix(game)
@@ -92,7 +99,7 @@ class ChatLog:
         parent = self.repo.refs.get(ref)
         tree = self._git("mktree", stdin="")
         when = int(time.time())
-        key = seat_key(player, git_dir=self.repo.git_dir)
+        key = self._key(player)
         oid = self.repo.write_commit(
             tree, [parent] if parent else [], player, line + "\n", key, when
         )

@@ -1,9 +1,12 @@
-"""What a running game looks like to its users (the client, bots-as-peers, the CLI).
+"""The game a peer runtime drives (``net.runtime``), as its users see it: the client,
+bots-as-peers, the CLI.
 
 A ``Session`` is one window's or one process's view of one game: the current state,
-the seats it may act for, a way to submit actions and the log of what happened.
+the seats it may act for, a way to submit actions and the log of what happened. It is
+declared here, below session/, so the runtime drives it without importing up a layer:
 ``GitSession`` (session/git.py) records every action as a commit; ``MemorySession``
-keeps everything in memory for quick experiments and the engine's own tests.
+(session/memory.py) keeps everything in memory for quick experiments and the engine's
+own tests.
 """
 
 from __future__ import annotations
@@ -15,11 +18,8 @@ from typing import Protocol
 
 from catan_p2p.replica.adopt import Fork
 from catan_p2p.rules.actions import Action
-from catan_p2p.rules.chance import derive_chance
-from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
-from catan_p2p.trust.engine import refusal, step
 
 
 @dataclass(frozen=True)
@@ -141,74 +141,3 @@ class Session(Protocol):
     def close(self) -> None:
         """Let go of the repository (a final note of the verified head)."""
         ...
-
-
-class MemorySession:
-    """A session without Git: chance is derived from the seed and the action's index."""
-
-    def __init__(self, state: GameState, seed: str, local_players: tuple[str, ...] | None = None):
-        self.game_id = f"memory-{seed}"
-        self.seed = seed
-        self._state = state
-        self._log: list[LogEntry] = []
-        self.players = tuple(state.players)
-        self.local_players = tuple(local_players or state.players)
-        self.info: GameInfo | None = None
-        self.git_dir: Path | None = None
-        self.rejected: dict[str, str] = {}
-
-    networked = False
-
-    def remotes(self) -> tuple[str, ...]:
-        return ()
-
-    @property
-    def state(self) -> GameState:
-        return self._state
-
-    def submit(self, action: Action) -> GameState:
-        chance = derive_chance(self.seed, str(len(self._log)))
-        self._state, resolved = step(self._state, action, chance)
-        self._log.append(LogEntry(str(len(self._log)), action.player, resolved, str(resolved)))
-        return self._state
-
-    def legal_actions(self, player: str | None = None) -> list[Action]:
-        return legal_actions(self._state, player)
-
-    def view(self, player: str) -> GameState:
-        return self._state  # no hidden deck without seat keys: everything is in the state
-
-    def refusal(self, action: Action) -> str | None:
-        return refusal(self._state, action)
-
-    def history(self) -> list[LogEntry]:
-        return list(self._log)
-
-    def said(self, entries: Iterable[LogEntry]) -> dict[str, str]:
-        return {}  # no repository: the subjects say it all
-
-    def sync(self) -> SyncStatus:
-        return SyncStatus(peers=self._state.players)
-
-    def waiting_since(self) -> int:
-        return 0
-
-    def take_rejected(self) -> dict[str, str]:
-        return {}
-
-    def peer_heads(self) -> dict[str, tuple[str, int]]:
-        return {}
-
-    def flush(self) -> None:
-        """Nothing to push: a game in memory has no remote."""
-
-    served = None
-
-    def nudges(self) -> list[tuple[bytes, tuple[str, int]]]:
-        return []
-
-    def hear(self, datagram: bytes) -> bool:
-        return False
-
-    def close(self) -> None:
-        """Nothing to let go."""

@@ -50,6 +50,15 @@ class RemoteError(CatanError):
     """A remote could not be reached or refused an operation."""
 
 
+class RemoteStopped(RemoteError):
+    """A Git transfer was stopped before its end: the remote took longer than its time,
+    or said more than a bounded read takes (a hung or hostile remote)."""
+
+    def __init__(self, command: str, reason: str) -> None:
+        super().__init__(f"git {command} {reason}; check the remote and retry")
+        self.reason = reason  # "timed out after 20 s", "wrote more than 48 MB"
+
+
 class UsageError(CatanError):
     """The command line or an API was called with arguments that make no sense."""
 

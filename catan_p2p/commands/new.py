@@ -265,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
 
 def check_remote(url: str) -> None:
     """Refuse a remote Git cannot reach before anything is created (one sentence)."""
-    from catan_p2p.session.lobby import ls_remote
+    from catan_p2p.net.listing import ls_remote
 
     try:
         ls_remote(url, time.monotonic() + transport.TIMEOUT)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
-from catan_p2p.errors import RemoteError
+from catan_p2p.errors import RemoteError, RemoteStopped
 from catan_p2p.printable import one_line
 from catan_p2p.store import disk, gitcmd
 from catan_p2p.store.refs import (
@@ -64,14 +66,16 @@ def chat_tracking_prefix(game: str, source: str = REMOTE) -> str:
 # ----------------------------------------------------------------------------------------
 
 
-def _git(
-    git_dir: Path,
+def run_git(
+    git_dir: Path | None,
     *args: str,
     stdin: str | None = None,
     timeout: float = TIMEOUT,
     on_start: Callable[[subprocess.Popen], None] | None = None,
+    limit: int | None = None,
 ) -> subprocess.CompletedProcess:
-    """Run one Git command; stopped, Git is let to remove its ``.lock`` files first.
+    """Run one Git command that may talk to a remote; stopped, Git is let to remove its
+    ``.lock`` files first.
 
     ``subprocess.run`` SIGKILLs its child on a timeout or a Ctrl-C, and a fetch killed
     while updating a tracking ref leaves ``<ref>.lock`` behind: every later fetch then
@@ -79,7 +83,13 @@ def _git(
     group) and on SIGTERM, so it gets the time to. ``stdin``: what Git reads (a name's
     bytes that are no UTF-8 pass as ``surrogateescape`` made them, as in arguments).
     ``timeout``: seconds Git may take; ``on_start`` is handed the process (a caller that
-    stops waiting for it may stop it later, ``stop``).
+    stops waiting for it may stop it later, ``stop``). ``limit``: characters of output
+    kept at most, past which Git is stopped as a late one is (a remote's listing of
+    refs is as long as whoever pushed junk there made it); None: a transfer of this
+    peer's own game, whose output is a few lines.
+
+    Raises:
+        RemoteStopped: Git took longer than ``timeout``, or wrote more than ``limit``.
     """
     # A URL from a seat claim (protocol 6) never runs a command through ext::.
     cmd = ["-c", "protocol.ext.allow=never", *args]
@@ -94,17 +104,94 @@ def _git(
     ) as proc:
         if on_start is not None:
             on_start(proc)
+        if limit is not None:
+            out, err = _bounded(proc, args[0], stdin, timeout, limit)
+            return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
         try:
             out, err = proc.communicate(stdin, timeout=timeout)
         except subprocess.TimeoutExpired:
             _stop_gently(proc, signal_first=True)
-            raise RemoteError(
-                f"git {args[0]} timed out after {timeout:g} s; check the remote and retry"
-            ) from None
+            raise RemoteStopped(args[0], f"timed out after {timeout:g} s") from None
         except KeyboardInterrupt:
             _stop_gently(proc, signal_first=False)  # Git had the SIGINT too
             raise
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+#: Characters of Git's complaints kept from a bounded run (the rest is read and dropped:
+#: a remote's ``remote:`` lines are the remote's to write).
+MAX_SAID = 64 * 1024
+#: Characters read from Git at a time.
+_CHUNK = 64 * 1024
+
+
+def _bounded(
+    proc: subprocess.Popen, command: str, stdin: str | None, timeout: float, limit: int
+) -> tuple[str, str]:
+    """``proc.communicate`` keeping at most ``limit`` characters of output (and
+    ``MAX_SAID`` of complaints): each pipe is read by a thread while this one waits
+    for Git with the deadline, so a remote that says too much is stopped as soon as it
+    has, and one that says nothing when its time is up.
+
+    Raises:
+        RemoteStopped: past ``timeout``, or past ``limit`` (Git stopped with SIGTERM, so
+            it removes its locks; SIGKILL only after a grace).
+    """
+    out: list[str] = []
+    err: list[str] = []
+    over = threading.Event()
+
+    def drain(pipe: IO[str], into: list[str], cap: int, stop_past: bool) -> None:
+        size = 0
+        while chunk := pipe.read(_CHUNK):
+            size += len(chunk)
+            if size <= cap:
+                into.append(chunk)
+            elif stop_past:
+                over.set()
+                stop(proc)
+                return
+
+    def feed() -> None:
+        try:
+            proc.stdin.write(stdin)  # type: ignore[union-attr, arg-type]
+            proc.stdin.close()  # type: ignore[union-attr]
+        except (BrokenPipeError, ValueError, OSError):
+            pass  # Git stopped reading: its exit says why
+
+    threads = [
+        threading.Thread(target=drain, args=(proc.stdout, out, limit, True), daemon=True),
+        threading.Thread(target=drain, args=(proc.stderr, err, MAX_SAID, False), daemon=True),
+    ]
+    if stdin is not None:
+        threads.append(threading.Thread(target=feed, daemon=True))
+    for thread in threads:
+        thread.start()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        stop(proc)
+        _wait_or_kill(proc)
+        raise RemoteStopped(command, f"timed out after {timeout:g} s") from None
+    except KeyboardInterrupt:
+        _wait_or_kill(proc)  # Git had the SIGINT too
+        raise
+    finally:
+        for thread in threads:  # a helper Git started may still hold a pipe: not for long
+            thread.join(1.0)
+    if over.is_set():
+        size = f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit:,} characters"
+        raise RemoteStopped(command, f"wrote more than {size}")
+    return "".join(out), "".join(err)
+
+
+def _wait_or_kill(proc: subprocess.Popen, grace: float = 5.0) -> None:
+    """Wait for a Git asked to end; SIGKILL only past ``grace``."""
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def share_all(src: Path, url: str) -> None:
@@ -142,23 +229,23 @@ def _reason(proc: subprocess.CompletedProcess) -> str:
 
 def set_remote(git_dir: Path, url: str) -> None:
     """Point ``origin`` at ``url`` (adding it when missing)."""
-    have = _git(git_dir, "remote", "get-url", REMOTE)
+    have = run_git(git_dir, "remote", "get-url", REMOTE)
     if have.returncode == 0:
         if have.stdout.strip() != url:
-            _git(git_dir, "remote", "set-url", REMOTE, url)
+            run_git(git_dir, "remote", "set-url", REMOTE, url)
     else:
-        _git(git_dir, "remote", "add", REMOTE, url)
+        run_git(git_dir, "remote", "add", REMOTE, url)
 
 
 def config(git_dir: Path, name: str) -> str | None:
     """One value of the repository's Git config (``catan.publish``), or None."""
-    have = _git(git_dir, "config", "--get", name)
+    have = run_git(git_dir, "config", "--get", name)
     return have.stdout.strip() or None if have.returncode == 0 else None
 
 
 def config_map(git_dir: Path, section: str) -> dict[str, str]:
     """``<section>.<key> = value`` entries of the Git config, by key (``catan.point.blue``)."""
-    have = _git(git_dir, "config", "--get-regexp", "^" + re.escape(section) + r"\.")
+    have = run_git(git_dir, "config", "--get-regexp", "^" + re.escape(section) + r"\.")
     out = {}
     for line in have.stdout.splitlines() if have.returncode == 0 else ():
         name, _, value = line.partition(" ")
@@ -167,23 +254,23 @@ def config_map(git_dir: Path, section: str) -> dict[str, str]:
 
 
 def set_config(git_dir: Path, name: str, value: str) -> None:
-    done = _git(git_dir, "config", name, value)
+    done = run_git(git_dir, "config", name, value)
     if done.returncode != 0:
         raise RemoteError(f"cannot write {name} to the repository's config ({_reason(done)})")
 
 
 def unset_config(git_dir: Path, name: str) -> None:
     """Forget ``name`` in the repository's config (nothing when it is not set)."""
-    _git(git_dir, "config", "--unset-all", name)
+    run_git(git_dir, "config", "--unset-all", name)
 
 
 def remove_remote(git_dir: Path) -> None:
     """Forget ``origin`` (a game read only from the seats' publication points)."""
-    _git(git_dir, "remote", "remove", REMOTE)
+    run_git(git_dir, "remote", "remove", REMOTE)
 
 
 def remote_url(git_dir: Path) -> str | None:
-    have = _git(git_dir, "remote", "get-url", REMOTE)
+    have = run_git(git_dir, "remote", "get-url", REMOTE)
     return have.stdout.strip() if have.returncode == 0 else None
 
 
@@ -214,7 +301,7 @@ def fetch(
             a peer's first sync time out, and every later one cost a second.
         source: the tracking namespace (``origin``: the shared remote; ``seat-<p>``: a
             seat's publication point); ``url`` (default: the configured ``source``).
-        timeout, on_start: as ``_git``'s, for each Git started.
+        timeout, on_start: as ``run_git``'s, for each Git started.
 
     Returns:
         The ``logs`` the remote does not hold (a seat not joined yet, or a ref someone
@@ -330,7 +417,7 @@ def discover_logs(git_dir: Path, game: str, first: Sequence[str] = (), url: str 
     ``git ls-remote`` (names only: nothing is fetched), ``first`` before the others."""
     where = _checked_url(url or REMOTE)
     prefix = game_prefix(game) + "/"
-    proc = _git(git_dir, "ls-remote", "--", where, prefix + "*")
+    proc = run_git(git_dir, "ls-remote", "--", where, prefix + "*")
     if proc.returncode != 0:
         raise _fetch_error(git_dir, proc)
     names = []
@@ -385,9 +472,9 @@ def _fetch(
         where,
     )
     lines = "".join(f"{spec}\n" for spec in specs)
-    proc = _git(git_dir, *args, stdin=lines, timeout=timeout, on_start=on_start)
+    proc = run_git(git_dir, *args, stdin=lines, timeout=timeout, on_start=on_start)
     if proc.returncode != 0 and _clear_stale_lock(git_dir, proc.stderr or ""):
-        proc = _git(git_dir, *args, stdin=lines, timeout=timeout, on_start=on_start)
+        proc = run_git(git_dir, *args, stdin=lines, timeout=timeout, on_start=on_start)
     if proc.returncode != 0:
         gone = _NO_REF.search(proc.stderr or "")
         if gone is not None:
@@ -480,7 +567,7 @@ def push(
         return frozenset()
     remote = _checked_url(remote)
     lease_args = [f"--force-with-lease={r}:{leases[r] or ''}" for r in updates if r in leases]
-    proc = _git(
+    proc = run_git(
         git_dir,
         *("push", "--quiet", "--porcelain", "--no-verify"),
         *lease_args,

@@ -1,23 +1,22 @@
 """The lobby: which games a remote holds, and which games this machine plays.
 
-A remote is read the cheap way: one ``git ls-remote`` names every game's refs, one
-shallow fetch (``--depth 1``) brings only the newest commit of each log that this
-machine has not seen yet, into a cache repository under ``$CATAN_P2P_HOME/lobby``, and
-one ``git cat-file --batch`` reads three small files of each (``game.json``,
-``turn.json``, ``seats.json``). A remote that is a path on this disk is read in place. Nothing is verified: a listing says what the remote
-holds, and joining or watching a game verifies it from its genesis as always.
+A remote is read the cheap way (``net.listing``: its refs, and the newest commit of each
+log this machine has not seen yet, into a cache repository under
+``$CATAN_P2P_HOME/lobby``), and the one object reader (``store.catfile``) reads three
+small files of each (``game.json``, ``turn.json``, ``seats.json``). Nothing is verified:
+a listing says what the remote holds, and joining or watching a game verifies it from
+its genesis as always.
 
 A remote may hold anything anyone pushed. Refs of no protocol shape are counted and
-skipped, every Git call has a deadline, every file read is bounded, at most
-``MAX_GAMES`` games are read, and a game whose files do not parse is listed with the
-reason instead of stopping the listing.
+skipped, every Git call has a deadline and a bound (``net.listing``), every file read is
+bounded, at most ``MAX_GAMES`` games are read, and a game whose files do not parse is
+listed with the reason instead of stopping the listing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -27,10 +26,10 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from catan_p2p.errors import RemoteError, StateFileError, UsageError
+from catan_p2p.net.listing import bring_tips, ls_remote
 from catan_p2p.rules.state import Phase
 from catan_p2p.rules.steps import SEAT
 from catan_p2p.session.home import catan_home
-from catan_p2p.store import gitcmd
 from catan_p2p.store.catfile import CatFile, Found
 from catan_p2p.store.refs import (
     PREFIX,
@@ -55,8 +54,6 @@ if TYPE_CHECKING:
 MAX_GAMES = 5000
 #: Seconds a whole listing may take on the network (``ls-remote`` plus the fetch).
 DEADLINE = 20.0
-#: Bytes of ``ls-remote`` output read at most (about 400,000 refs).
-MAX_LISTING = 48 << 20
 _OID = re.compile(r"^[0-9a-f]{40}$")
 #: The files of a commit's tree a summary reads.
 FILES = ("game.json", "turn.json", "seats.json")
@@ -156,16 +153,7 @@ def list_remote(url: str, home: Path | None = None, deadline: float = DEADLINE) 
     for g in games:
         for player, oid in logs[g].items():
             tips.setdefault(oid, f"{PREFIX}/{g}/{player}")
-    git_dir = on_this_disk(url)
-    if git_dir is None:  # fetch what is not in the cache yet
-        git_dir = cache_dir(url, home)
-        if not (git_dir / "objects").is_dir():
-            git_dir.mkdir(parents=True, exist_ok=True)
-            _run(None, ["init", "-q", "--bare", "--template=", str(git_dir)], None, end)
-        with CatFile(git_dir) as reader:
-            have = reader.read_all(list(tips), limit=0)
-        missing = [ref for oid, ref in tips.items() if have.get(oid, (b"",))[0] != b"commit"]
-        fetch_shallow(git_dir, url, missing, end)
+    git_dir = bring_tips(url, cache_dir(url, home), tips, end)
     names = [f"{oid}{path}" for oid in tips for path in ("", *(f":{f}" for f in FILES))]
     with CatFile(git_dir) as reader:
         read = reader.read_all(names, limit=MAX_FILE).get  # one stream, not a round trip each
@@ -207,39 +195,6 @@ def list_invite(text: str, home: Path | None = None, deadline: float = DEADLINE)
     return RemoteGames(text.strip(), games, seconds=time.monotonic() - started)
 
 
-def on_this_disk(url: str) -> Path | None:
-    """The git directory of a remote given as a plain path, read in place (no copy).
-
-    Its objects are read as warily as fetched ones (bounded, parsed, never trusted);
-    ``file://`` URLs and every other transport are fetched.
-    """
-    if "://" in url or (":" in url.split("/", 1)[0]):
-        return None
-    path = Path(url).expanduser()
-    for git_dir in (path, path / ".git"):
-        if (git_dir / "objects").is_dir() and (git_dir / "refs").is_dir():
-            return git_dir
-    return None
-
-
-def ls_remote(url: str, end: float) -> dict[str, str]:
-    """``ref -> oid`` of every ref under ``refs/heads/catan/`` of ``url``."""
-    if url.startswith("-"):
-        raise UsageError(f"{url!r} is not a Git URL; give a path, ssh or https URL")
-    out, err, code = _run(None, ["ls-remote", "--refs", url, f"{PREFIX}/*"], None, end, MAX_LISTING)
-    if code != 0:
-        reason = next((ln for ln in err.splitlines() if ln.strip()), "no details")
-        raise RemoteError(
-            f"cannot list the games of {url} ({reason.strip()}); check the URL and that "
-            "the remote is reachable"
-        )
-    refs = {}
-    for line in out.splitlines():
-        oid, _, ref = line.partition("\t")
-        refs[ref] = oid
-    return refs
-
-
 #: What a summary reads objects with: ``name -> (kind, bytes)``, None when missing (or too
 #: large); a name is an oid or ``<oid>:<path>``.
 Read = Callable[[str], Found | None]
@@ -272,58 +227,6 @@ def group_refs(
         else:
             answers.setdefault(game, set()).add((kind, opening or "", player))
     return logs, answers, junk
-
-
-def fetch_shallow(git_dir: Path, url: str, refs: list[str], end: float) -> None:
-    """Fetch the newest commit of each of ``refs`` (no history) into ``git_dir``.
-
-    When the fetch fails (a ref moved or vanished since it was listed, a junk object),
-    each half is tried again, so one bad ref costs only its own game; what is left
-    when the deadline comes stays unread.
-    """
-    if not refs or time.monotonic() >= end:
-        return
-    cmd = [
-        "fetch",
-        "--quiet",
-        "--depth",
-        "1",
-        "--no-tags",
-        "--no-write-fetch-head",
-        "--no-auto-gc",
-        "--no-auto-maintenance",
-        "--stdin",
-        url,
-    ]
-    _out, _err, code = _run(git_dir, cmd, "".join(r + "\n" for r in refs), end)
-    if code != 0 and len(refs) > 1:
-        half = len(refs) // 2
-        fetch_shallow(git_dir, url, refs[:half], end)
-        fetch_shallow(git_dir, url, refs[half:], end)
-
-
-def _run(  # type: ignore[no-untyped-def]
-    git_dir: Path | None, args: list[str], stdin: str | None, end: float, limit: int | None = None
-):
-    """Run ``git ARGS`` until ``end`` (a ``time.monotonic()``); ``(stdout, stderr, code)``,
-    code -1 when it was stopped (too late, or more than ``limit`` bytes of output)."""
-    timeout = max(0.1, end - time.monotonic())
-    with gitcmd.start(
-        git_dir,
-        *args,
-        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    ) as proc:
-        try:
-            out, err = proc.communicate(stdin.encode() if stdin is not None else None, timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            return "", f"no answer within {timeout:.0f} s", -1
-    if limit is not None and len(out) > limit:
-        return "", f"the remote listed more than {limit >> 20} MB of refs", -1
-    return out.decode(errors="replace"), err.decode(errors="replace"), proc.returncode
 
 
 def _best(game: str, heads: dict[str, str], answers: set[Answered], read: Read) -> GameSummary:

@@ -1,8 +1,8 @@
 """The one place the ``git`` program is started: every Git command of the package.
 
 A game's objects and refs are written without Git (``store.objects``, ``store.refs``);
-the program is for what only it does: transfers (``net.transport``, the lobby's
-listing and shallow fetch), ``init`` and ``config``, packing (``repack``), the one
+the program is for what only it does: transfers (``net.transport.run_git``, under
+the lobby's listing too), ``init`` and ``config``, packing (``repack``), the one
 object reader (``store.catfile``: a long-running ``cat-file --batch``) and a few
 questions (``merge-base``, ``rev-list``, ``log``). One home is one place to say what
 every call needs (never a password prompt on a terminal) and one place to look when one

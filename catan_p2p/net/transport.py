@@ -143,14 +143,17 @@ def _bounded(
 
     def drain(pipe: IO[str], into: list[str], cap: int, stop_past: bool) -> None:
         size = 0
-        while chunk := pipe.read(_CHUNK):
-            size += len(chunk)
-            if size <= cap:
-                into.append(chunk)
-            elif stop_past:
-                over.set()
-                stop(proc)
-                return
+        try:
+            while chunk := pipe.read(_CHUNK):
+                size += len(chunk)
+                if size <= cap:
+                    into.append(chunk)
+                elif stop_past:
+                    over.set()
+                    stop(proc)
+                    return
+        except (ValueError, OSError):
+            pass  # closed under it: Git ended and a helper it started held the pipe
 
     def feed() -> None:
         try:

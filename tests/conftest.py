@@ -33,6 +33,7 @@ def _keys_home(tmp_path_factory):
 
     from catan_p2p.protocol.signing import SeatKey
     from catan_p2p.rules.state import SEAT_COLOURS
+    from catan_p2p.session.keys import save_key
 
     home = tmp_path_factory.mktemp("catan_home")
     # Fixed keys for every seat colour: the dice come from chains derived from the seat
@@ -40,7 +41,7 @@ def _keys_home(tmp_path_factory):
     # once hand-kept and missed brown: the six-seat network game's dice changed each run.)
     for name in SEAT_COLOURS:
         seed = hashlib.sha256(f"catan-p2p test key {name}".encode()).digest()
-        SeatKey.from_seed(seed).save(home / "keys" / name)
+        save_key(SeatKey.from_seed(seed), home / "keys" / name)
     old = os.environ.get("CATAN_P2P_HOME")
     os.environ["CATAN_P2P_HOME"] = str(home)
     yield home

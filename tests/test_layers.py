@@ -8,6 +8,7 @@ or inside a function alike, since a late import is a dependency all the same.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The layers, lowest first; a module may import its own layer and the ones before it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("catan_p2p.errors", "catan_p2p.printable"),
+    ("catan_p2p.errors", "catan_p2p.printable", "catan_p2p.clock"),
     ("catan_p2p.rules",),
     ("catan_p2p.trust",),
     ("catan_p2p.boards",),
@@ -105,3 +106,99 @@ def test_no_modules_import_each_other_in_a_circle():
         if m not in state:
             walk(m, [m])
     assert circles == []
+
+
+#: What ``protocol/`` may not import: the standard library's ways to touch a disk, a
+#: process, a socket or the clock, and the package's modules that do.
+IMPURE = (
+    "os",
+    "io",
+    "sys",
+    "time",
+    "datetime",
+    "pathlib",
+    "shutil",
+    "tempfile",
+    "subprocess",
+    "socket",
+    "select",
+    "threading",
+    "fcntl",
+    "signal",
+    "urllib",
+    "http",
+    "asyncio",
+    "catan_p2p.clock",
+    "catan_p2p.store.repo",
+    "catan_p2p.store.memory",
+    "catan_p2p.store.gitcmd",
+    "catan_p2p.store.catfile",
+    "catan_p2p.store.reflock",
+    "catan_p2p.store.spares",
+    "catan_p2p.store.foreign",
+    "catan_p2p.store.disk",
+)
+
+#: Calls that read the clock or a file whatever was imported.
+IMPURE_CALLS = ("open", "input", "print", "exec", "eval", "__import__")
+
+
+def _impurities(path: Path) -> list[str]:
+    found = []
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            base = node.module or ""
+            names = [base, *(f"{base}.{a.name}" for a in node.names)]
+        for name in names:
+            if any(name == bad or name.startswith(bad + ".") for bad in IMPURE):
+                found.append(f"{path.name}:{node.lineno} imports {name}")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in IMPURE_CALLS
+        ):
+            found.append(f"{path.name}:{node.lineno} calls {node.func.id}()")
+        if isinstance(node, ast.Name) and node.id in ("GameRepo", "MemoryRepo", "Repository"):
+            found.append(f"{path.name}:{node.lineno} names {node.id}, not a CommitGraph")
+    return sorted(set(found))
+
+
+def test_the_protocol_is_pure():
+    """``protocol/`` decides from history and the time it is told: no disk, process,
+    socket or clock of its own, and no repository but the read-only ``CommitGraph``."""
+    impure = [i for p in sorted((ROOT / "catan_p2p/protocol").glob("*.py")) for i in _impurities(p)]
+    assert impure == []
+
+
+def test_the_purity_check_sees_what_it_must_refuse(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "import time\nfrom pathlib import Path\nfrom catan_p2p.store.repo import GameRepo\n"
+        "def f(repo: GameRepo):\n    return open(Path('x')).read(), time.time()\n"
+    )
+    found = _impurities(bad)
+    assert any("imports time" in f for f in found)
+    assert any("imports pathlib" in f for f in found)
+    assert any("catan_p2p.store.repo" in f for f in found)
+    assert any("calls open()" in f for f in found)
+    assert any("names GameRepo" in f for f in found)
+
+
+def test_no_test_sets_the_system_clock():
+    """A test moves time through ``catan_p2p.clock`` (its ``source``), never by patching
+    ``time.time``: the protocol takes the time it is given."""
+    patched = re.compile(r"setattr\(\s*(time|[\w.]+_mod|[\w.]+),\s*[\"']time[\"']")
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in sorted((ROOT / "tests").glob("**/*.py"))
+        if p.name != "test_layers.py"
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if patched.search(line)
+        or 'patch("time.time' in line
+        or re.search(r"\btime\.time\s*=", line)
+    ]
+    assert found == []

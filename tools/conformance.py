@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python tools/conformance.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
+from catan_p2p import clock  # noqa: E402
 from catan_p2p.errors import CatanError  # noqa: E402
 from catan_p2p.protocol import message as proto  # noqa: E402
 from catan_p2p.protocol.audit import audit  # noqa: E402
@@ -201,7 +202,7 @@ def run_checks(repo: Repository, game: str, vectors: dict | None = None) -> list
 
     def verified() -> str | None:
         nonlocal report, chat_keys
-        report = audit(repo, game)
+        report = audit(repo, game, clock.now)
         if report.state is not None and report.state.seats:
             chat_keys = dict(zip(report.state.players, report.state.seats, strict=True))
         if not report.ok:

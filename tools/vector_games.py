@@ -9,18 +9,14 @@ the vectors want.
 from __future__ import annotations
 
 import random
-import time as _time
-import types
 from contextlib import contextmanager
 from dataclasses import replace
 
+from catan_p2p import clock as timekeeping
 from catan_p2p.bots import make_bot
 from catan_p2p.protocol import liveness
 from catan_p2p.protocol import message as proto
-from catan_p2p.protocol import verify as verify_mod
 from catan_p2p.protocol.signing import SeatKey
-from catan_p2p.replica import peer as peer_mod
-from catan_p2p.replica import seen as seen_mod
 from catan_p2p.rules import chance as chance_mod
 from catan_p2p.rules.actions import (
     Abandon,
@@ -47,7 +43,6 @@ from catan_p2p.rules.state import SEAT_COLOURS, Answer, Phase
 from catan_p2p.rules.trade import counter_offers
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store import repo as repo_mod
 from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import step
 
@@ -88,22 +83,14 @@ class Clock:
 
 @contextmanager
 def fixed_clock(clock: Clock):
-    """Every commit time and every clock check of the sync layer reads ``clock``."""
-    fake = types.SimpleNamespace(
-        time=clock.time,
-        monotonic=_time.monotonic,
-        sleep=_time.sleep,
-        perf_counter=_time.perf_counter,
-    )
-    modules = (repo_mod, verify_mod, seen_mod, peer_mod)
-    saved = [m.time for m in modules]
-    for m in modules:
-        m.time = fake  # type: ignore[attr-defined]
+    """Every commit time and every clock check of the peers reads ``clock``
+    (``catan_p2p.clock``, the one place a process reads the time)."""
+    saved = timekeeping.source
+    timekeeping.source = clock.time
     try:
         yield
     finally:
-        for m, real in zip(modules, saved, strict=True):
-            m.time = real  # type: ignore[attr-defined]
+        timekeeping.source = saved
 
 
 # --- playing the games ------------------------------------------------------------------------

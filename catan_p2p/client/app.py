@@ -46,6 +46,7 @@ from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.stats_screen import stats_dialog  # noqa: E402
 from catan_p2p.client.trade_dialogs import BankTradeDialog, OfferDialog, TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button  # noqa: E402
+from catan_p2p.clock import now
 from catan_p2p.net.chat import MAX_CHARS, ChatLog, ChatMessage  # noqa: E402
 from catan_p2p.net.game import LogEntry, Session, SyncStatus  # noqa: E402
 from catan_p2p.net.runtime import (  # noqa: E402
@@ -713,7 +714,7 @@ class App(Frame):
         if not remote or me is None:
             return None
         since = self.session.waiting_since()
-        if time.time() - since < info.timeout:
+        if now() - since < info.timeout:
             return None
         return me, remote[0]
 

@@ -17,6 +17,7 @@ from catan_p2p.client.marks import mark_place  # noqa: E402
 from catan_p2p.client.render import Highlights  # noqa: E402
 from catan_p2p.client.trade_dialogs import TradeDialog  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
+from catan_p2p.clock import now
 from catan_p2p.rules.state import GameState, Phase  # noqa: E402
 from catan_p2p.trust.views import pending_cards  # noqa: E402
 
@@ -194,7 +195,7 @@ class Frame:
         timeout = info.timeout if info is not None else 0
         if not self.session.networked or not timeout:
             return f"{offerer.capitalize()}'s offer stays open until everyone has answered"
-        left = int(self.session.waiting_since() + timeout - time.time())
+        left = int(self.session.waiting_since() + timeout - now())
         if left <= 0:
             return f"{offerer.capitalize()} may close the offer now: answer soon"
         return f"{offerer.capitalize()}'s offer stays open {span(left)} more for your answer"

@@ -9,8 +9,8 @@ nobody wins an abandoned game, so the rule stops a game and can win none
 from __future__ import annotations
 
 import argparse
-import time
 
+from catan_p2p.clock import now
 from catan_p2p.commands._common import open_session, print_json
 from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.errors import UsageError
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         if me not in local or me == absent:
             raise UsageError(f"--as {me or '?'}: end the game as a seat played in this repository")
         since = session.waiting_since()  # as the verifier counts
-        waited = int(time.time()) - since
+        waited = int(now()) - since
         if waited < timeout:
             raise UsageError(
                 f"game {game} has waited {_span(waited)} on {absent.capitalize()}; the players "

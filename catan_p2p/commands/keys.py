@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from catan_p2p import clock
 from catan_p2p.commands._common import open_repo, print_json
 from catan_p2p.commands._options import SEAT_COLOURS, add_json, add_repo
 from catan_p2p.errors import CatanError, UsageError
@@ -40,7 +41,7 @@ def _seats_here(path: str) -> tuple[str, ...]:
     """The seats of every game in the repository at ``path`` (none if it is no game's)."""
     try:
         repo = open_repo(path)
-        return tuple(p for game in repo.games() for p in seat_keys(repo, game))
+        return tuple(p for game in repo.games() for p in seat_keys(repo, game, clock.now))
     except CatanError:
         return ()
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     repo = open_repo(args.repo)
     game = repo.only_game(args.game)
-    seats = seat_keys(repo, game)
+    seats = seat_keys(repo, game, clock.now)
     if args.allowed_signers:
         text = allowed_signers(seats)
         if not text:

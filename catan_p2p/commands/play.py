@@ -138,7 +138,7 @@ def local_keys(repo: Path, players: tuple[str, ...] | list[str]) -> dict:
     started in the wrong repository) would then pick up.
     """
     from catan_p2p.protocol.signing import SeatKey
-    from catan_p2p.session.keys import existing_key, remember
+    from catan_p2p.session.keys import existing_key, remember, save_key
     from catan_p2p.store.repo import init_repo
 
     try:
@@ -151,7 +151,7 @@ def local_keys(repo: Path, players: tuple[str, ...] | list[str]) -> dict:
         if key is None:
             path = git_dir / "catan-p2p-keys" / p
             key = SeatKey.generate()
-            key.save(path)
+            save_key(key, path)
             remember(git_dir, p, path)
         keys[p] = key
     return keys

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from catan_p2p import clock
 from catan_p2p.commands._common import open_repo, print_json
 from catan_p2p.commands._options import add_json, add_repo
 from catan_p2p.protocol.audit import audit
@@ -110,7 +111,7 @@ def unread(junk: dict[str, str]) -> str | None:
 def run(args: argparse.Namespace) -> int:
     repo = open_repo(args.repo)
     game = repo.only_game(args.game)
-    report = audit(repo, game)
+    report = audit(repo, game, clock.now)
     if args.json:
         print_json(
             {

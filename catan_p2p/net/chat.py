@@ -15,11 +15,11 @@ player's next message from reaching the remote).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from catan_p2p import clock
 from catan_p2p.errors import CatanError, UsageError
 from catan_p2p.net import transport
 from catan_p2p.protocol import refpolicy
@@ -98,7 +98,7 @@ class ChatLog:
         ref = self.ref(player)
         parent = self.repo.refs.get(ref)
         tree = self._git("mktree", stdin="")
-        when = int(time.time())
+        when = int(clock.now())
         key = self._key(player)
         oid = self.repo.write_commit(
             tree, [parent] if parent else [], player, line + "\n", key, when
@@ -174,7 +174,7 @@ class ChatLog:
         if self._seats is not None:
             return self._seats()
         try:
-            return seat_keys(self.repo, self.game)
+            return seat_keys(self.repo, self.game, clock.now)
         except CatanError:
             return {}
 

@@ -26,6 +26,7 @@ import sys
 from collections.abc import Callable, Collection
 from pathlib import Path
 
+from catan_p2p import clock
 from catan_p2p.errors import CatanError
 from catan_p2p.printable import REFUSAL_CHARS, one_line
 from catan_p2p.protocol import chatlines, liveness, refpolicy
@@ -97,7 +98,7 @@ def _check(
         if other != ref and oid != ZERO and genesis_of(repo, oid) != genesis:
             return f"{ref}: {new[:10]} starts from another genesis than {other}"
     genesis_state, info = open_genesis(repo, genesis)
-    verifier = Verifier(repo, info, genesis, genesis_state)
+    verifier = Verifier(repo, info, genesis, genesis_state, clock=clock.now)
     _trust_accepted(repo, game, genesis, verifier)
     if name.kind is not None:
         action, _ = verifier.verify_answer(new, name.opening or "", name.kind)

@@ -488,7 +488,9 @@ def _fetch(
 _LOCKED = re.compile(r"Unable to create '([^']+\.lock)': File exists")
 
 
-def _clear_stale_lock(git_dir: Path, stderr: str) -> bool:
+def _clear_stale_lock(
+    git_dir: Path, stderr: str, sleep: Callable[[float], None] = time.sleep
+) -> bool:
     """Remove a tracking ref's ``.lock`` that no Git process is using; True: fetch again.
 
     A Git killed while it updated a tracking ref (a fetch, or a push noting what it sent)
@@ -508,7 +510,7 @@ def _clear_stale_lock(git_dir: Path, stderr: str) -> bool:
         if not lock.resolve().is_relative_to(tracking.resolve()):
             return False
         seen = lock.stat()
-        time.sleep(max(0.0, STALE_LOCK_SECONDS - (time.time() - seen.st_mtime)))
+        sleep(max(0.0, STALE_LOCK_SECONDS - (time.time() - seen.st_mtime)))
         now = lock.stat()
         if (now.st_ino, now.st_mtime_ns, now.st_size) == (
             seen.st_ino,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from catan_p2p.errors import StateFileError, VerificationError
 from catan_p2p.protocol import liveness, refpolicy
 from catan_p2p.protocol.genesis import genesis_of, open_genesis
-from catan_p2p.protocol.graph import CommitGraph
+from catan_p2p.protocol.graph import Clock, CommitGraph
 from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
@@ -71,7 +71,7 @@ def open_game(repo: CommitGraph, game: str) -> tuple[str, GameState, GameInfo]:
     return genesis, state, info
 
 
-def audit(repo: CommitGraph, game: str, local_only: bool = False) -> AuditReport:
+def audit(repo: CommitGraph, game: str, clock: Clock, local_only: bool = False) -> AuditReport:
     """Verify every branch of ``game``; stop at the first bad commit.
 
     Refs the ref policy refuses (no protocol shape, no commit, named after no seat of the
@@ -80,7 +80,7 @@ def audit(repo: CommitGraph, game: str, local_only: bool = False) -> AuditReport
     """
     report = AuditReport(game)
     genesis, genesis_state, info = open_game(repo, game)
-    verifier = Verifier(repo, info, genesis, genesis_state)
+    verifier = Verifier(repo, info, genesis, genesis_state, clock=clock)
     refs = game_refs(repo, game, genesis_state.players, report.junk)
     own = {r: o for r, o in refs.items() if r.startswith("refs/heads/")}
     if local_only and own:
@@ -121,10 +121,10 @@ def audit(repo: CommitGraph, game: str, local_only: bool = False) -> AuditReport
     return report
 
 
-def seat_keys(repo: CommitGraph, game: str) -> dict[str, str]:
+def seat_keys(repo: CommitGraph, game: str, clock: Clock) -> dict[str, str]:
     """Player -> seat key ("" while unclaimed) in the verified newest state of ``game``
     (of the repository's own branches: a forgery someone put on a remote is not read)."""
-    report = audit(repo, game, local_only=True)
+    report = audit(repo, game, clock, local_only=True)
     if not report.ok or report.state is None:
         raise VerificationError(
             f"game {game} does not verify ({report.problem or '; '.join(report.forks)}); "

@@ -8,9 +8,13 @@ and ``store.memory.MemoryRepo`` (dicts) both are one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from catan_p2p.store.objects import Commit
+
+#: The time now, in seconds since the epoch: the protocol is told it, never reads it.
+Clock = Callable[[], float]
 
 
 class Objects(Protocol):

@@ -15,7 +15,6 @@ import binascii
 import hashlib
 import struct
 from functools import lru_cache
-from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, serialization
@@ -104,41 +103,30 @@ class SeatKey:
         return cls(Ed25519PrivateKey.from_private_bytes(seed))
 
     @classmethod
-    def load(cls, path: Path) -> SeatKey:
-        """An OpenSSH ed25519 private key file (``ssh-keygen -t ed25519``), unencrypted."""
-        path = Path(path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise UsageError(f"cannot read the key {path}: {exc.strerror}; check --key") from None
+    def from_openssh(cls, data: bytes, where: str) -> SeatKey:
+        """The key in an OpenSSH ed25519 private key file's bytes (``ssh-keygen -t
+        ed25519``), unencrypted; ``where`` names the file in a refusal."""
         try:
             key = serialization.load_ssh_private_key(data, password=None)
         except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
             raise UsageError(
-                f"{path} is not an unencrypted OpenSSH private key ({exc}); pass an ed25519 "
+                f"{where} is not an unencrypted OpenSSH private key ({exc}); pass an ed25519 "
                 "key made with `ssh-keygen -t ed25519 -N ''`, or leave out --key"
             ) from None
         if not isinstance(key, Ed25519PrivateKey):
             raise UsageError(
-                f"{path} is not an ed25519 key; catan_p2p signs with ed25519 only "
+                f"{where} is not an ed25519 key; catan_p2p signs with ed25519 only "
                 "(`ssh-keygen -t ed25519`), or leave out --key to get one made for you"
             )
         return cls(key)
 
-    def save(self, path: Path) -> None:
-        """Write the key as an OpenSSH private key (mode 0600) and its ``.pub`` beside it."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = self._private.private_bytes(
+    def to_openssh(self) -> bytes:
+        """The key as an OpenSSH private key file's bytes."""
+        return self._private.private_bytes(
             serialization.Encoding.PEM,
             serialization.PrivateFormat.OpenSSH,
             serialization.NoEncryption(),
         )
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_bytes(data)
-        tmp.chmod(0o600)
-        tmp.replace(path)
-        path.with_name(path.name + ".pub").write_text(self.public + "\n")
 
     def secret(self, purpose: bytes, salt: bytes) -> bytes:
         """32 secret bytes for ``purpose`` (HKDF-SHA256 of the private key, salted).

@@ -10,13 +10,12 @@ apply + serialise + hash, never a trusted read.
 
 from __future__ import annotations
 
-import time
 from typing import NoReturn
 
 from catan_p2p.errors import IllegalAction, NotYetValid, StateFileError, VerificationError
 from catan_p2p.protocol import concurrent, liveness
 from catan_p2p.protocol.concurrent import ANSWER_KINDS
-from catan_p2p.protocol.graph import CommitGraph
+from catan_p2p.protocol.graph import Clock, CommitGraph
 from catan_p2p.protocol.liveness import CLOCK_SKEW
 from catan_p2p.protocol.message import (
     action_message,
@@ -98,17 +97,17 @@ def check_vouched(c: Commit, state: GameState, message: str, signed: bool = Fals
         )
 
 
-def check_not_ahead(c: Commit) -> None:
+def check_not_ahead(c: Commit, now: float) -> None:
     """No commit is taken before its own time (``CLOCK_SKEW`` allowed).
 
     Red team: the abandon alone was checked, so a player could date its own move years
     ahead and never be abandoned (an abandon must come ``timeout`` after it). Such a
     commit is refused for now, and taken once its time has come.
     """
-    if c.when > time.time() + CLOCK_SKEW:
+    if c.when > now + CLOCK_SKEW:
         raise NotYetValid(
             f"{who(c)} is rejected for now: it is dated in the future "
-            f"({c.when - int(time.time())} s ahead of this clock)"
+            f"({c.when - int(now)} s ahead of this clock)"
         )
 
 
@@ -125,9 +124,16 @@ class Verifier:
         info: GameInfo,
         genesis: str | None = None,
         genesis_state: GameState | None = None,
+        *,
+        clock: Clock,
     ) -> None:
-        """A verifier that trusts nothing but ``genesis`` (derived by ``open_genesis``)."""
+        """A verifier that trusts nothing but ``genesis`` (derived by ``open_genesis``).
+
+        ``clock`` is the verifying peer's: a commit dated further ahead of it than
+        ``CLOCK_SKEW`` is refused for now (``check_not_ahead``).
+        """
         self.repo = repo
+        self.clock = clock
         self.info = info
         self.states: dict[str, GameState] = {}
         self._writer = StateWriter(HashingStore(), info)
@@ -255,12 +261,12 @@ class Verifier:
                 f"{who(c)} is rejected: it ends the game {waited} s after "
                 f"{parent.oid[:10]}, before the {timeout} s the players agreed"
             )
-        check_not_ahead(c)
+        check_not_ahead(c, self.clock())
 
     def _verify_one(self, c: Commit, parent_state: GameState) -> GameState:
         try:
             check_stamp(c, self.info.game)
-            check_not_ahead(c)
+            check_not_ahead(c, self.clock())
             signed = check_signer(c, parent_state)
             if len(c.parents) == 1:
                 action = parse_action(c)
@@ -288,7 +294,7 @@ class Verifier:
         concurrent.check_answer_place(c, opening)
         check_stamp(c, self.info.game)
         if not own:
-            check_not_ahead(c)
+            check_not_ahead(c, self.clock())
         action = parse_action(c)
         concurrent.check_answer_kind(c, kind, action)
         opening_state = self.verify(opening)

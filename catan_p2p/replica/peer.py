@@ -8,12 +8,12 @@ or dropped.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
 
+from catan_p2p import clock
 from catan_p2p.errors import ForkError, IllegalAction
 from catan_p2p.protocol import liveness
 from catan_p2p.protocol.concurrent import Answer, merge_commit
@@ -303,7 +303,7 @@ class Peer:
         new, resolved = step(state, action, derive_chance(self.info.seed, parent))
         when = None  # now; an abandon waits on a line dated ahead (``liveness.abandon_time``)
         if isinstance(action, Abandon):
-            when = liveness.abandon_time(self.repo, parent, self.info.timeout, int(time.time()))
+            when = liveness.abandon_time(self.repo, parent, self.info.timeout, int(clock.now()))
         with self.repo.store.batch():  # tree and commit land as one small pack
             tree = self.repo.writer(self.info).write(new)
             oid = self.repo.write_commit(

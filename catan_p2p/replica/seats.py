@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from catan_p2p import clock
 from catan_p2p.errors import IllegalAction, StateFileError, UsageError
 from catan_p2p.protocol import concurrent, liveness, publish, refpolicy
 from catan_p2p.protocol.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
@@ -99,7 +100,7 @@ class Seats:
         """The seats of ``keys`` from the game's ``start`` (``game_start``); ``resume``
         may let the shared verifier trust a checkpoint before the branches are verified."""
         genesis, state, info = start
-        verifier = Verifier(repo, info, genesis, state)
+        verifier = Verifier(repo, info, genesis, state, clock=clock.now)
         resume(verifier)
         peers = {p: Peer(repo, info, p, genesis, key, verifier) for p, key in keys.items()}
         return cls(repo, info.game, state.players, peers, on_commit, on_answer)

@@ -13,9 +13,9 @@ for the process (the wait then counts from this process's first look, never earl
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
+from catan_p2p import clock
 from catan_p2p.protocol.liveness import waiting_since
 from catan_p2p.store.repo import Repository
 
@@ -52,7 +52,7 @@ class SeenLog:
             known = self._times.get(oid)
         if known is not None:
             return known
-        now = int(time.time())
+        now = int(clock.now())
         self._times[oid] = now
         while len(self._times) > KEEP:
             del self._times[next(iter(self._times))]

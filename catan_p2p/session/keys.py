@@ -24,6 +24,27 @@ from catan_p2p.session.home import catan_home
 REMEMBERED = "catan-p2p-keys.json"
 
 
+def load_key(path: Path) -> SeatKey:
+    """The seat key in an OpenSSH ed25519 private key file, unencrypted."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read the key {path}: {exc.strerror}; check --key") from None
+    return SeatKey.from_openssh(data, str(path))
+
+
+def save_key(key: SeatKey, path: Path) -> None:
+    """Write ``key`` as an OpenSSH private key (mode 0600) and its ``.pub`` beside it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(key.to_openssh())
+    tmp.chmod(0o600)
+    tmp.replace(path)
+    path.with_name(path.name + ".pub").write_text(key.public + "\n")
+
+
 def default_key_path(player: str) -> Path:
     return catan_home() / "keys" / player
 
@@ -32,12 +53,12 @@ def _create_once(path: Path) -> SeatKey:
     """Make the key at ``path`` unless another process made it first (then load that)."""
     key = SeatKey.generate()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    key.save(tmp)
+    save_key(key, tmp)
     try:
         os.link(tmp, path)
         os.replace(tmp.with_name(tmp.name + ".pub"), path.with_name(path.name + ".pub"))
     except FileExistsError:
-        key = SeatKey.load(path)
+        key = load_key(path)
     finally:
         for leftover in (tmp, tmp.with_name(tmp.name + ".pub")):
             leftover.unlink(missing_ok=True)
@@ -69,12 +90,12 @@ def existing_key(
 ) -> SeatKey | None:
     """The key this machine holds for ``player``, or None (nothing is made)."""
     if key_path is not None:
-        return SeatKey.load(Path(key_path).expanduser())
+        return load_key(Path(key_path).expanduser())
     known = _remembered(git_dir).get(player)
     if known is not None:
-        return SeatKey.load(Path(known))
+        return load_key(Path(known))
     path = default_key_path(player)
-    return SeatKey.load(path) if path.exists() else None
+    return load_key(path) if path.exists() else None
 
 
 def seat_key(player: str, key_path: Path | None = None, git_dir: Path | None = None) -> SeatKey:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from catan_p2p import clock
 from catan_p2p.errors import CatanError, IllegalAction, VerificationError
 from catan_p2p.net.game import LogEntry, Session
 from catan_p2p.protocol.audit import audit, open_game
@@ -85,7 +86,7 @@ def verified_game(repo: Repository, game: str) -> Review:
         VerificationError: a commit does not verify, the branches fork, or the replay
             does not end in the verified head's state.
     """
-    report = audit(repo, game)
+    report = audit(repo, game, clock.now)
     if not report.ok or report.head is None or report.state is None:
         raise VerificationError(
             f"game {game} does not verify ({report.problem or '; '.join(report.forks)}); "

@@ -12,9 +12,9 @@ import errno
 import os
 import re
 import subprocess
-import time
 from pathlib import Path
 
+from catan_p2p import clock
 from catan_p2p.errors import DamagedRepository, StateFileError, UsageError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store import disk, gitcmd
@@ -260,7 +260,7 @@ class Repository:
             parents,
             author,
             player_email(author),
-            int(time.time()) if when is None else when,
+            int(clock.now()) if when is None else when,
             message,
         )
         data = commit_data(*fields)

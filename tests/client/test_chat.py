@@ -15,6 +15,7 @@ import pygame
 import pytest
 from driving import Driver, screens_dir
 
+from catan_p2p import clock
 from catan_p2p.cli import main
 from catan_p2p.client.app import App
 from catan_p2p.client.seats import Seats
@@ -60,7 +61,9 @@ def test_chat_travels_with_the_games_fetch_and_stays_out_of_the_game(tmp_path):
         ("red", "second line"),
     ]
     assert GameRepo(blue.repo.path).games() == ["c"]
-    assert audit(GameRepo(remote), "c").ok, "the chat refs are no part of the game's history"
+    assert audit(GameRepo(remote), "c", clock.now).ok, (
+        "the chat refs are no part of the game's history"
+    )
 
 
 def test_a_rewritten_chat_ref_does_not_take_back_what_was_seen(tmp_path):

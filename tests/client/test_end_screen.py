@@ -12,6 +12,7 @@ import pygame
 import pytest
 from driving import Driver, screens_dir
 
+from catan_p2p import clock
 from catan_p2p.bots import make_bot
 from catan_p2p.client import theme
 from catan_p2p.client.app import App
@@ -58,7 +59,7 @@ def test_greedy_bots_play_a_git_game_to_the_final_score_screen(tmp_path):
         assert "not your move" in (app.message or "")
         assert app.legal(winner) == []
 
-        report = audit(GameRepo(repo), "end")
+        report = audit(GameRepo(repo), "end", clock.now)
         assert report.ok and report.state is not None and report.state.is_over
     finally:
         session.close()

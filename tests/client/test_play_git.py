@@ -16,6 +16,7 @@ import pygame
 import pytest
 from driving import Driver, screens_dir
 
+from catan_p2p import clock
 from catan_p2p.client.app import App
 from catan_p2p.client.replay import replay_states
 from catan_p2p.client.seats import Seats
@@ -139,7 +140,7 @@ def test_a_window_ends_a_game_the_other_player_left_after_the_agreed_wait(
         d.key(pygame.K_x)
         assert not app.state.is_over
         later = time.time() + 3600 + 60
-        monkeypatch.setattr(time, "time", lambda: later)
+        monkeypatch.setattr(clock, "source", lambda: later)
         assert app.may_abandon(app.state) == (RED, BLUE)
         assert "X ends it without Blue" in app._waiting_text(app.state)
         d.shot("waited_too_long")

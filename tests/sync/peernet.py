@@ -14,7 +14,7 @@ change, so all repositories share one object dict; what a peer knows still comes
 from its refs.
 
 Time is virtual: ``Clock.now`` moves when the model says so, and while a node acts,
-``time.time`` reads the clock plus that node's skew.
+the process clock (``catan_p2p.clock``) reads the table's clock plus that node's skew.
 
 A node's disk also holds its checkpoint (``replica.checkpoint``: the head its session last
 verified, under a MAC of its seat key), as a real machine's git directory does; a node
@@ -24,7 +24,6 @@ restarted after a crash trusts it and verifies what came after, as ``catan-p2p``
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from functools import partial
 from pathlib import Path
 from unittest import mock
 
+from catan_p2p import clock as timekeeping
 from catan_p2p.protocol.genesis import genesis_of
 from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.replica import checkpoint
@@ -53,19 +53,20 @@ def key_of(player: str) -> SeatKey:
 
 
 class Clock:
-    """Virtual time; ``skewed(s)`` makes ``time.time`` read it ``s`` seconds off."""
+    """Virtual time; ``skewed(s)`` makes the process clock (``catan_p2p.clock``) read it
+    ``s`` seconds off."""
 
     def __init__(self, now: int = START + 60) -> None:
         self.now = now
 
     @contextmanager
     def skewed(self, skew: int) -> Iterator[None]:
-        real = time.time
-        time.time = lambda: float(self.now + skew)  # type: ignore[assignment]
+        real = timekeeping.source
+        timekeeping.source = lambda: float(self.now + skew)
         try:
             yield
         finally:
-            time.time = real  # type: ignore[assignment]
+            timekeeping.source = real
 
 
 def reaches(repo: Repository, descendant: str, ancestor: str) -> bool:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from gitgames import play_some, sign_commit
 
+from catan_p2p import clock
 from catan_p2p.errors import VerificationError
 from catan_p2p.protocol.genesis import open_genesis
 from catan_p2p.protocol.signing import SeatKey
@@ -72,7 +73,7 @@ def test_a_later_session_verifies_only_what_came_after_the_checkpoint(played, mo
     third = GitSession(played, "g")
     assert checked == [] and third.head == moved
     # ... and it is the same game a verification from the genesis gives.
-    assert Verifier(third.repo, third.info, *_genesis(third)).verify(head) == state
+    assert Verifier(third.repo, third.info, *_genesis(third), clock=clock.now).verify(head) == state
     third.close()
 
 

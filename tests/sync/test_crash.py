@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from gitgames import FOUR
 
+from catan_p2p import clock
 from catan_p2p.protocol.audit import audit
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
@@ -92,6 +93,6 @@ def test_sigkill_at_random_moments_leaves_git_sound_and_loses_nothing(tmp_path: 
         if session.state.is_over:
             break
     assert len(recorded) >= KILLS, "the recorder never got to record between kills"
-    report = audit(GameRepo(path), "g")
+    report = audit(GameRepo(path), "g", clock.now)
     assert report.ok, report.problem
     assert report.commits >= len(set(recorded))

@@ -14,6 +14,7 @@ import time
 import pytest
 from gitgames import git
 
+from catan_p2p import clock
 from catan_p2p.cli import main
 from catan_p2p.rules.actions import Abandon
 from catan_p2p.rules.menu import legal_actions
@@ -54,7 +55,7 @@ def test_two_abandons_and_a_late_move_at_once_end_on_one_verified_head(
     for p in PLAYERS:  # every peer has seen the set-up begin: the game waits on Red
         assert main(["sync", "--repo", str(repos[p])]) == 0
     later = time.time() + HOUR + 60
-    monkeypatch.setattr(time, "time", lambda: later)
+    monkeypatch.setattr(clock, "source", lambda: later)
     # Blue and White both end the game on Red, neither seeing the other's abandon, and
     # Red, back at that moment, places its settlement without seeing either.
     _act(repos["blue"], "blue", Abandon("blue", "red"))

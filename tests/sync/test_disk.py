@@ -22,6 +22,7 @@ import pytest
 from gitgames import CLI
 from test_liveness import _two_players
 
+from catan_p2p import clock
 from catan_p2p.cli import main
 from catan_p2p.net import runtime
 from catan_p2p.net.runtime import Runtime
@@ -73,7 +74,7 @@ def test_a_command_on_a_full_disk_says_so_and_fails(tmp_path, monkeypatch, capsy
     capsys.readouterr()
     monkeypatch.setattr(objects, "write_pack", _full)
     later = time.time() + 3600 + 60
-    monkeypatch.setattr(time, "time", lambda: later)
+    monkeypatch.setattr(clock, "source", lambda: later)
     assert main(["abandon", "--repo", str(blue)]) == 1
     said = capsys.readouterr().err
     assert said.count("\n") == 1 and "is full" in said and str(blue) in said, said

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from catan_p2p import clock
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, InvalidAction, VerificationError
 from catan_p2p.net.driver import Driver
@@ -637,7 +638,7 @@ def test_a_signed_commit_with_a_malformed_field_is_rejected_by_the_verifier(game
     oid = _signed(game, scene.head, data)
     session = game.session
     genesis_state, _ = open_genesis(session.repo, session.genesis)
-    verifier = Verifier(session.repo, session.info, session.genesis, genesis_state)
+    verifier = Verifier(session.repo, session.info, session.genesis, genesis_state, clock=clock.now)
     verifier.trust(scene.head, state)
     with pytest.raises(VerificationError, match=oid[:10]):
         if case.scene == "lobby":  # a seat claim is an answer on the genesis
@@ -734,7 +735,7 @@ def test_a_commit_not_signed_by_its_author_is_refused_before_its_rules_run(game,
     tree = session.repo.commit(scene.head).tree
     oid = sign_commit(session.repo, scene.head, player, scene.honest, tree, signer)
     genesis_state, _ = open_genesis(session.repo, session.genesis)
-    verifier = Verifier(session.repo, session.info, session.genesis, genesis_state)
+    verifier = Verifier(session.repo, session.info, session.genesis, genesis_state, clock=clock.now)
     verifier.trust(scene.head, scene.state)
 
     def no_rules(*args, **kwargs):

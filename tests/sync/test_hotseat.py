@@ -7,6 +7,7 @@ import json
 import pytest
 from gitgames import FOUR, cli, git
 
+from catan_p2p import clock
 from catan_p2p.protocol.audit import audit
 from catan_p2p.protocol.message import MERGE, trailer
 from catan_p2p.rules.invariants import check_invariants
@@ -27,7 +28,7 @@ def test_the_game_ends_with_a_winner_and_every_branch_at_the_same_commit(finishe
 
 def test_an_independent_audit_verifies_every_commit(finished_game):
     path, session, result = finished_game
-    report = audit(session.repo, "g")
+    report = audit(session.repo, "g", clock.now)
     assert report.ok, report.problem
     assert report.commits >= result.actions  # every action, plus merges
     assert report.state == session.state

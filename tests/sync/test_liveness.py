@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from gitgames import git, new_repo
 
+from catan_p2p import clock
 from catan_p2p.cli import main
 from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.protocol.genesis import genesis_of
@@ -62,7 +63,7 @@ def _abandon_commit(session: GitSession, player: str, absent: str, when: int, ke
 
 def _verify(session: GitSession, oid: str, now: float | None = None, monkeypatch=None):
     if now is not None:
-        monkeypatch.setattr(time, "time", lambda: now)
+        monkeypatch.setattr(clock, "source", lambda: now)
     verifier = session.peers["blue"].verifier
     return verifier.verify(oid)
 
@@ -177,7 +178,7 @@ def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, monkey
     assert "waited" in said and "2.0 hours" in said and "Traceback" not in said
     # Two hours later Blue may end it; nobody wins.
     later = time.time() + 2 * HOUR + 60
-    monkeypatch.setattr(time, "time", lambda: later)
+    monkeypatch.setattr(clock, "source", lambda: later)
     assert main(["abandon", "--repo", str(blue)]) == 0
     assert "ended without Red" in capsys.readouterr().out
     # Red comes back: its sync takes the abandon, the game is over for it too.
@@ -212,7 +213,7 @@ def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, mon
     to it, and both repositories verify."""
     remote, red, blue = _two_players(tmp_path, "1h")
     later = time.time() + HOUR + 60
-    monkeypatch.setattr(time, "time", lambda: later)
+    monkeypatch.setattr(clock, "source", lambda: later)
     assert main(["abandon", "--repo", str(blue)]) == 0
     # Red, offline until now, places its settlement and pushes it without fetching.
     session = GitSession.open(red, "g", ("red",))
@@ -309,19 +310,19 @@ def test_a_move_from_a_fast_clock_waits_for_its_time_and_is_then_taken(tmp_path,
     remote, red, blue = _two_players(tmp_path, "1h")
     now = time.time()
     watching = GitSession.open(blue, "g", ("blue",))
-    monkeypatch.setattr(time, "time", lambda: now + 1200)
+    monkeypatch.setattr(clock, "source", lambda: now + 1200)
     mover = GitSession.open(red, "g", ("red",))
     mover.submit(legal_actions(mover.state, "red")[0])
     moved = mover.head
     mover.flush()
     mover.close()
-    monkeypatch.setattr(time, "time", lambda: now)
+    monkeypatch.setattr(clock, "source", lambda: now)
     watching.sync()
     assert "dated in the future" in watching.take_rejected()[moved]
     assert moved not in watching.repo.first_parents(watching.head)  # not taken
     watching.sync()
     assert watching.take_rejected() == {}, "a refusal for now is reported once"
-    monkeypatch.setattr(time, "time", lambda: now + 1200)
+    monkeypatch.setattr(clock, "source", lambda: now + 1200)
     watching.sync()
     assert moved in watching.repo.first_parents(watching.head)
     assert watching.rejected == {}

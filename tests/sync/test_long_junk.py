@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from gitgames import play_some, sign_commit
 
+from catan_p2p import clock
 from catan_p2p.errors import VerificationError
 from catan_p2p.protocol.genesis import open_genesis
 from catan_p2p.protocol.verify import Verifier
@@ -45,7 +46,7 @@ def test_a_refused_line_is_not_read_back_again():
     for _ in range(LONG):  # unsigned, so the first is refused
         line.append(sign_commit(repo, line[-1], "blue", EndTurn("blue"), tree, None))
     genesis, state = session.genesis, open_genesis(repo, session.genesis)[0]
-    verifier = Verifier(repo, session.info, genesis, state)
+    verifier = Verifier(repo, session.info, genesis, state, clock=clock.now)
     verifier.verify(head)
     reads: list[str] = []
     _counting(repo, reads)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from gitgames import FOUR, forge_commit, git, play_some
 
+from catan_p2p import clock
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import ForkError, VerificationError
 from catan_p2p.protocol.audit import audit
@@ -67,7 +68,7 @@ def test_a_game_in_memory_ends_with_every_branch_at_the_winning_commit(memory_ga
 
 def test_an_independent_audit_verifies_every_commit_in_memory(memory_game):
     repo, session, result = memory_game
-    report = audit(repo, "g")
+    report = audit(repo, "g", clock.now)
     assert report.ok, report.problem
     assert report.commits >= result.actions
     assert report.state == session.state
@@ -85,7 +86,7 @@ def test_a_game_played_in_memory_is_a_sound_git_repository_on_disk(memory_game, 
     store.close()
     git("fsck", "--strict", cwd=tmp_path / "copy")
     disk = GameRepo(tmp_path / "copy")
-    assert audit(disk, "g").state == session.state
+    assert audit(disk, "g", clock.now).state == session.state
 
 
 def _peers(repo: Repository, *players: str) -> dict[str, Peer]:
@@ -98,7 +99,7 @@ def _peers(repo: Repository, *players: str) -> dict[str, Peer]:
             p,
             session.genesis,
             seat_key(p),
-            Verifier(repo, info, session.genesis, state),
+            Verifier(repo, info, session.genesis, state, clock=clock.now),
         )
         for p in players
     }

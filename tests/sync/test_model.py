@@ -51,6 +51,7 @@ from hypothesis.stateful import (
 )
 from peernet import GAME, TIMEOUT, Table, new_repo, open_table, reaches, restore, snapshot
 
+from catan_p2p import clock
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import ForkError, IllegalAction, NotYetValid, VerificationError
 from catan_p2p.net.driver import Driver
@@ -110,7 +111,7 @@ def base_states(actions: int) -> dict[str, GameState]:
     repo = new_repo(base.objects)
     genesis = base.nodes[PLAYERS[0]].session.genesis
     state, info = open_genesis(repo, genesis)
-    oracle = Verifier(repo, info, genesis, state)
+    oracle = Verifier(repo, info, genesis, state, clock=clock.now)
     for node in base.nodes.values():
         oracle.verify(node.repo.refs.get(node.ref))
     return dict(oracle.states)
@@ -134,6 +135,7 @@ class ProtocolModel(RuleBasedStateMachine):
             self.info,
             self.genesis,
             open_genesis(self.oracle_repo, self.genesis)[0],
+            clock=clock.now,
         )
         for oid, state in base_states(self.base_actions).items():
             self.oracle.trust(oid, state)

@@ -14,7 +14,6 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from gitgames import CLI, FOUR, cli, git
@@ -307,18 +306,16 @@ def test_only_a_tracking_refs_lock_that_stands_still_is_cleared(tmp_path: Path, 
             assert 0 < seconds <= transport.STALE_LOCK_SECONDS
             action()
 
-        monkeypatch.setattr(transport, "time", SimpleNamespace(time=time.time, sleep=sleep))
+        return sleep
 
     # A Git that is alive lets go of its lock within the wait: the fetch is tried again.
     live.write_text("")
-    meanwhile(live.unlink)
-    assert transport._clear_stale_lock(git_dir, said)
+    assert transport._clear_stale_lock(git_dir, said, meanwhile(live.unlink))
     # Taken again meanwhile by another Git (which writes the new id into it): left alone.
     live.write_text("")
-    meanwhile(lambda: (live.unlink(), live.write_text("0" * 40 + "\n")))
-    assert transport._clear_stale_lock(git_dir, said)
+    taken = meanwhile(lambda: (live.unlink(), live.write_text("0" * 40 + "\n")))
+    assert transport._clear_stale_lock(git_dir, said, taken)
     assert live.exists()
-    monkeypatch.undo()
 
     os.utime(live, (old, old))
     assert transport._clear_stale_lock(git_dir, said)

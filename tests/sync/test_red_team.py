@@ -14,11 +14,11 @@ it, never with another exception. An attack the current code lets through is mar
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass, replace
 
 import pytest
 
+from catan_p2p import clock
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.net.driver import Driver
@@ -83,7 +83,7 @@ class Game:
     def verifier(self, *trusted: str) -> Verifier:
         """A fresh peer's verifier that trusts the genesis and the honest ``trusted``."""
         s = self.session
-        v = Verifier(s.repo, s.info, s.genesis, open_genesis(s.repo, s.genesis)[0])
+        v = Verifier(s.repo, s.info, s.genesis, open_genesis(s.repo, s.genesis)[0], clock=clock.now)
         for oid in trusted:
             v.trust(oid, self.state(oid))
         return v
@@ -151,7 +151,7 @@ def game() -> Game:
 
 
 def _now(monkeypatch, when: float) -> None:
-    monkeypatch.setattr(time, "time", lambda: when)
+    monkeypatch.setattr(clock, "source", lambda: when)
 
 
 # --- private steals ------------------------------------------------------------------------------

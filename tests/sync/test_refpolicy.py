@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from peernet import GAME, new_repo, open_table
 
+from catan_p2p import clock
 from catan_p2p.net import hook
 from catan_p2p.protocol import refpolicy
 from catan_p2p.protocol.audit import audit
@@ -174,7 +175,7 @@ def test_the_audit_reads_only_what_the_policy_takes(game):  # type: ignore[no-un
         tracking_ref(_seat(oids["genesis"], "blue")): oids["tree"],
     }
     peer.refs.refs.update(bad)
-    report = audit(peer, GAME)
+    report = audit(peer, GAME, clock.now)
     assert report.ok, report.problem
     assert set(report.junk) == set(bad)
     assert not set(report.branches) & set(bad)
@@ -226,7 +227,7 @@ def test_the_hook_and_the_readers_ask_the_same_policy(game, monkeypatch):  # typ
     peer.refs.refs[tracking_ref(f"{LOGS}/red")] = oids["head"]
     drop_junk(peer, GAME)
     assert asked == [True, False]
-    audit(peer, GAME)
+    audit(peer, GAME, clock.now)
     assert len(asked) > 2 and not any(asked[2:])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from peernet import GAME, Node, open_table
 
+from catan_p2p import clock
 from catan_p2p.bots import make_bot
 from catan_p2p.net.driver import Driver
 from catan_p2p.replica.adopt import Fork
@@ -69,10 +70,7 @@ def test_an_own_answer_dated_ahead_of_a_clock_that_went_back_still_counts(monkey
     """A seat answered an offer, then this machine's clock went back further than the
     allowance for dates ahead: its own answer still counts (it is not asked to answer
     again, which would fail on its own branch), and nobody else's is taken early."""
-    import types
-
     from catan_p2p.rules.actions import AnswerTrade, OfferTrade
-    from catan_p2p.store import repo as repo_mod
 
     repo = MemoryRepo()
     create_game(repo, ["red", "blue", "white"], seed="ahead", game_id=GAME)
@@ -94,11 +92,10 @@ def test_an_own_answer_dated_ahead_of_a_clock_that_went_back_still_counts(monkey
     assert offer is not None, "the bots' game never reached a main phase with a card"
     session.submit(offer)
     answerer = next(p for p in session.players if p != offer.player)
-    real = repo_mod.time
-    ahead = types.SimpleNamespace(time=lambda: real.time() + 1000)
-    monkeypatch.setattr(repo_mod, "time", ahead)  # the clock Blue answered with
+    real = clock.source
+    monkeypatch.setattr(clock, "source", lambda: real() + 1000)  # the clock Blue answered with
     session.submit(AnswerTrade(answerer, False))
-    monkeypatch.setattr(repo_mod, "time", real)  # ... and the clock now, 1000 s back
+    monkeypatch.setattr(clock, "source", real)  # ... and the clock now, 1000 s back
     session.close()
     again = GitSession(repo, GAME)  # a restart: nothing remembered but the refs
     try:

@@ -9,7 +9,7 @@ import pytest
 
 from catan_p2p.errors import UsageError
 from catan_p2p.protocol.signing import SeatKey, allowed_signers, check_signature, parse_key
-from catan_p2p.session.keys import remember, seat_key
+from catan_p2p.session.keys import load_key, remember, save_key, seat_key
 from catan_p2p.store.objects import Commit, commit_data
 
 TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # the empty tree
@@ -72,7 +72,7 @@ def test_a_commit_with_extra_header_bytes_is_not_canonical():
 def test_keys_made_by_ssh_keygen_load_and_others_are_refused(tmp_path):
     path = tmp_path / "id_ed25519"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)
-    key = SeatKey.load(path)
+    key = load_key(path)
     assert (tmp_path / "id_ed25519.pub").read_text().startswith(key.public)
     parse_key(key.public)
     rsa = tmp_path / "id_rsa"
@@ -80,13 +80,13 @@ def test_keys_made_by_ssh_keygen_load_and_others_are_refused(tmp_path):
         ["ssh-keygen", "-q", "-t", "rsa", "-b", "1024", "-N", "", "-f", str(rsa)], check=True
     )
     with pytest.raises(UsageError, match="not an ed25519 key"):
-        SeatKey.load(rsa)
+        load_key(rsa)
     locked = tmp_path / "locked"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "pw", "-f", str(locked)], check=True)
     with pytest.raises(UsageError, match="unencrypted"):
-        SeatKey.load(locked)
+        load_key(locked)
     with pytest.raises(UsageError, match="cannot read"):
-        SeatKey.load(tmp_path / "missing")
+        load_key(tmp_path / "missing")
 
 
 def test_seat_keys_are_made_once_and_remembered_per_repository(tmp_path, monkeypatch):
@@ -95,9 +95,9 @@ def test_seat_keys_are_made_once_and_remembered_per_repository(tmp_path, monkeyp
     assert seat_key("red").public == first.public
     assert (tmp_path / "home" / "keys" / "red").stat().st_mode & 0o077 == 0
     other = tmp_path / "mine"
-    SeatKey.generate().save(other)
+    save_key(SeatKey.generate(), other)
     git_dir = tmp_path / "g"
     git_dir.mkdir()
     remember(git_dir, "red", other)
-    assert seat_key("red", git_dir=git_dir).public == SeatKey.load(other).public
+    assert seat_key("red", git_dir=git_dir).public == load_key(other).public
     assert seat_key("red").public == first.public

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from gitgames import cli, copy_game, forge_commit, git, play_some
 
+from catan_p2p import clock
 from catan_p2p.errors import StateFileError
 from catan_p2p.protocol.audit import audit
 from catan_p2p.rules.actions import BuildSettlement, EndTurn, RollDice
@@ -208,7 +209,7 @@ def test_a_rewritten_branch_is_reported_as_a_fork_and_both_are_kept(game):
     assert repo.commit(good).oid == good and repo.commit(rewritten).oid == rewritten
     assert status.forks or rewritten in blue.rejected
     if isinstance(path, Repository):
-        assert not audit(path, "g").ok
+        assert not audit(path, "g", clock.now).ok
     else:
         report = cli("verify", "--repo", str(path))
         assert report.returncode == 1

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from catan_p2p import clock
 from catan_p2p.protocol.genesis import open_genesis
 from catan_p2p.protocol.signing import allowed_signers
 from catan_p2p.protocol.verify import Verifier
@@ -48,7 +49,7 @@ def test_the_code_writes_and_accepts_exactly_the_committed_vectors(tmp_path):
             assert repo.commit(entry["commit"]).data.decode() == entry["raw"]
             assert repo.commit(entry["commit"]).tree == entry["tree"]
         state, info = open_genesis(repo, commits[0])
-        verifier = Verifier(repo, info, commits[0], state)
+        verifier = Verifier(repo, info, commits[0], state, clock=clock.now)
         final = verifier.verify(commits[-1])  # the main line: merge (and its claims), moves
         keys = {p: committed["seat_keys"][p] for p in game["players"]}
         assert dict(zip(final.players, final.seats, strict=True)) == keys

@@ -14,6 +14,7 @@ import time
 import pytest
 from test_liveness import _two_players
 
+from catan_p2p import clock
 from catan_p2p.cli import main
 from catan_p2p.protocol.genesis import genesis_of, open_genesis
 from catan_p2p.protocol.verify import Verifier
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.slow  # repositories on disk and a remote: processes (t
 
 def _red_moves_at(red, when: float, monkeypatch) -> str:
     """Red places its first settlement with its clock reading ``when`` and pushes it."""
-    monkeypatch.setattr(time, "time", lambda: when)
+    monkeypatch.setattr(clock, "source", lambda: when)
     mover = GitSession.open(red, "g", ("red",))
     mover.submit(legal_actions(mover.state, "red")[0])
     moved = mover.head
@@ -37,7 +38,7 @@ def _red_moves_at(red, when: float, monkeypatch) -> str:
 
 
 def _at(monkeypatch, when: float) -> None:
-    monkeypatch.setattr(time, "time", lambda: when)
+    monkeypatch.setattr(clock, "source", lambda: when)
 
 
 def _verifies_everywhere(red, blue, now: float, monkeypatch) -> None:
@@ -126,6 +127,6 @@ def test_an_honest_abandon_on_a_line_dated_ahead_verifies_at_once(tmp_path, monk
     repo = GameRepo(blue)
     tip = repo.refs.get("refs/heads/catan/g/blue")
     state, info = open_genesis(repo, genesis_of(repo, tip))
-    fresh = Verifier(repo, info, genesis_of(repo, tip), state)
+    fresh = Verifier(repo, info, genesis_of(repo, tip), state, clock=clock.now)
     assert fresh.verify(tip).abandoned == 0
     repo.close()

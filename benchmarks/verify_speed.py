@@ -239,6 +239,9 @@ def bound(games: dict[int, Path], rounds: int) -> dict:
                 floor + counts["mul"] * (2 * costs["x25519"] - costs["mul"]), 3
             ),
             "goal": GOALS[n],
+            # The most a multiplication could cost for the goal if nothing else did
+            # (no start-up, no signature, no rule, no tree): set it beside ``cost_us``.
+            "mul_us_goal_allows": round(budget / counts["mul"] * 1e6, 1),
         }
     return out
 

@@ -69,10 +69,14 @@ def make_games(workdir: Path, max_actions: int = MAX_ACTIONS) -> dict[int, Path]
     return games
 
 
-def cpu_of(cmd: list[str]) -> tuple[float, str]:
-    """CPU seconds (user + sys) a child command used, and what it printed."""
+def cpu_of(cmd: list[str], cwd: Path | None = None) -> tuple[float, str]:
+    """CPU seconds (user + sys) a child command used, and what it printed.
+
+    Run in ``cwd`` (the game's folder): ``python -m`` puts its working directory first on
+    the path, so from a checkout every build would import that checkout's package.
+    """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=cwd)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, out.stdout
@@ -89,12 +93,12 @@ def fresh_process(games: dict[int, Path], rounds: int, vs: str | None) -> dict:
         a_cpu, b_cpu, ratios = [], [], []
         commits = None
         for _ in range(rounds + 1):  # the first round warms the page cache, not counted
-            cpu, text = cpu_of(verify_cmd(sys.executable, repo))
+            cpu, text = cpu_of(verify_cmd(sys.executable, repo), repo)
             report = json.loads(text)
             assert report["ok"], report
             commits = report["commits"]
             if vs:
-                other, _ = cpu_of(verify_cmd(vs, repo))
+                other, _ = cpu_of(verify_cmd(vs, repo), repo)
                 b_cpu.append(other)
                 ratios.append(cpu / other)
             a_cpu.append(cpu)
@@ -205,7 +209,8 @@ def count_ops(repo: Path) -> tuple[Counter, int, int]:
 def startup_cpu(rounds: int) -> float:
     """CPU of a fresh interpreter that imports what ``verify`` imports and exits."""
     code = "import catan_p2p.commands.verify, catan_p2p.store.repo, catan_p2p.trust.poker"
-    return statistics.median(cpu_of([sys.executable, "-c", code])[0] for _ in range(rounds))
+    away = Path(tempfile.gettempdir())  # not a checkout: the build of this interpreter
+    return statistics.median(cpu_of([sys.executable, "-c", code], away)[0] for _ in range(rounds))
 
 
 def bound(games: dict[int, Path], rounds: int) -> dict:

@@ -418,8 +418,11 @@ def commit_data(
     return ("\n".join(lines) + "\n\n" + message).encode()
 
 
+_OID_DIGITS = frozenset("0123456789abcdef")
+
+
 def _is_oid(text: str) -> bool:
-    return len(text) == 40 and all(ch in "0123456789abcdef" for ch in text)
+    return len(text) == 40 and _OID_DIGITS.issuperset(text)
 
 
 def unsigned_data(data: bytes) -> bytes:

@@ -4,9 +4,8 @@ A commit counts as a player's only when that player's seat key signed it. The
 signature is the one ``git commit -S`` writes with ``gpg.format=ssh`` (OpenSSH's
 SSHSIG armour, namespace ``git``, SHA-512), so ``git verify-commit`` with the
 allowed-signers file of ``catan-p2p keys --allowed-signers`` agrees with the peers.
-Signing and verifying run in-process through the ``cryptography`` package (a check
-libsodium passes first, at half the cost: ``_sodium_accepts``); only the byte layout of
-SSHSIG is written here (see OpenSSH's PROTOCOL.sshsig).
+Signing and verifying run in-process through the ``cryptography`` package; only the
+byte layout of SSHSIG is written here (see OpenSSH's PROTOCOL.sshsig).
 """
 
 from __future__ import annotations
@@ -21,8 +20,6 @@ from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from nacl.bindings import crypto_sign_open
-from nacl.exceptions import CryptoError
 
 from catan_p2p.errors import UsageError
 from catan_p2p.store.objects import player_email
@@ -191,32 +188,11 @@ def check_signature(public: str, payload: bytes, armoured: str) -> str | None:
         return "the signature is not an ed25519 signature in the git namespace"
     if rest[len(tail) : len(tail) + 23] != sig_prefix:
         return "the signature is not an ed25519 signature"
-    sig, data = rest[-64:], _signed_data(payload)
-    if _sodium_accepts(raw, sig, data):
-        return None
     try:
-        Ed25519PublicKey.from_public_bytes(raw).verify(sig, data)
+        Ed25519PublicKey.from_public_bytes(raw).verify(rest[-64:], _signed_data(payload))
     except InvalidSignature:
         return "the signature does not match the commit"
     return None
-
-
-def _sodium_accepts(raw: bytes, sig: bytes, data: bytes) -> bool:
-    """Whether libsodium accepts ``sig``: then OpenSSL (``cryptography``) does too.
-
-    A fast path, never a second rule: libsodium's check costs about half of OpenSSL's
-    (its double multiplication runs in variable time; all here is public). Both compute
-    ``R' = [S]B - [h]A`` with ``h = SHA-512(R || A || data) mod L`` and accept exactly when
-    the encoding of ``R'`` is the signature's ``R``, ``S < L`` and ``A`` decodes; libsodium
-    refuses more besides (``R`` or ``A`` of small order, ``A`` not canonical). So what it
-    accepts OpenSSL accepts, and what it refuses is asked of OpenSSL, whose answer stands:
-    the signatures taken are exactly OpenSSL's, as before.
-    """
-    try:
-        crypto_sign_open(sig + data, raw)
-    except (CryptoError, ValueError, TypeError):  # refused, or odd input: OpenSSL decides
-        return False
-    return True
 
 
 def allowed_signers(seats: dict[str, str]) -> str:

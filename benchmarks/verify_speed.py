@@ -202,7 +202,7 @@ def count_ops(repo: Path) -> tuple[Counter, int, int]:
     signing.check_signature.cache_clear()
     try:
         repo_ = GameRepo(repo)
-        report = audit.audit(repo_, repo_.only_game(None))
+        report = audit.audit(repo_, repo_.only_game(None), time.time)
         assert report.ok, report.problem
     finally:
         for (owner, name), original in saved.items():

@@ -131,21 +131,23 @@ class _Pool:
     def __init__(self, directory: Path, keep: int) -> None:
         self.directory = directory
         self.name = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        self.ready: queue.Queue[tuple[Path, int]] = queue.Queue(maxsize=keep)
-        self._spent: queue.SimpleQueue[Path] = queue.SimpleQueue()  # names to remove
-        self._wake = threading.Event()
+        self.ready: queue.Queue[tuple[str, int]] = queue.Queue(maxsize=keep)
+        # Names to remove, and what wakes the thread: a spare handed out (or None at
+        # stop). A SimpleQueue, written in C, rather than an Event: ``Event.set`` takes a
+        # Condition in Python on the writer's thread, twice per commit, and hands the
+        # thread the interpreter lock in the middle of the writer's work.
+        self._spent: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._stopped = threading.Event()
         self._lock_fd: int | None = None
         self._thread = threading.Thread(target=self._fill, name="catan-p2p spares", daemon=True)
         self._thread.start()
 
-    def used(self, spare: Path) -> None:
+    def used(self, spare: str) -> None:
         """A spare was handed out: remove its name and make another."""
         if self._stopped.is_set():
-            spare.unlink(missing_ok=True)
+            _unlink(spare)
             return
         self._spent.put(spare)
-        self._wake.set()
 
     def _fill(self) -> None:
         try:
@@ -154,13 +156,18 @@ class _Pool:
         except OSError:
             return  # a read-only repository: the writer makes its own files
         numbers = itertools.count(1)
+        prefix = f"{os.fspath(self.directory)}/{self.name}-"  # plain strings: see used()
         while not self._stopped.is_set():
             self._remove_spent()
             if self.ready.full():
-                self._wake.wait(timeout=0.5)
-                self._wake.clear()
+                try:
+                    spent = self._spent.get(timeout=0.5)  # a spare handed out, or stop
+                except queue.Empty:
+                    continue
+                if spent is not None:
+                    _unlink(spent)
                 continue
-            path = self.directory / f"{self.name}-{next(numbers)}"
+            path = f"{prefix}{next(numbers)}"
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
             except OSError:
@@ -173,14 +180,16 @@ class _Pool:
     def _remove_spent(self) -> None:
         while True:
             try:
-                self._spent.get_nowait().unlink(missing_ok=True)
+                spent = self._spent.get_nowait()
             except queue.Empty:
                 return
+            if spent is not None:
+                _unlink(spent)
 
     def stop(self) -> None:
         """End the thread, then remove every spare of this pool and its lock."""
         self._stopped.set()
-        self._wake.set()
+        self._spent.put(None)  # wakes the thread
         self._thread.join(timeout=5)
         self._remove_spent()
         while True:
@@ -199,9 +208,16 @@ class _Pool:
             pass
 
 
-def _discard(path: Path, fd: int) -> None:
+def _discard(path: str, fd: int) -> None:
     os.close(fd)
-    path.unlink(missing_ok=True)
+    _unlink(path)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def _hold_lock(directory: Path, name: str) -> int:

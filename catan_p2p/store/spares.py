@@ -15,6 +15,7 @@ starting later can tell the spares of a killed process (lock free) from a live o
 
 from __future__ import annotations
 
+import collections
 import itertools
 import os
 import queue
@@ -32,8 +33,9 @@ try:
 except ImportError:  # not Windows
     msvcrt = None
 
-#: Spares kept ready per repository: a pack and its index for two commits in a row.
-KEEP = 4
+#: Spares kept ready per repository: a pack and its index for four commits in a row. The
+#: thread is woken when half are used, not for each one (see ``_Pool.used``).
+KEEP = 8
 
 _LOCK = ".lock"
 
@@ -132,11 +134,13 @@ class _Pool:
         self.directory = directory
         self.name = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.ready: queue.Queue[tuple[str, int]] = queue.Queue(maxsize=keep)
-        # Names to remove, and what wakes the thread: a spare handed out (or None at
-        # stop). A SimpleQueue, written in C, rather than an Event: ``Event.set`` takes a
-        # Condition in Python on the writer's thread, twice per commit, and hands the
-        # thread the interpreter lock in the middle of the writer's work.
-        self._spent: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.low = keep // 2  # the thread is woken when no more than this are ready
+        self._spent: collections.deque[str] = collections.deque()  # names to remove
+        # What wakes the thread: half the spares used (True), or stop (None). Waking it
+        # hands it the interpreter lock in the middle of the writer's work, so it is
+        # woken once per few commits, through a SimpleQueue (C) rather than an Event
+        # (``Event.set`` takes a Condition in Python on the writer's thread).
+        self._wake: queue.SimpleQueue[bool | None] = queue.SimpleQueue()
         self._stopped = threading.Event()
         self._lock_fd: int | None = None
         self._thread = threading.Thread(target=self._fill, name="catan-p2p spares", daemon=True)
@@ -147,7 +151,9 @@ class _Pool:
         if self._stopped.is_set():
             _unlink(spare)
             return
-        self._spent.put(spare)
+        self._spent.append(spare)
+        if self.ready.qsize() <= self.low:
+            self._wake.put(True)
 
     def _fill(self) -> None:
         try:
@@ -161,11 +167,9 @@ class _Pool:
             self._remove_spent()
             if self.ready.full():
                 try:
-                    spent = self._spent.get(timeout=0.5)  # a spare handed out, or stop
+                    self._wake.get(timeout=0.5)  # half the spares used, or stop
                 except queue.Empty:
-                    continue
-                if spent is not None:
-                    _unlink(spent)
+                    pass
                 continue
             path = f"{prefix}{next(numbers)}"
             try:
@@ -180,16 +184,14 @@ class _Pool:
     def _remove_spent(self) -> None:
         while True:
             try:
-                spent = self._spent.get_nowait()
-            except queue.Empty:
+                _unlink(self._spent.popleft())
+            except IndexError:
                 return
-            if spent is not None:
-                _unlink(spent)
 
     def stop(self) -> None:
         """End the thread, then remove every spare of this pool and its lock."""
         self._stopped.set()
-        self._spent.put(None)  # wakes the thread
+        self._wake.put(None)  # wakes the thread
         self._thread.join(timeout=5)
         self._remove_spent()
         while True:

@@ -23,12 +23,11 @@ import importlib.util
 import json
 import statistics
 import tempfile
-import types
 from pathlib import Path
 
 from benchmarks import gitgames
+from catan_p2p import clock
 from catan_p2p.store import objects
-from catan_p2p.store import repo as repo_module
 
 T0 = 1_700_000_000  # the fixed clock of the deterministic game
 GAME_ID = "abcommit4"
@@ -36,7 +35,7 @@ MAX_ACTIONS = 20_000  # as benchmarks/run.py: a whole game
 
 
 def _deterministic() -> None:
-    repo_module.time = types.SimpleNamespace(time=lambda: float(T0))  # type: ignore[assignment]
+    clock.source = lambda: float(T0)
     gitgames.create_game = functools.partial(  # type: ignore[assignment]
         gitgames.create_game, game_id=GAME_ID, when=T0
     )

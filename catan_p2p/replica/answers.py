@@ -43,6 +43,13 @@ class AnswerBook:
     def changed(self) -> None:
         self._version += 1
 
+    def made(self, oid: str, opening: str, answer: Answer) -> None:
+        """Take ``answer``, which this process just computed and committed as ``oid`` off
+        ``opening``, without verifying it again: its proofs and state were made here.
+        One read from the repository (found at start, fetched) is always verified."""
+        self._cache[oid, opening] = answer
+        self.changed()
+
     def of(self, lead: Peer) -> list[Answer]:
         """Verified answers off ``lead``'s head, in seat order (none while no step is open)."""
         opening = lead.head or lead.genesis

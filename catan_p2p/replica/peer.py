@@ -320,8 +320,9 @@ class Peer:
             self.repo.finish(oid)  # the game leaves its repository packed
         return oid, new, resolved
 
-    def record_answer(self, ref: str, action: Action) -> str:
-        """Commit a concurrent answer on its temporary branch ``ref`` off the own head.
+    def record_answer(self, ref: str, action: Action) -> tuple[str, Action]:
+        """Commit a concurrent answer on its temporary branch ``ref`` off the own head;
+        returns its id and the action as its message states it.
 
         The own head is the opening; ``ref`` comes from ``concurrent.plan_action``.
         """
@@ -334,7 +335,7 @@ class Peer:
                 tree, [opening], self.player, action_message(resolved, self.info.game), self.key
             )
         self.repo.refs.set(ref, oid, None)  # one answer per player: fails if one exists
-        return oid
+        return oid, resolved
 
     def record_close(self, close: Closing) -> str:
         """The closing merge of an abandoned game and the absent player's late moves

@@ -86,6 +86,7 @@ class Seats:
         self.deleted: list[str] = []  # finished answer branches, for the remotes to lose
         self._claims: list[ClaimSeat] | None = None  # the merged claims, once the lobby closed
         self._filled: tuple[tuple[str, Action], Action] | None = None  # see _with_secrets
+        self._lead: tuple[tuple[str | None, ...], Peer] | None = None  # see lead
 
     @classmethod
     def open(
@@ -108,8 +109,13 @@ class Seats:
     # --- what they see -------------------------------------------------------------------
 
     def lead(self) -> Peer:
-        """The peer whose branch is furthest ahead (all local branches are one line)."""
-        return max(self.peers.values(), key=lambda p: self.repo.depth(p.head or self.genesis))
+        """The peer whose branch is furthest ahead (all local branches are one line);
+        kept while no head moves (it is asked several times per action)."""
+        heads = tuple(p.head for p in self.peers.values())
+        if self._lead is None or self._lead[0] != heads:
+            lead = max(self.peers.values(), key=lambda p: self.repo.depth(p.head or self.genesis))
+            self._lead = (heads, lead)
+        return self._lead[1]
 
     @property
     def head(self) -> str:
@@ -186,9 +192,9 @@ class Seats:
         action = self._with_secrets(peer, action, peer.state, opening)  # record reuses it
         plan = concurrent.plan_action(self.game, opening, peer.state, action, self.open_answers)
         if isinstance(plan, AnswerOnBranch):
-            peer.record_answer(plan.ref, action)
+            oid, resolved = peer.record_answer(plan.ref, action)
             self.branches.add(plan.ref, opening)
-            self.answers.changed()
+            self.answers.made(oid, opening, Answer(action.player, oid, resolved))
             self.on_answer(plan.ref, self.merge_due())
             return
         if isinstance(plan, MergeThenRecord):

@@ -15,6 +15,7 @@ starting later can tell the spares of a killed process (lock free) from a live o
 
 from __future__ import annotations
 
+import collections
 import itertools
 import os
 import queue
@@ -32,8 +33,9 @@ try:
 except ImportError:  # not Windows
     msvcrt = None
 
-#: Spares kept ready per repository: a pack and its index for two commits in a row.
-KEEP = 4
+#: Spares kept ready per repository: a pack and its index for four commits in a row. The
+#: thread is woken when half are used, not for each one (see ``_Pool.used``).
+KEEP = 8
 
 _LOCK = ".lock"
 
@@ -131,21 +133,27 @@ class _Pool:
     def __init__(self, directory: Path, keep: int) -> None:
         self.directory = directory
         self.name = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        self.ready: queue.Queue[tuple[Path, int]] = queue.Queue(maxsize=keep)
-        self._spent: queue.SimpleQueue[Path] = queue.SimpleQueue()  # names to remove
-        self._wake = threading.Event()
+        self.ready: queue.Queue[tuple[str, int]] = queue.Queue(maxsize=keep)
+        self.low = keep // 2  # the thread is woken when no more than this are ready
+        self._spent: collections.deque[str] = collections.deque()  # names to remove
+        # What wakes the thread: half the spares used (True), or stop (None). Waking it
+        # hands it the interpreter lock in the middle of the writer's work, so it is
+        # woken once per few commits, through a SimpleQueue (C) rather than an Event
+        # (``Event.set`` takes a Condition in Python on the writer's thread).
+        self._wake: queue.SimpleQueue[bool | None] = queue.SimpleQueue()
         self._stopped = threading.Event()
         self._lock_fd: int | None = None
         self._thread = threading.Thread(target=self._fill, name="catan-p2p spares", daemon=True)
         self._thread.start()
 
-    def used(self, spare: Path) -> None:
+    def used(self, spare: str) -> None:
         """A spare was handed out: remove its name and make another."""
         if self._stopped.is_set():
-            spare.unlink(missing_ok=True)
+            _unlink(spare)
             return
-        self._spent.put(spare)
-        self._wake.set()
+        self._spent.append(spare)
+        if self.ready.qsize() <= self.low:
+            self._wake.put(True)
 
     def _fill(self) -> None:
         try:
@@ -154,13 +162,16 @@ class _Pool:
         except OSError:
             return  # a read-only repository: the writer makes its own files
         numbers = itertools.count(1)
+        prefix = f"{os.fspath(self.directory)}/{self.name}-"  # plain strings: see used()
         while not self._stopped.is_set():
             self._remove_spent()
             if self.ready.full():
-                self._wake.wait(timeout=0.5)
-                self._wake.clear()
+                try:
+                    self._wake.get(timeout=0.5)  # half the spares used, or stop
+                except queue.Empty:
+                    pass
                 continue
-            path = self.directory / f"{self.name}-{next(numbers)}"
+            path = f"{prefix}{next(numbers)}"
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
             except OSError:
@@ -173,14 +184,14 @@ class _Pool:
     def _remove_spent(self) -> None:
         while True:
             try:
-                self._spent.get_nowait().unlink(missing_ok=True)
-            except queue.Empty:
+                _unlink(self._spent.popleft())
+            except IndexError:
                 return
 
     def stop(self) -> None:
         """End the thread, then remove every spare of this pool and its lock."""
         self._stopped.set()
-        self._wake.set()
+        self._wake.put(None)  # wakes the thread
         self._thread.join(timeout=5)
         self._remove_spent()
         while True:
@@ -199,9 +210,16 @@ class _Pool:
             pass
 
 
-def _discard(path: Path, fd: int) -> None:
+def _discard(path: str, fd: int) -> None:
     os.close(fd)
-    path.unlink(missing_ok=True)
+    _unlink(path)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def _hold_lock(directory: Path, name: str) -> int:

@@ -128,6 +128,14 @@ IMPURE = (
     "urllib",
     "http",
     "asyncio",
+    "concurrent.futures",
+    "multiprocessing",
+    "importlib",
+    "builtins",
+    "ctypes",
+    "mmap",
+    "glob",
+    "logging",
     "catan_p2p.clock",
     "catan_p2p.store.repo",
     "catan_p2p.store.memory",
@@ -137,21 +145,41 @@ IMPURE = (
     "catan_p2p.store.spares",
     "catan_p2p.store.foreign",
     "catan_p2p.store.disk",
+    "catan_p2p.store.objects",
+    "catan_p2p.store.refs",
+    "catan_p2p.replica",
+    "catan_p2p.net",
+    "catan_p2p.session",
+    "catan_p2p.client",
+    "catan_p2p.commands",
 )
+
+#: The impure imports a module the protocol reaches may keep, and why: they compute, they
+#: touch no disk, process, socket or clock. The deck's proofs spread their rounds over a
+#: thread pool as wide as the cores ``os`` counts; the result is the loop's, sooner.
+COMPUTE_ONLY: dict[str, tuple[str, ...]] = {
+    "catan_p2p.trust.poker": ("os", "concurrent.futures"),
+}
 
 #: Calls that read the clock or a file whatever was imported.
 IMPURE_CALLS = ("open", "input", "print", "exec", "eval", "__import__")
 
 
-def _impurities(path: Path) -> list[str]:
+def _impurities(path: Path, module: str | None = None) -> list[str]:
+    """What in ``path`` (the file of ``module``) touches a disk, a process, a socket or the
+    clock, one line each, naming the file, the line and the import or call."""
     found = []
+    package = (module or _module(path)).rpartition(".")[0]  # relative imports start here
     tree = ast.parse(path.read_text(), str(path))
     for node in ast.walk(tree):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and not node.level:
+        elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
+            if node.level:  # relative: from the package it sits in
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
             names = [base, *(f"{base}.{a.name}" for a in node.names)]
         for name in names:
             if any(name == bad or name.startswith(bad + ".") for bad in IMPURE):
@@ -167,6 +195,25 @@ def _impurities(path: Path) -> list[str]:
     return sorted(set(found))
 
 
+def _file(module: str) -> Path:
+    base = ROOT / module.replace(".", "/")
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
+def _reached(graph: dict[str, set[str]], roots: list[str]) -> dict[str, list[str]]:
+    """Every module ``roots`` import, directly or through others: module -> the chain of
+    imports that reaches it (shortest first, so a failure names the way in)."""
+    chains = {r: [r] for r in roots}
+    queue = list(roots)
+    while queue:
+        m = queue.pop(0)
+        for i in sorted(graph.get(m, ())):
+            if i not in chains:
+                chains[i] = [*chains[m], i]
+                queue.append(i)
+    return chains
+
+
 def test_the_protocol_is_pure():
     """``protocol/`` decides from history and the time it is told: no disk, process,
     socket or clock of its own, and no repository but the read-only ``CommitGraph``."""
@@ -180,12 +227,46 @@ def test_the_purity_check_sees_what_it_must_refuse(tmp_path):
         "import time\nfrom pathlib import Path\nfrom catan_p2p.store.repo import GameRepo\n"
         "def f(repo: GameRepo):\n    return open(Path('x')).read(), time.time()\n"
     )
-    found = _impurities(bad)
+    found = _impurities(bad, "catan_p2p.protocol.bad")
     assert any("imports time" in f for f in found)
     assert any("imports pathlib" in f for f in found)
     assert any("catan_p2p.store.repo" in f for f in found)
     assert any("calls open()" in f for f in found)
     assert any("names GameRepo" in f for f in found)
+
+
+def test_what_the_protocol_imports_is_pure_too():
+    """A pure ``protocol/`` may lean only on pure modules below it: the store's formats
+    (``store.formats``), ref names (``store.refnames``), codec, reading and schema, the
+    rules and the trust layer. A module it reaches that does I/O is named with the chain
+    of imports that reaches it."""
+    graph = _graph()
+    roots = sorted(m for m in graph if m.startswith("catan_p2p.protocol"))
+    impure = [
+        f"{' -> '.join(chain)}: {i}"
+        for m, chain in sorted(_reached(graph, roots).items())
+        if not m.startswith("catan_p2p.protocol")
+        for i in _impurities(_file(m))
+        if not any(f" imports {ok}" in i for ok in COMPUTE_ONLY.get(m, ()))
+    ]
+    assert impure == []
+
+
+def test_the_reach_check_names_the_way_in():
+    """The store's disk modules are impure, so a protocol module importing one fails the
+    test above with the chain that reaches it."""
+    assert _impurities(_file("catan_p2p.store.refs"))
+    assert _impurities(_file("catan_p2p.store.objects"))
+    graph = {"p.a": {"s.names"}, "s.names": {"s.disk"}, "s.disk": set()}
+    assert _reached(graph, ["p.a"])["s.disk"] == ["p.a", "s.names", "s.disk"]
+
+
+def test_the_purity_check_resolves_relative_imports(tmp_path):
+    bad = tmp_path / "probe.py"
+    bad.write_text("from ..store import repo\nfrom .. import clock\n")
+    found = _impurities(bad, "catan_p2p.protocol.probe")
+    assert any("catan_p2p.store.repo" in f for f in found)
+    assert any("catan_p2p.clock" in f for f in found)
 
 
 def test_no_test_sets_the_system_clock():

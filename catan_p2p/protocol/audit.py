@@ -17,7 +17,7 @@ from catan_p2p.protocol.graph import Clock, CommitGraph
 from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
-from catan_p2p.store.refs import ZERO, game_prefix, parse_ref, tracking_prefix
+from catan_p2p.store.refnames import ZERO, game_prefix, parse_ref, tracking_prefix
 
 
 @dataclass

@@ -13,7 +13,7 @@ from catan_p2p import printable
 from catan_p2p.errors import CatanError
 from catan_p2p.protocol.graph import CommitGraph
 from catan_p2p.protocol.signing import check_signature
-from catan_p2p.store.objects import Commit, player_email
+from catan_p2p.store.formats import Commit, player_email
 
 #: The longest line, in characters (one line in the window).
 MAX_CHARS = 200

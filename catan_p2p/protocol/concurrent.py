@@ -23,8 +23,8 @@ from catan_p2p.rules.actions import Action, ShowsSteals
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.steps import ANSWERS, BY_NAME, STEPS, open_step
 from catan_p2p.rules.steps import owed_discards as owed_discards
-from catan_p2p.store.objects import Commit
-from catan_p2p.store.refs import REMOTE, answer_ref, answers_prefix, tracking_ref
+from catan_p2p.store.formats import Commit
+from catan_p2p.store.refnames import REMOTE, answer_ref, answers_prefix, tracking_ref
 from catan_p2p.trust.engine import step
 
 ANSWER_KINDS: dict[str, type[Action]] = {s.name: s.answer for s in STEPS}

@@ -22,9 +22,9 @@ from catan_p2p.rules.cards import MAX_PLAYERS
 from catan_p2p.rules.state import GameState, new_game
 from catan_p2p.store import schema
 from catan_p2p.store.codec import BANK, GameInfo, StateWriter
-from catan_p2p.store.objects import Commit, HashingStore, ObjectStore, parse_tree, player_email
+from catan_p2p.store.formats import Commit, HashingStore, ObjectStore, parse_tree, player_email
 from catan_p2p.store.reading import MAX_FILE
-from catan_p2p.store.refs import check_name
+from catan_p2p.store.refnames import check_name
 
 
 def initial_state(declared: GenesisInfo, board: Board) -> tuple[GameState, GameInfo]:

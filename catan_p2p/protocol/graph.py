@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from catan_p2p.store.objects import Commit
+from catan_p2p.store.formats import Commit
 
 #: The time now, in seconds since the epoch: the protocol is told it, never reads it.
 Clock = Callable[[], float]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from catan_p2p.errors import InviteError, UsageError
 from catan_p2p.printable import shown
-from catan_p2p.store.refs import check_name
+from catan_p2p.store.refnames import check_name
 from catan_p2p.trust.seats import point_refusal
 
 #: The prefix of every invitation, and the version of its format this program writes.

@@ -23,7 +23,7 @@ from catan_p2p.protocol.graph import CommitGraph
 from catan_p2p.protocol.message import ABANDON, MergeInfo, parse_action, trailer, who
 from catan_p2p.rules.actions import Abandon
 from catan_p2p.rules.state import NOBODY, GameState
-from catan_p2p.store.objects import Commit
+from catan_p2p.store.formats import Commit
 
 KIND = ABANDON
 #: How far ahead of a peer's clock any commit may be dated (clocks differ); one dated

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from catan_p2p.errors import VerificationError
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.steps import STEPS
-from catan_p2p.store.objects import Commit
+from catan_p2p.store.formats import Commit
 from catan_p2p.store.schema import MAX_TIMEOUT
 
 GENESIS = "Catan-Genesis"

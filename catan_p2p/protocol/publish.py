@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from catan_p2p.rules.actions import ClaimSeat
-from catan_p2p.store.refs import REMOTE, player_ref, point_source
+from catan_p2p.store.refnames import REMOTE, player_ref, point_source
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from catan_p2p.errors import CatanError, DamagedRepository
 from catan_p2p.protocol import liveness
 from catan_p2p.protocol.graph import CommitGraph
-from catan_p2p.store.refs import (
+from catan_p2p.store.refnames import (
     ZERO,
     fetched,
     game_prefix,

@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from catan_p2p.errors import UsageError
-from catan_p2p.store.objects import player_email
+from catan_p2p.store.formats import player_email
 
 KEY_TYPE = "ssh-ed25519"
 NAMESPACE = b"git"

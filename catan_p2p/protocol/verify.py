@@ -30,7 +30,7 @@ from catan_p2p.rules.actions import Abandon, Action
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo, StateWriter
-from catan_p2p.store.objects import Commit, HashingStore, player_email
+from catan_p2p.store.formats import Commit, HashingStore, player_email
 from catan_p2p.trust.engine import step
 
 __all__ = ["ANSWER_KINDS", "CLOCK_SKEW", "Verifier", "check_vouched"]

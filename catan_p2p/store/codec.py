@@ -30,7 +30,7 @@ from catan_p2p.rules.state import (
     PlayerState,
 )
 from catan_p2p.store import schema
-from catan_p2p.store.objects import ObjectStore, tree_data
+from catan_p2p.store.formats import ObjectStore, tree_data
 
 # The files' words for resources, development cards and trade answers (``store.reading``
 # reads them back).

@@ -32,7 +32,7 @@ from catan_p2p.rules.state import (
 )
 from catan_p2p.store import schema
 from catan_p2p.store.codec import ANSWER_OF_WORD, BANK, DEV_CARD_WORDS, RESOURCE_WORDS, GameInfo
-from catan_p2p.store.objects import ObjectStore, parse_tree
+from catan_p2p.store.formats import ObjectStore, parse_tree
 from catan_p2p.trust import poker as cards_deck
 
 

@@ -3,11 +3,13 @@
 Pytest puts this file's folder on ``sys.path`` (rootdir-relative, no packages), which
 is all the scenario tests need to ``from builders import ...``. Also: the seat keys of
 the tests and the time of their games' genesis (every test game the same on every run),
-and the order of the tests under pytest-xdist.
+the order of the tests under pytest-xdist, and ``fake_clock``, the one way a test moves
+the process's time.
 """
 
 import os
 import tempfile
+import time
 
 import pytest
 
@@ -249,3 +251,35 @@ def _no_constants_from_imported_modules() -> None:
 
 
 _hypothesis_profiles()
+
+
+class FakeClock:
+    """The process clock (``catan_p2p.clock``) as a test moves it: the real time until the
+    test sets one, then that time, moved only by ``set`` and ``advance``. Never
+    ``time.time`` patched: the protocol is told the time by whoever asks it."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self._monkeypatch = monkeypatch
+        self.now: float | None = None  # None: the real time
+
+    def __call__(self) -> float:
+        return time.time() if self.now is None else self.now
+
+    def set(self, now: float) -> None:
+        """From here on the process reads ``now`` (until set again)."""
+        from catan_p2p import clock  # late: this file loads before the package's set-up
+
+        self.now = float(now)
+        self._monkeypatch.setattr(clock, "source", self)
+
+    def advance(self, seconds: float) -> None:
+        self.set(self() + seconds)
+
+    def run_free(self) -> None:
+        """Back to the real time."""
+        self.now = None
+
+
+@pytest.fixture
+def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    return FakeClock(monkeypatch)

@@ -269,17 +269,61 @@ def test_the_purity_check_resolves_relative_imports(tmp_path):
     assert any("catan_p2p.clock" in f for f in found)
 
 
-def test_no_test_sets_the_system_clock():
-    """A test moves time through ``catan_p2p.clock`` (its ``source``), never by patching
-    ``time.time``: the protocol takes the time it is given."""
-    patched = re.compile(r"setattr\(\s*(time|[\w.]+_mod|[\w.]+),\s*[\"']time[\"']")
-    found = [
-        f"{p.relative_to(ROOT)}:{n}"
+#: Ways a test could set the system's clock under the code instead of telling it the time.
+CLOCK_PATCHES = (
+    re.compile(r"setattr\(\s*[\w.]+,\s*[\"']time[\"']"),  # setattr(time, "time", ...)
+    re.compile(r"setattr\(\s*[\"'][\w.]*\btime\.time[\"']"),  # setattr("time.time", ...)
+    re.compile(r"patch(\.object)?\(\s*[\"']?[\w.]*\btime[\"']?(,\s*[\"']time[\"'])?"),
+    re.compile(r"\btime\.time\s*="),
+    re.compile(r"^\s*(import|from)\s+(freezegun|time_machine)\b"),
+)
+#: Ways a test could set the process clock by hand rather than through ``fake_clock``.
+SOURCE_SET = re.compile(
+    r"setattr\(\s*(clock|timekeeping),\s*[\"']source[\"']|\b(clock|timekeeping)\.source\s*=(?!=)"
+)
+#: Where the process clock is set: the fixture, and the model's virtual clock (skewed per
+#: peer, inside a ``with``).
+SETS_THE_SOURCE = ("tests/conftest.py", "tests/sync/peernet.py")
+
+
+def _test_lines(patterns, allowed=()) -> list[str]:
+    return [
+        f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
         for p in sorted((ROOT / "tests").glob("**/*.py"))
-        if p.name != "test_layers.py"
+        if p.name != "test_layers.py" and str(p.relative_to(ROOT)) not in allowed
         for n, line in enumerate(p.read_text().splitlines(), 1)
-        if patched.search(line)
-        or 'patch("time.time' in line
-        or re.search(r"\btime\.time\s*=", line)
+        if any(pat.search(line) for pat in patterns)
     ]
-    assert found == []
+
+
+def test_no_test_sets_the_system_clock():
+    """A test moves time through the ``fake_clock`` fixture, never by patching
+    ``time.time``: the protocol takes the time it is given."""
+    assert _test_lines(CLOCK_PATCHES) == []
+
+
+def test_time_moves_only_through_the_fake_clock():
+    """``catan_p2p.clock.source`` is set by the fixture (and the model's virtual clock)
+    alone, so a test says what time it is in one way, which the fixture undoes."""
+    assert _test_lines([SOURCE_SET], SETS_THE_SOURCE) == []
+
+
+def test_the_clock_guards_see_what_they_must_refuse():
+    caught = [
+        'monkeypatch.setattr(time, "time", lambda: 5)',
+        'monkeypatch.setattr(repo_mod.time, "time", lambda: 5)',
+        'monkeypatch.setattr("time.time", lambda: 5)',
+        'with mock.patch("time.time", return_value=5):',
+        'with mock.patch.object(time, "time", return_value=5):',
+        "time.time = lambda: 5",
+        "from freezegun import freeze_time",
+    ]
+    assert [c for c in caught if not any(p.search(c) for p in CLOCK_PATCHES)] == []
+    assert SOURCE_SET.search('monkeypatch.setattr(clock, "source", lambda: 5)')
+    assert SOURCE_SET.search("clock.source = lambda: 5")
+    fine = [
+        "fake_clock.set(now + 60)",
+        "started = time.time()",
+        'monkeypatch.setattr(objects, "write_pack", _full)',
+    ]
+    assert [f for f in fine if any(p.search(f) for p in (*CLOCK_PATCHES, SOURCE_SET))] == []

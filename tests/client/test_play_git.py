@@ -16,7 +16,6 @@ import pygame
 import pytest
 from driving import Driver, screens_dir
 
-from catan_p2p import clock
 from catan_p2p.client.app import App
 from catan_p2p.client.replay import replay_states
 from catan_p2p.client.seats import Seats
@@ -119,7 +118,7 @@ def test_networked_window_syncs_in_the_background_and_reports_a_lost_remote(tmp_
 
 @pytest.mark.slow
 def test_a_window_ends_a_game_the_other_player_left_after_the_agreed_wait(
-    tmp_path, window, monkeypatch
+    tmp_path, window, fake_clock
 ):
     """Blue never places its settlement; once the hour the players agreed has passed,
     Red's window offers X, which ends the game without Blue, and Blue's peer agrees."""
@@ -140,7 +139,7 @@ def test_a_window_ends_a_game_the_other_player_left_after_the_agreed_wait(
         d.key(pygame.K_x)
         assert not app.state.is_over
         later = time.time() + 3600 + 60
-        monkeypatch.setattr(clock, "source", lambda: later)
+        fake_clock.set(later)
         assert app.may_abandon(app.state) == (RED, BLUE)
         assert "X ends it without Blue" in app._waiting_text(app.state)
         d.shot("waited_too_long")

@@ -14,7 +14,6 @@ import time
 import pytest
 from gitgames import git
 
-from catan_p2p import clock
 from catan_p2p.cli import main
 from catan_p2p.rules.actions import Abandon
 from catan_p2p.rules.menu import legal_actions
@@ -49,13 +48,13 @@ def _act(repo, player: str, action=None) -> str:
 
 @pytest.mark.network
 def test_two_abandons_and_a_late_move_at_once_end_on_one_verified_head(
-    tmp_path, monkeypatch, capsys
+    tmp_path, monkeypatch, capsys, fake_clock
 ):
     remote, repos = _three_players(tmp_path, monkeypatch)
     for p in PLAYERS:  # every peer has seen the set-up begin: the game waits on Red
         assert main(["sync", "--repo", str(repos[p])]) == 0
     later = time.time() + HOUR + 60
-    monkeypatch.setattr(clock, "source", lambda: later)
+    fake_clock.set(later)
     # Blue and White both end the game on Red, neither seeing the other's abandon, and
     # Red, back at that moment, places its settlement without seeing either.
     _act(repos["blue"], "blue", Abandon("blue", "red"))

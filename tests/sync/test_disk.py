@@ -22,7 +22,6 @@ import pytest
 from gitgames import CLI
 from test_liveness import _two_players
 
-from catan_p2p import clock
 from catan_p2p.cli import main
 from catan_p2p.net import runtime
 from catan_p2p.net.runtime import Runtime
@@ -69,12 +68,12 @@ def test_a_bot_on_a_full_disk_keeps_saying_so(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.slow  # starts processes (git, the CLI)
-def test_a_command_on_a_full_disk_says_so_and_fails(tmp_path, monkeypatch, capsys):
+def test_a_command_on_a_full_disk_says_so_and_fails(tmp_path, monkeypatch, capsys, fake_clock):
     remote, red, blue = _two_players(tmp_path, "1h")
     capsys.readouterr()
     monkeypatch.setattr(objects, "write_pack", _full)
     later = time.time() + 3600 + 60
-    monkeypatch.setattr(clock, "source", lambda: later)
+    fake_clock.set(later)
     assert main(["abandon", "--repo", str(blue)]) == 1
     said = capsys.readouterr().err
     assert said.count("\n") == 1 and "is full" in said and str(blue) in said, said

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from gitgames import git, new_repo
 
-from catan_p2p import clock
 from catan_p2p.cli import main
 from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.protocol.genesis import genesis_of
@@ -61,9 +60,9 @@ def _abandon_commit(session: GitSession, player: str, absent: str, when: int, ke
     )
 
 
-def _verify(session: GitSession, oid: str, now: float | None = None, monkeypatch=None):
+def _verify(session: GitSession, oid: str, now: float | None = None, fake_clock=None):
     if now is not None:
-        monkeypatch.setattr(clock, "source", lambda: now)
+        fake_clock.set(now)
     verifier = session.peers["blue"].verifier
     return verifier.verify(oid)
 
@@ -104,36 +103,36 @@ def test_only_another_seat_may_abandon_a_player_the_game_waits_on(tmp_path, repo
 # --- commit times ------------------------------------------------------------------------------
 
 
-def test_an_abandon_before_the_agreed_time_is_refused(tmp_path, repo_kind, monkeypatch):
+def test_an_abandon_before_the_agreed_time_is_refused(tmp_path, repo_kind, fake_clock):
     session = _session(tmp_path, repo_kind)
     since = session.repo.commit(session.head).when
     early = _abandon_commit(session, "blue", "red", since + HOUR - 1)
     with pytest.raises(VerificationError, match="before the 3600 s the players agreed"):
-        _verify(session, early, since + 2 * HOUR, monkeypatch)
+        _verify(session, early, since + 2 * HOUR, fake_clock)
     on_time = _abandon_commit(session, "blue", "red", since + HOUR)
     # Dated in the future of this clock: refused for now ...
     with pytest.raises(VerificationError, match="dated in the future"):
-        _verify(session, on_time, since + 10, monkeypatch)
+        _verify(session, on_time, since + 10, fake_clock)
     # ... and taken once the time has come.
-    state = _verify(session, on_time, since + HOUR + 1, monkeypatch)
+    state = _verify(session, on_time, since + HOUR + 1, fake_clock)
     assert state.is_over and state.players[state.abandoned] == "red"
     session.close()
 
 
 def test_an_abandon_in_a_game_without_timeout_or_with_another_key_is_refused(
-    tmp_path, repo_kind, monkeypatch
+    tmp_path, repo_kind, fake_clock
 ):
     session = _session(tmp_path / "none", repo_kind, timeout=0)
     since = session.repo.commit(session.head).when
     oid = _abandon_commit(session, "blue", "red", since + 10 * HOUR)
     with pytest.raises(VerificationError, match="no timeout"):
-        _verify(session, oid, since + 11 * HOUR, monkeypatch)
+        _verify(session, oid, since + 11 * HOUR, fake_clock)
     session.close()
     session = _session(tmp_path / "timed", repo_kind)
     since = session.repo.commit(session.head).when
     forged = _abandon_commit(session, "blue", "red", since + HOUR, key=SeatKey.generate())
     with pytest.raises(VerificationError, match="not signed by Blue's seat key"):
-        _verify(session, forged, since + 2 * HOUR, monkeypatch)
+        _verify(session, forged, since + 2 * HOUR, fake_clock)
     session.close()
 
 
@@ -169,7 +168,7 @@ def _two_players(tmp_path: Path, timeout: str | None, remote: Path | None = None
 
 
 @pytest.mark.slow  # repositories on disk, the CLI, a remote
-def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, monkeypatch, capsys):
+def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, fake_clock, capsys):
     remote, red, blue = _two_players(tmp_path, "2h")
     capsys.readouterr()
     # Red must place its first settlement, and is gone. Too early for Blue:
@@ -178,7 +177,7 @@ def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, monkey
     assert "waited" in said and "2.0 hours" in said and "Traceback" not in said
     # Two hours later Blue may end it; nobody wins.
     later = time.time() + 2 * HOUR + 60
-    monkeypatch.setattr(clock, "source", lambda: later)
+    fake_clock.set(later)
     assert main(["abandon", "--repo", str(blue)]) == 0
     assert "ended without Red" in capsys.readouterr().out
     # Red comes back: its sync takes the abandon, the game is over for it too.
@@ -206,14 +205,14 @@ def test_abandon_explains_a_game_without_timeout(tmp_path, capsys):
 
 
 @pytest.mark.slow  # repositories on disk, the CLI, a remote
-def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, monkeypatch, capsys):
+def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, fake_clock, capsys):
     """Red comes back after Blue ended the game and moves before it sees the abandon: two
     lines. The abandon wins; Blue, who wrote it, joins both with a closing merge at its
     next sync (Red's sync meanwhile says it waits for it), every branch fast-forwards
     to it, and both repositories verify."""
     remote, red, blue = _two_players(tmp_path, "1h")
     later = time.time() + HOUR + 60
-    monkeypatch.setattr(clock, "source", lambda: later)
+    fake_clock.set(later)
     assert main(["abandon", "--repo", str(blue)]) == 0
     # Red, offline until now, places its settlement and pushes it without fetching.
     session = GitSession.open(red, "g", ("red",))
@@ -244,7 +243,7 @@ def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, mon
         s.close()
 
 
-def test_a_forged_closing_merge_is_refused(tmp_path, repo_kind, monkeypatch):
+def test_a_forged_closing_merge_is_refused(tmp_path, repo_kind, fake_clock):
     """A closing merge whose second parent does not give way to its first is refused:
     another player's line that is no late move of Red's and no abandon a later seat
     wrote on the same commit, or one the writer's abandon loses to; and only the author
@@ -255,7 +254,7 @@ def test_a_forged_closing_merge_is_refused(tmp_path, repo_kind, monkeypatch):
     since = session.repo.commit(session.head).when
     blue = _abandon_commit(session, "blue", "red", since + HOUR)
     white = _abandon_commit(session, "white", "red", since + HOUR + 5)
-    state = _verify(session, blue, since + 2 * HOUR, monkeypatch)
+    state = _verify(session, blue, since + 2 * HOUR, fake_clock)
     tree = session.repo.writer(session.info).write(state)
 
     def merge(by: str, over: str, late: str) -> str:
@@ -303,26 +302,26 @@ def test_a_guarded_remote_refuses_an_abandon_before_the_agreed_time(tmp_path, ca
 
 
 @pytest.mark.slow  # repositories on disk, the CLI, a remote
-def test_a_move_from_a_fast_clock_waits_for_its_time_and_is_then_taken(tmp_path, monkeypatch):
+def test_a_move_from_a_fast_clock_waits_for_its_time_and_is_then_taken(tmp_path, fake_clock):
     """Red's clock runs 20 minutes fast: Blue's running session refuses Red's move for now
     (a move dated ahead could otherwise put off an abandon for ever), says so once, tries
     it again at every sync, and takes it when Blue's clock reaches its date."""
     remote, red, blue = _two_players(tmp_path, "1h")
     now = time.time()
     watching = GitSession.open(blue, "g", ("blue",))
-    monkeypatch.setattr(clock, "source", lambda: now + 1200)
+    fake_clock.set(now + 1200)
     mover = GitSession.open(red, "g", ("red",))
     mover.submit(legal_actions(mover.state, "red")[0])
     moved = mover.head
     mover.flush()
     mover.close()
-    monkeypatch.setattr(clock, "source", lambda: now)
+    fake_clock.set(now)
     watching.sync()
     assert "dated in the future" in watching.take_rejected()[moved]
     assert moved not in watching.repo.first_parents(watching.head)  # not taken
     watching.sync()
     assert watching.take_rejected() == {}, "a refusal for now is reported once"
-    monkeypatch.setattr(clock, "source", lambda: now + 1200)
+    fake_clock.set(now + 1200)
     watching.sync()
     assert moved in watching.repo.first_parents(watching.head)
     assert watching.rejected == {}

@@ -150,8 +150,8 @@ def game() -> Game:
     return g
 
 
-def _now(monkeypatch, when: float) -> None:
-    monkeypatch.setattr(clock, "source", lambda: when)
+def _now(fake_clock, when: float) -> None:
+    fake_clock.set(when)
 
 
 # --- private steals ------------------------------------------------------------------------------
@@ -410,11 +410,11 @@ def _answer_json(game: Game) -> dict:
 # --- liveness: abandon ---------------------------------------------------------------------------
 
 
-def test_an_abandon_of_a_player_the_game_does_not_wait_on_is_refused(game, monkeypatch):
+def test_an_abandon_of_a_player_the_game_does_not_wait_on_is_refused(game, fake_clock):
     """At the pending steal the game waits on the robber's move: the robbed player (who
     owes nothing) cannot be abandoned, however long everyone waited."""
     since = game.repo.commit(game.merged).when
-    _now(monkeypatch, since + 2 * HOUR)
+    _now(fake_clock, since + 2 * HOUR)
     forged = game.forge(game.merged, Abandon(THREE[game.third], THREE[game.victim]), since + HOUR)
     with pytest.raises(VerificationError, match="does not wait on"):
         game.verifier(game.merged).verify(forged)
@@ -423,19 +423,19 @@ def test_an_abandon_of_a_player_the_game_does_not_wait_on_is_refused(game, monke
         game.verifier(game.merged).verify(itself)
 
 
-def test_an_abandon_as_a_concurrent_answer_is_refused(game, monkeypatch):
+def test_an_abandon_as_a_concurrent_answer_is_refused(game, fake_clock):
     since = game.repo.commit(game.opening).when
-    _now(monkeypatch, since + 2 * HOUR)
+    _now(fake_clock, since + 2 * HOUR)
     forged = game.forge(game.opening, Abandon(THREE[game.third], THREE[game.victim]), since + HOUR)
     with pytest.raises(VerificationError, match="a steal branch holds a abandon"):
         game.verifier(game.opening).verify_answer(forged, game.opening, "steal")
 
 
-def test_an_abandon_after_the_game_ended_is_refused(game, monkeypatch):
+def test_an_abandon_after_the_game_ended_is_refused(game, fake_clock):
     """Once abandoned (and while deck secrets are owed) the game is over: nobody may
     abandon again, not even the player whose reveal it waits for."""
     since = game.repo.commit(game.merged).when
-    _now(monkeypatch, since + 3 * HOUR)
+    _now(fake_clock, since + 3 * HOUR)
     over = game.act(game.merged, Abandon(THREE[game.victim], THREE[game.mover]), when=since + HOUR)
     game.verifier(game.merged).verify(over)
     again = game.forge(over, Abandon(THREE[game.third], THREE[game.victim]), since + 2 * HOUR + 5)
@@ -449,7 +449,7 @@ def test_an_abandon_after_the_game_ended_is_refused(game, monkeypatch):
         game.verifier(game.merged).verify(late)
 
 
-def test_an_abandon_after_a_backdated_move_of_the_abandoner_is_refused(game, monkeypatch):
+def test_an_abandon_after_a_backdated_move_of_the_abandoner_is_refused(game, fake_clock):
     """The robber ends its turn with a commit dated two hours back, then abandons the
     next player at once: by the commit times the game waited two hours on it. The wait
     must count from the newest time on the line (PROTOCOL.md: a player who backdates
@@ -458,7 +458,7 @@ def test_an_abandon_after_a_backdated_move_of_the_abandoner_is_refused(game, mon
     robber = THREE[game.mover]
     nxt = THREE[(game.mover + 1) % 3]
     since = game.repo.commit(game.merged).when
-    _now(monkeypatch, since + 60)
+    _now(fake_clock, since + 60)
     ended = game.act(game.merged, EndTurn(robber), when=since - 2 * HOUR)
     after = game.verifier(game.merged).verify(ended)
     assert after.players[after.current] == nxt
@@ -467,17 +467,17 @@ def test_an_abandon_after_a_backdated_move_of_the_abandoner_is_refused(game, mon
         game.verifier(game.merged).verify(forged)
 
 
-def test_a_move_dated_in_the_future_is_refused_for_now(game, monkeypatch):
+def test_a_move_dated_in_the_future_is_refused_for_now(game, fake_clock):
     """A player who dates its own move years ahead could never be abandoned (an abandon
     must come ``timeout`` after it, and no peer takes an abandon dated in its future):
     such a move is refused until its time has come."""
     robber = THREE[game.mover]
     since = game.repo.commit(game.merged).when
-    _now(monkeypatch, since + 60)
+    _now(fake_clock, since + 60)
     ahead = game.act(game.merged, EndTurn(robber), when=since + 10 * 365 * 24 * HOUR)
     with pytest.raises(VerificationError, match="dated in the future"):
         game.verifier(game.merged).verify(ahead)
-    _now(monkeypatch, since + 10 * 365 * 24 * HOUR)
+    _now(fake_clock, since + 10 * 365 * 24 * HOUR)
     game.verifier(game.merged).verify(ahead)  # taken once that time has come
 
 
@@ -493,9 +493,9 @@ class Lines:
 
 
 @pytest.fixture
-def lines(game, monkeypatch) -> Lines:
+def lines(game, fake_clock) -> Lines:
     since = game.repo.commit(game.merged).when
-    _now(monkeypatch, since + 2 * HOUR)
+    _now(fake_clock, since + 2 * HOUR)
     over = game.act(game.merged, Abandon(THREE[game.victim], THREE[game.mover]), when=since + HOUR)
     late = game.act(game.merged, EndTurn(THREE[game.mover]), when=since + HOUR + 10)
     return Lines(game.merged, over, late, "")
@@ -578,12 +578,12 @@ def test_a_closing_merge_on_a_game_that_was_not_abandoned_is_refused(game, lines
         game.verifier(game.merged).verify(forged)
 
 
-def test_of_two_crossing_abandons_the_earlier_seats_wins(game, monkeypatch):
+def test_of_two_crossing_abandons_the_earlier_seats_wins(game, fake_clock):
     """On the steal opening the robbed player abandons the robber (the active player may
     always be waited on) and the robber the robbed: each line is the other's late moves.
     Only one closing merge verifies, so the game cannot close on two lines."""
     since = game.repo.commit(game.opening).when
-    _now(monkeypatch, since + 2 * HOUR)
+    _now(fake_clock, since + 2 * HOUR)
     robber, victim = THREE[game.mover], THREE[game.victim]
     by_victim = game.act(game.opening, Abandon(victim, robber), when=since + HOUR)
     by_robber = game.act(game.opening, Abandon(robber, victim), when=since + HOUR + 1)

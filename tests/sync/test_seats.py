@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from peernet import GAME, Node, open_table
 
-from catan_p2p import clock
 from catan_p2p.bots import make_bot
 from catan_p2p.net.driver import Driver
 from catan_p2p.replica.adopt import Fork
@@ -66,7 +65,7 @@ def test_a_seat_played_on_two_devices_is_reported_as_a_fork_with_its_seat_and_so
     assert str(fork).startswith(mine + ": fork:")
 
 
-def test_an_own_answer_dated_ahead_of_a_clock_that_went_back_still_counts(monkeypatch):
+def test_an_own_answer_dated_ahead_of_a_clock_that_went_back_still_counts(fake_clock):
     """A seat answered an offer, then this machine's clock went back further than the
     allowance for dates ahead: its own answer still counts (it is not asked to answer
     again, which would fail on its own branch), and nobody else's is taken early."""
@@ -92,10 +91,9 @@ def test_an_own_answer_dated_ahead_of_a_clock_that_went_back_still_counts(monkey
     assert offer is not None, "the bots' game never reached a main phase with a card"
     session.submit(offer)
     answerer = next(p for p in session.players if p != offer.player)
-    real = clock.source
-    monkeypatch.setattr(clock, "source", lambda: real() + 1000)  # the clock Blue answered with
+    fake_clock.advance(1000)  # the clock Blue answered with
     session.submit(AnswerTrade(answerer, False))
-    monkeypatch.setattr(clock, "source", real)  # ... and the clock now, 1000 s back
+    fake_clock.run_free()  # ... and the clock now, 1000 s back
     session.close()
     again = GitSession(repo, GAME)  # a restart: nothing remembered but the refs
     try:

@@ -26,9 +26,9 @@ from catan_p2p.store.repo import GameRepo
 pytestmark = pytest.mark.slow  # repositories on disk and a remote: processes (tests/conftest.py)
 
 
-def _red_moves_at(red, when: float, monkeypatch) -> str:
+def _red_moves_at(red, when: float, fake_clock) -> str:
     """Red places its first settlement with its clock reading ``when`` and pushes it."""
-    monkeypatch.setattr(clock, "source", lambda: when)
+    fake_clock.set(when)
     mover = GitSession.open(red, "g", ("red",))
     mover.submit(legal_actions(mover.state, "red")[0])
     moved = mover.head
@@ -37,13 +37,13 @@ def _red_moves_at(red, when: float, monkeypatch) -> str:
     return moved
 
 
-def _at(monkeypatch, when: float) -> None:
-    monkeypatch.setattr(clock, "source", lambda: when)
+def _at(fake_clock, when: float) -> None:
+    fake_clock.set(when)
 
 
-def _verifies_everywhere(red, blue, now: float, monkeypatch) -> None:
+def _verifies_everywhere(red, blue, now: float, fake_clock) -> None:
     for repo in (red, blue):
-        _at(monkeypatch, now)
+        _at(fake_clock, now)
         assert main(["sync", "--repo", str(repo)]) == 0
         assert main(["verify", "--repo", str(repo)]) == 0
         session = GitSession.open(repo, "g", (repo.name,))
@@ -51,18 +51,18 @@ def _verifies_everywhere(red, blue, now: float, monkeypatch) -> None:
         session.close()
 
 
-def test_a_move_dated_ahead_does_not_stretch_the_wait(tmp_path, monkeypatch, capsys):
+def test_a_move_dated_ahead_does_not_stretch_the_wait(tmp_path, fake_clock, capsys):
     remote, red, blue = _two_players(tmp_path, "1m")
     now = time.time() + 5
-    moved = _red_moves_at(red, now + 290, monkeypatch)  # Red's clock runs 290 s fast
-    _at(monkeypatch, now)
+    moved = _red_moves_at(red, now + 290, fake_clock)  # Red's clock runs 290 s fast
+    _at(fake_clock, now)
     assert main(["sync", "--repo", str(blue)]) == 0  # taken: within the 300 s allowed
-    _at(monkeypatch, now + 30)
+    _at(fake_clock, now + 30)
     capsys.readouterr()
     assert main(["abandon", "--repo", str(blue)]) == 1, "ended before the agreed minute"
     assert "may be ended in" in capsys.readouterr().err
     # One agreed minute after Blue saw it, not six: Blue may end the game.
-    _at(monkeypatch, now + 62)
+    _at(fake_clock, now + 62)
     assert main(["abandon", "--repo", str(blue)]) == 0, capsys.readouterr().err
     repo = GameRepo(blue)
     tip = repo.refs.get("refs/heads/catan/g/blue")
@@ -74,35 +74,35 @@ def test_a_move_dated_ahead_does_not_stretch_the_wait(tmp_path, monkeypatch, cap
     assert abandon.when - repo.commit(moved).when >= 60  # what every verifier checks
     assert abandon.when <= now + 62 + 300  # and within what every peer allows
     repo.close()
-    _verifies_everywhere(red, blue, now + 62, monkeypatch)
+    _verifies_everywhere(red, blue, now + 62, fake_clock)
 
 
-def test_a_move_dated_back_does_not_shorten_the_wait(tmp_path, monkeypatch, capsys):
+def test_a_move_dated_back_does_not_shorten_the_wait(tmp_path, fake_clock, capsys):
     remote, red, blue = _two_players(tmp_path, "1m")
     now = time.time() + 5
-    _red_moves_at(red, now - 3600, monkeypatch)  # Red's clock runs an hour slow
-    _at(monkeypatch, now + 600)  # Blue comes online ten minutes later and sees it
+    _red_moves_at(red, now - 3600, fake_clock)  # Red's clock runs an hour slow
+    _at(fake_clock, now + 600)  # Blue comes online ten minutes later and sees it
     assert main(["sync", "--repo", str(blue)]) == 0
-    _at(monkeypatch, now + 630)
+    _at(fake_clock, now + 630)
     capsys.readouterr()
     assert main(["abandon", "--repo", str(blue)]) == 1, "the wait counted from the move's date"
     assert "may be ended in" in capsys.readouterr().err
-    _at(monkeypatch, now + 662)
+    _at(fake_clock, now + 662)
     assert main(["abandon", "--repo", str(blue)]) == 0, capsys.readouterr().err
-    _verifies_everywhere(red, blue, now + 662, monkeypatch)
+    _verifies_everywhere(red, blue, now + 662, fake_clock)
 
 
-def test_the_first_sight_survives_a_restart_and_no_remote_reaches_it(tmp_path, monkeypatch):
+def test_the_first_sight_survives_a_restart_and_no_remote_reaches_it(tmp_path, fake_clock):
     remote, red, blue = _two_players(tmp_path, "1m")
     now = time.time() + 5
-    _red_moves_at(red, now, monkeypatch)
-    _at(monkeypatch, now + 10)
+    _red_moves_at(red, now, fake_clock)
+    _at(fake_clock, now + 10)
     assert main(["sync", "--repo", str(blue)]) == 0
     session = GitSession.open(blue, "g", ("blue",))
     head = session.head
     assert session.waiting_since() == int(now + 10)
     session.close()
-    _at(monkeypatch, now + 50)  # a new process: the wait still counts from the first sight
+    _at(fake_clock, now + 50)  # a new process: the wait still counts from the first sight
     session = GitSession.open(blue, "g", ("blue",))
     assert session.waiting_since() == int(now + 10)
     session.close()
@@ -114,15 +114,15 @@ def test_the_first_sight_survives_a_restart_and_no_remote_reaches_it(tmp_path, m
     assert SeenLog(blue / ".git", "g").first_seen(head) == int(now + 50)
 
 
-def test_an_honest_abandon_on_a_line_dated_ahead_verifies_at_once(tmp_path, monkeypatch):
+def test_an_honest_abandon_on_a_line_dated_ahead_verifies_at_once(tmp_path, fake_clock):
     """The abandon is dated as the verifier counts (``liveness.abandon_time``): at most
     300 s ahead of its writer's clock, and so taken by a peer whose clock agrees."""
     remote, red, blue = _two_players(tmp_path, "1m")
     now = time.time() + 5
-    _red_moves_at(red, now + 299, monkeypatch)
-    _at(monkeypatch, now)
+    _red_moves_at(red, now + 299, fake_clock)
+    _at(fake_clock, now)
     assert main(["sync", "--repo", str(blue)]) == 0
-    _at(monkeypatch, now + 61)
+    _at(fake_clock, now + 61)
     assert main(["abandon", "--repo", str(blue)]) == 0
     repo = GameRepo(blue)
     tip = repo.refs.get("refs/heads/catan/g/blue")

@@ -41,7 +41,8 @@ from pathlib import Path
 from benchmarks.gitgames import play_hotseat
 from catan_p2p.store import gitcmd
 from catan_p2p.store.catfile import CatFile
-from catan_p2p.store.objects import parse_tree, write_pack
+from catan_p2p.store.formats import parse_tree
+from catan_p2p.store.objects import write_pack
 from catan_p2p.store.repo import REPACK_EVERY, init_repo
 
 #: A reader: open(git_dir) -> handle, read(handle, oid) -> (kind, bytes), close(handle).

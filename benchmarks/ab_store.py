@@ -33,8 +33,10 @@ from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import new_game
 from catan_p2p.sim import next_actor
 from catan_p2p.store.codec import GameInfo, StateWriter
-from catan_p2p.store.objects import GitObjectStore, MemoryObjectStore, write_pack
-from catan_p2p.store.refs import Refs, player_ref
+from catan_p2p.store.formats import MemoryObjectStore
+from catan_p2p.store.objects import GitObjectStore, write_pack
+from catan_p2p.store.refnames import player_ref
+from catan_p2p.store.refs import Refs
 from catan_p2p.store.repo import init_repo
 from catan_p2p.store.spares import SpareFiles
 from catan_p2p.trust.engine import step

@@ -40,7 +40,7 @@ def child(way: str, local: str, url: str, game: str, logs: list[str]) -> None:
     else:
         import git as gitpython
 
-        from catan_p2p.store.refs import tracking_ref
+        from catan_p2p.store.refnames import tracking_ref
 
         remote = gitpython.Repo(local).remote("origin")
         specs = [f"+{ref}:{tracking_ref(ref, 'origin')}" for ref in logs]
@@ -56,7 +56,7 @@ def child(way: str, local: str, url: str, game: str, logs: list[str]) -> None:
 def _setup(workdir: Path, actions: int) -> tuple[str, str, list[str]]:
     """A two-player bot game to fetch from: its URL, its id and its players' logs."""
     from benchmarks.gitgames import play_hotseat
-    from catan_p2p.store.refs import player_ref
+    from catan_p2p.store.refnames import player_ref
     from catan_p2p.store.repo import GameRepo
 
     run = play_hotseat(workdir, 2, "ab-transfer", actions)

@@ -33,7 +33,7 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor, play_session_game
 from catan_p2p.store import gitcmd
-from catan_p2p.store.refs import game_prefix
+from catan_p2p.store.refnames import game_prefix
 from catan_p2p.store.repo import GameRepo
 from catan_p2p.store.schema import FILES
 

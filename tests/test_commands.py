@@ -64,7 +64,7 @@ def test_new_at_a_fixed_genesis_time_deals_the_same_game_again(capsys, tmp_path,
     """``$CATAN_P2P_GENESIS_TIME`` (set for every test by conftest) fixes the genesis, so
     the same keys and seed deal the same game; another time deals another."""
     from catan_p2p.session.start import GENESIS_TIME_ENV
-    from catan_p2p.store.refs import player_ref
+    from catan_p2p.store.refnames import player_ref
 
     def genesis(repo: Path, when: int) -> str:
         monkeypatch.setenv(GENESIS_TIME_ENV, str(when))

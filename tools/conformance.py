@@ -46,8 +46,8 @@ from catan_p2p.protocol.audit import audit  # noqa: E402
 from catan_p2p.protocol.genesis import derive_genesis  # noqa: E402
 from catan_p2p.protocol.signing import check_signature  # noqa: E402
 from catan_p2p.store import codec, reading  # noqa: E402
-from catan_p2p.store.objects import Commit, HashingStore, parse_tree, player_email  # noqa: E402
-from catan_p2p.store.refs import check_name, well_formed  # noqa: E402
+from catan_p2p.store.formats import Commit, HashingStore, parse_tree, player_email  # noqa: E402
+from catan_p2p.store.refnames import check_name, well_formed  # noqa: E402
 from catan_p2p.store.repo import GameRepo, Repository  # noqa: E402
 
 VECTORS = ROOT / "state_schema" / "vectors" / "vectors.json"

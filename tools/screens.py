@@ -45,7 +45,7 @@ from catan_p2p.session.start import create_game, join_game  # noqa: E402
 from catan_p2p.session.watch import default_watch_repo, open_watch  # noqa: E402
 from catan_p2p.sim import next_actor  # noqa: E402
 from catan_p2p.store import gitcmd  # noqa: E402
-from catan_p2p.store.refs import player_ref  # noqa: E402
+from catan_p2p.store.refnames import player_ref  # noqa: E402
 
 SIZE = (1280, 800)
 PLAYERS = ["red", "blue", "white", "orange"]

@@ -73,7 +73,7 @@ from catan_p2p.rules.board import Board  # noqa: E402
 from catan_p2p.rules.engine import dice_step_due  # noqa: E402
 from catan_p2p.rules.steps import ANSWERS, STEPS  # noqa: E402
 from catan_p2p.store import codec, reading  # noqa: E402
-from catan_p2p.store.objects import (  # noqa: E402
+from catan_p2p.store.formats import (  # noqa: E402
     Commit,
     MemoryObjectStore,
     commit_data,

@@ -15,7 +15,7 @@ from catan_p2p.errors import CatanError, RemoteError, UsageError
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.keys import existing_key
 from catan_p2p.store import gitcmd
-from catan_p2p.store.refs import game_prefix, parse_ref, well_formed
+from catan_p2p.store.refnames import game_prefix, parse_ref, well_formed
 from catan_p2p.store.repo import GameRepo, Repository
 
 if TYPE_CHECKING:  # imported where a session opens: verify, show and keys need none

@@ -26,7 +26,7 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.home import remember_repo
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.session.start import create_game, genesis_time, invite_of
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 from catan_p2p.store.repo import GameRepo
 from catan_p2p.store.schema import MAX_TIMEOUT
 

@@ -27,7 +27,7 @@ from catan_p2p.protocol.audit import seat_keys
 from catan_p2p.protocol.chatlines import MAX_CHARS, line_refusal, shown, update_refusal
 from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.store import gitcmd
-from catan_p2p.store.refs import ZERO, check_name, read_name
+from catan_p2p.store.refnames import ZERO, check_name, read_name
 from catan_p2p.store.repo import GameRepo
 
 

@@ -24,7 +24,7 @@ from catan_p2p.protocol import publish
 from catan_p2p.protocol.publish import Source
 from catan_p2p.replica import tracking
 from catan_p2p.rules.actions import ClaimSeat
-from catan_p2p.store.refs import REMOTE, tracking_ref
+from catan_p2p.store.refnames import REMOTE, tracking_ref
 from catan_p2p.store.repo import Repository
 from catan_p2p.trust.seats import point_refusal
 

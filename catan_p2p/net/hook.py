@@ -33,7 +33,7 @@ from catan_p2p.protocol import chatlines, liveness, refpolicy
 from catan_p2p.protocol.genesis import genesis_of, open_genesis
 from catan_p2p.protocol.verify import Verifier
 from catan_p2p.store.catfile import CatFileStore
-from catan_p2p.store.refs import (
+from catan_p2p.store.refnames import (
     CHAT_PREFIX,
     PREFIX,
     ZERO,

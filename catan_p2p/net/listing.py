@@ -20,7 +20,7 @@ from pathlib import Path
 from catan_p2p.errors import RemoteError, RemoteStopped, UsageError
 from catan_p2p.net.transport import run_git
 from catan_p2p.store.catfile import CatFile
-from catan_p2p.store.refs import PREFIX
+from catan_p2p.store.refnames import PREFIX
 
 #: Characters of ``ls-remote`` output read at most (about 400,000 refs).
 MAX_LISTING = 48 << 20

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from catan_p2p.protocol.signing import SeatKey, check_signature
-from catan_p2p.store.refs import check_name
+from catan_p2p.store.refnames import check_name
 from catan_p2p.trust.seats import point_refusal
 
 VERSION = 1

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from catan_p2p.net.transport import answers_and_chat, log_players
 from catan_p2p.store.foreign import read_foreign
-from catan_p2p.store.refs import RefStore, tracking_ref
+from catan_p2p.store.refnames import RefStore, tracking_ref
 
 
 def remote_dir(url: str | None) -> Path | None:

@@ -47,7 +47,7 @@ from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.waiting import actors, owed_reveal
 from catan_p2p.store import disk
-from catan_p2p.store.refs import player_ref, tracking_ref
+from catan_p2p.store.refnames import player_ref, tracking_ref
 
 #: How often a resting runtime looks for questions (seconds).
 ANSWER_EVERY = 0.02

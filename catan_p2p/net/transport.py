@@ -18,7 +18,7 @@ from typing import IO
 from catan_p2p.errors import RemoteError, RemoteStopped
 from catan_p2p.printable import one_line
 from catan_p2p.store import disk, gitcmd
-from catan_p2p.store.refs import (
+from catan_p2p.store.refnames import (
     CHAT_PREFIX,
     PREFIX,
     REMOTE,

@@ -8,7 +8,7 @@ is not a ref of the game, or None:
 - the name has a protocol shape under the game's prefix (PROTOCOL.md section 2): a
   player's log ``catan/<game>/<player>``, an answer ``catan/<game>/<kind>/<opening>/
   <player>`` of a kind of ``rules.steps``, or a chat ref ``catan-chat/<game>/<player>``,
-  as a local ref or as a copy fetched from any source (``store.refs.read_name``, which
+  as a local ref or as a copy fetched from any source (``store.refnames.read_name``, which
   reads no object, so any number of junk names costs only their parsing);
 - the player it names holds a seat (when the seats are known);
 - it names a commit (an answer branch may also go away; a log or a chat ref may not,

@@ -25,7 +25,7 @@ from catan_p2p.protocol import liveness
 from catan_p2p.replica.peer import Peer
 from catan_p2p.replica.rejections import Rejections
 from catan_p2p.rules.state import GameState
-from catan_p2p.store.refs import parse_ref, source_of
+from catan_p2p.store.refnames import parse_ref, source_of
 from catan_p2p.store.repo import Repository
 
 

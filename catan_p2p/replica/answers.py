@@ -19,7 +19,7 @@ from catan_p2p.protocol.message import parse_action
 from catan_p2p.replica.peer import Peer
 from catan_p2p.replica.rejections import Rejections
 from catan_p2p.rules.actions import ClaimSeat
-from catan_p2p.store.refs import fetched, game_prefix, parse_ref, source_of, well_formed
+from catan_p2p.store.refnames import fetched, game_prefix, parse_ref, source_of, well_formed
 from catan_p2p.store.repo import Repository
 
 

@@ -45,7 +45,7 @@ from catan_p2p.rules.chance import chain, derive_chance
 from catan_p2p.rules.deck import Deck
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 from catan_p2p.store.repo import Repository
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import refusal, step

@@ -31,7 +31,7 @@ from catan_p2p.rules.actions import Action, ClaimSeat
 from catan_p2p.rules.state import GameState
 from catan_p2p.rules.waiting import actors
 from catan_p2p.store.codec import GameInfo
-from catan_p2p.store.refs import answers_prefix
+from catan_p2p.store.refnames import answers_prefix
 from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import refusal
 

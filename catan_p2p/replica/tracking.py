@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from catan_p2p.errors import ForkError
 from catan_p2p.protocol.refpolicy import is_junk
-from catan_p2p.store.refs import fetched, tracking_prefix, tracking_ref
+from catan_p2p.store.refnames import fetched, tracking_prefix, tracking_ref
 from catan_p2p.store.repo import Repository
 
 

@@ -30,7 +30,7 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.session.history import History
 from catan_p2p.session.keys import check_claimed, seat_keys, signing_keys
 from catan_p2p.session.wording import spoken
-from catan_p2p.store.refs import REMOTE, player_ref, tracking_ref
+from catan_p2p.store.refnames import REMOTE, player_ref, tracking_ref
 from catan_p2p.store.repo import GameRepo, Repository
 
 

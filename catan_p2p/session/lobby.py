@@ -31,7 +31,7 @@ from catan_p2p.rules.state import Phase
 from catan_p2p.rules.steps import SEAT
 from catan_p2p.session.home import catan_home
 from catan_p2p.store.catfile import CatFile, Found
-from catan_p2p.store.refs import (
+from catan_p2p.store.refnames import (
     PREFIX,
     check_name,
     game_of,

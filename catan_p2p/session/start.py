@@ -24,7 +24,7 @@ from catan_p2p.rules.steps import SEAT
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import remember, seat_key
 from catan_p2p.store.codec import BANK
-from catan_p2p.store.refs import (
+from catan_p2p.store.refnames import (
     answers_prefix,
     check_name,
     fetched,

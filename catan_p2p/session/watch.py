@@ -24,7 +24,7 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import catan_home
 from catan_p2p.session.start import check_start, fetch, joined_genesis
-from catan_p2p.store.refs import (
+from catan_p2p.store.refnames import (
     check_name,
     game_prefix,
     parse_ref,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from catan_p2p.store.objects import MemoryObjectStore
+from catan_p2p.store.formats import MemoryObjectStore
 from catan_p2p.store.refs import MemoryRefs
 from catan_p2p.store.repo import Repository
 

@@ -22,22 +22,9 @@ from pathlib import Path
 
 from catan_p2p.errors import DamagedRepository, StateFileError
 from catan_p2p.store.catfile import CatFile
-from catan_p2p.store.formats import (  # noqa: F401 (the pure formats, re-exported)
-    BLOB_MODE,
-    TREE_MODE,
-    Commit,
-    HashingStore,
-    MemoryObjectStore,
-    ObjectStore,
-    Signer,
+from catan_p2p.store.formats import (
     _is_oid,
-    commit_data,
     object_id,
-    parse_tree,
-    player_email,
-    read_commit,
-    tree_data,
-    unsigned_data,
 )
 from catan_p2p.store.spares import SpareFiles, write_all
 

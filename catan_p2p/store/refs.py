@@ -13,32 +13,8 @@ from pathlib import Path
 
 from catan_p2p.errors import ForkError
 from catan_p2p.store.reflock import RefLock, write_all
-from catan_p2p.store.refnames import (  # noqa: F401 (the names, re-exported)
+from catan_p2p.store.refnames import (
     _OPENING,
-    CHAT_PREFIX,
-    HEADS,
-    KINDS,
-    PREFIX,
-    REMOTE,
-    REMOTES,
-    ZERO,
-    RefName,
-    RefStore,
-    answer_ref,
-    answers_prefix,
-    check_name,
-    fetched,
-    game_of,
-    game_prefix,
-    local_ref,
-    parse_ref,
-    player_ref,
-    point_source,
-    read_name,
-    source_of,
-    tracking_prefix,
-    tracking_ref,
-    well_formed,
 )
 
 

@@ -19,23 +19,11 @@ from catan_p2p.errors import DamagedRepository, StateFileError, UsageError
 from catan_p2p.rules.state import GameState
 from catan_p2p.store import disk, gitcmd
 from catan_p2p.store.codec import GameInfo, StateWriter
-from catan_p2p.store.objects import (
-    Commit,
-    GitObjectStore,
-    ObjectStore,
-    Signer,
-    commit_data,
-    player_email,
-)
+from catan_p2p.store.formats import Commit, ObjectStore, Signer, commit_data, player_email
+from catan_p2p.store.objects import GitObjectStore
 from catan_p2p.store.reading import read_state
-from catan_p2p.store.refs import (
-    PREFIX,
-    Refs,
-    RefStore,
-    check_name,
-    game_of,
-    game_prefix,
-)
+from catan_p2p.store.refnames import PREFIX, RefStore, check_name, game_of, game_prefix
+from catan_p2p.store.refs import Refs
 
 #: Commits (one small pack each) between two background roll-ups of the small packs.
 REPACK_EVERY = 64

@@ -177,7 +177,7 @@ def test_a_message_written_on_another_players_chat_ref_is_not_shown_as_theirs(tm
     from catan_p2p.net.chat import ChatLog
     from catan_p2p.protocol.signing import SeatKey
     from catan_p2p.session.start import create_game
-    from catan_p2p.store.objects import commit_data, player_email
+    from catan_p2p.store.formats import commit_data, player_email
 
     path = tmp_path / "g"
     create_game(path, ["red", "blue"], seed="chat", game_id="c")

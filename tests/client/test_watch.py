@@ -26,7 +26,7 @@ from catan_p2p.rules.cards import DevCard
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.session.watch import is_spectator_repo, open_watch
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 from catan_p2p.trust.views import hidden_count
 
 pytestmark = pytest.mark.network

@@ -15,7 +15,7 @@ from catan_p2p.errors import RemoteError, RemoteStopped
 from catan_p2p.net.listing import bring_tips, ls_remote, on_this_disk
 from catan_p2p.net.transport import run_git
 from catan_p2p.store import gitcmd
-from catan_p2p.store.refs import PREFIX
+from catan_p2p.store.refnames import PREFIX
 
 pytestmark = pytest.mark.network  # real Git transports, a silent server
 

@@ -27,7 +27,7 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.lobby import list_local, list_remote, summarise
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.catfile import CatFile
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 
 pytestmark = pytest.mark.network
 

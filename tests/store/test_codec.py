@@ -25,7 +25,8 @@ from catan_p2p.store.codec import (
     dumps,
     turn_data,
 )
-from catan_p2p.store.objects import GitObjectStore, HashingStore, MemoryObjectStore, parse_tree
+from catan_p2p.store.formats import HashingStore, MemoryObjectStore, parse_tree
+from catan_p2p.store.objects import GitObjectStore
 from catan_p2p.store.reading import decode, read_files, read_state
 from catan_p2p.store.repo import init_repo
 from catan_p2p.trust.engine import step

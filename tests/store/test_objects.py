@@ -12,13 +12,8 @@ from pathlib import Path
 import pytest
 
 from catan_p2p.errors import DamagedRepository, StateFileError
-from catan_p2p.store.objects import (
-    GitObjectStore,
-    commit_data,
-    object_id,
-    tree_data,
-    write_pack,
-)
+from catan_p2p.store.formats import commit_data, object_id, tree_data
+from catan_p2p.store.objects import GitObjectStore, write_pack
 from catan_p2p.store.repo import init_repo
 from catan_p2p.store.spares import KEEP, SpareFiles
 

@@ -16,9 +16,11 @@ import pytest
 
 from catan_p2p.errors import ForkError
 from catan_p2p.store import reflock
-from catan_p2p.store.objects import GitObjectStore, object_id
+from catan_p2p.store.formats import object_id
+from catan_p2p.store.objects import GitObjectStore
 from catan_p2p.store.reflock import OWNERS, RefLock, lock_path
-from catan_p2p.store.refs import Refs, player_ref
+from catan_p2p.store.refnames import player_ref
+from catan_p2p.store.refs import Refs
 from catan_p2p.store.repo import init_repo
 
 NAME = player_ref("g", "red")

@@ -10,9 +10,7 @@ import pytest
 
 from catan_p2p.errors import ForkError, UsageError
 from catan_p2p.store.objects import GitObjectStore
-from catan_p2p.store.refs import (
-    MemoryRefs,
-    Refs,
+from catan_p2p.store.refnames import (
     answer_ref,
     local_ref,
     parse_ref,
@@ -20,6 +18,7 @@ from catan_p2p.store.refs import (
     tracking_prefix,
     tracking_ref,
 )
+from catan_p2p.store.refs import MemoryRefs, Refs
 from catan_p2p.store.repo import init_repo
 
 A, B, C = "a" * 40, "b" * 40, "c" * 40

@@ -10,7 +10,7 @@ from builders import BLUE, RED, WHITE, at_turn, cards, fresh, give, play
 from catan_p2p.errors import StateFileError
 from catan_p2p.rules.actions import AnswerTrade, OfferTrade
 from catan_p2p.store.codec import GameInfo, StateWriter, dumps
-from catan_p2p.store.objects import MemoryObjectStore
+from catan_p2p.store.formats import MemoryObjectStore
 from catan_p2p.store.reading import decode, read_files, read_state
 
 INFO = GameInfo("g", "seed")

@@ -20,8 +20,8 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import seat_key
 from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
+from catan_p2p.store.formats import commit_data, player_email
 from catan_p2p.store.memory import MemoryRepo
-from catan_p2p.store.objects import commit_data, player_email
 from catan_p2p.store.repo import Repository
 
 FOUR = ("red", "blue", "white", "orange")

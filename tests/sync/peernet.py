@@ -39,7 +39,13 @@ from catan_p2p.replica.tracking import drop_junk
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo
-from catan_p2p.store.refs import game_prefix, parse_ref, player_ref, tracking_prefix, well_formed
+from catan_p2p.store.refnames import (
+    game_prefix,
+    parse_ref,
+    player_ref,
+    tracking_prefix,
+    well_formed,
+)
 from catan_p2p.store.repo import Repository
 
 GAME = "g"

@@ -18,7 +18,7 @@ from catan_p2p.protocol.chatlines import MAX_CHARS, shown, update_refusal
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.keys import seat_key, signing_keys
 from catan_p2p.session.start import create_game, join_game
-from catan_p2p.store.refs import ZERO
+from catan_p2p.store.refnames import ZERO
 from catan_p2p.store.repo import GameRepo, Repository
 
 pytestmark = pytest.mark.network

@@ -24,7 +24,7 @@ from catan_p2p.rules.actions import (
     OfferTrade,
 )
 from catan_p2p.rules.state import Phase
-from catan_p2p.store.objects import Commit, commit_data
+from catan_p2p.store.formats import Commit, commit_data
 
 OPENING = "a" * 40
 
@@ -147,6 +147,6 @@ def test_discard_merge_missing_an_owed_discard_is_rejected():
 
 def test_the_ref_names_know_every_kind_of_concurrent_step():
     from catan_p2p.protocol.concurrent import ANSWER_KINDS
-    from catan_p2p.store.refs import KINDS
+    from catan_p2p.store.refnames import KINDS
 
     assert set(KINDS) == set(ANSWER_KINDS)

@@ -24,7 +24,7 @@ from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter
 from catan_p2p.store.memory import MemoryRepo
-from catan_p2p.store.refs import answer_ref, player_ref
+from catan_p2p.store.refnames import answer_ref, player_ref
 from catan_p2p.trust.engine import step
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from catan_p2p.errors import RemoteError
 from catan_p2p.net.driver import Driver
 from catan_p2p.net.exchange import Exchange
 from catan_p2p.protocol.publish import Source
-from catan_p2p.store.refs import REMOTE, player_ref, tracking_ref
+from catan_p2p.store.refnames import REMOTE, player_ref, tracking_ref
 
 SHARED = Source(REMOTE, "mem://shared", None, True)
 

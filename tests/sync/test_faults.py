@@ -14,7 +14,7 @@ from catan_p2p.rules.chance import derive_chance
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import join_game
 from catan_p2p.sim import next_actor
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 from catan_p2p.trust.engine import step
 
 

@@ -20,9 +20,9 @@ from catan_p2p.protocol.message import GenesisInfo, genesis_message
 from catan_p2p.rules.state import new_game
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.codec import StateWriter, dumps
+from catan_p2p.store.formats import commit_data, parse_tree, player_email, tree_data
 from catan_p2p.store.memory import MemoryRepo
-from catan_p2p.store.objects import commit_data, parse_tree, player_email, tree_data
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 from catan_p2p.store.repo import GameRepo, Repository, init_repo
 
 DECLARED = GenesisInfo("g", ("red", "blue"), "s", 10)

@@ -26,7 +26,7 @@ from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
-from catan_p2p.store.objects import commit_data, object_id, player_email
+from catan_p2p.store.formats import commit_data, object_id, player_email
 from catan_p2p.store.repo import Repository
 from catan_p2p.trust import poker as cards_deck
 from catan_p2p.trust.engine import step

@@ -23,7 +23,7 @@ from catan_p2p.rules.menu import legal_actions
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.sim import next_actor
-from catan_p2p.store.refs import answer_ref, player_ref
+from catan_p2p.store.refnames import answer_ref, player_ref
 from catan_p2p.trust.engine import step
 
 pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py

@@ -20,7 +20,7 @@ import pytest
 from gitgames import CLI, hotseat_game
 
 from catan_p2p.rules.cards import DEV_DECK, DevCard
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 from catan_p2p.trust import poker as cards_deck
 
 pytestmark = pytest.mark.slow

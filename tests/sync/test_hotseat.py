@@ -11,7 +11,7 @@ from catan_p2p import clock
 from catan_p2p.protocol.audit import audit
 from catan_p2p.protocol.message import MERGE, trailer
 from catan_p2p.rules.invariants import check_invariants
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 
 pytestmark = pytest.mark.slow  # starts processes (git, the CLI): see tests/conftest.py
 

@@ -24,8 +24,8 @@ from catan_p2p.rules.chance import derive_chance
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter
-from catan_p2p.store.objects import commit_data, player_email
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.formats import commit_data, player_email
+from catan_p2p.store.refnames import player_ref
 from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import step
 

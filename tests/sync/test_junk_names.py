@@ -20,7 +20,7 @@ from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.keys import signing_keys
 from catan_p2p.session.start import create_game, join_game
-from catan_p2p.store.refs import answers_prefix
+from catan_p2p.store.refnames import answers_prefix
 
 pytestmark = pytest.mark.network
 

@@ -32,7 +32,8 @@ from catan_p2p.session.start import create_game
 from catan_p2p.sim import play_session_game
 from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.objects import GitObjectStore
-from catan_p2p.store.refs import Refs, game_prefix, player_ref
+from catan_p2p.store.refnames import game_prefix, player_ref
+from catan_p2p.store.refs import Refs
 from catan_p2p.store.repo import GameRepo, Repository, init_repo
 from catan_p2p.trust.engine import step
 

@@ -65,7 +65,7 @@ from catan_p2p.rules.invariants import check_invariants
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import GameState, Phase
 from catan_p2p.rules.waiting import waits_for
-from catan_p2p.store.refs import answer_ref, parse_ref, player_ref, tracking_prefix, well_formed
+from catan_p2p.store.refnames import answer_ref, parse_ref, player_ref, tracking_prefix, well_formed
 from catan_p2p.trust.engine import step
 
 PLAYERS = ("red", "blue", "white", "orange")

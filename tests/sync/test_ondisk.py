@@ -22,7 +22,8 @@ from catan_p2p.net import ondisk
 from catan_p2p.net.transport import chat_prefix, chat_tracking_prefix
 from catan_p2p.store import foreign
 from catan_p2p.store.foreign import read_foreign
-from catan_p2p.store.refs import MemoryRefs, answers_prefix, player_ref, tracking_ref
+from catan_p2p.store.refnames import answers_prefix, player_ref, tracking_ref
+from catan_p2p.store.refs import MemoryRefs
 
 G = "g"
 A, B, C = "a" * 40, "b" * 40, "c" * 40

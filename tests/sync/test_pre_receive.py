@@ -15,7 +15,7 @@ from catan_p2p.rules.actions import EndTurn
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import join_game
 from catan_p2p.store.codec import StateWriter
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 
 HOOK = Path(__file__).resolve().parents[2] / "tools" / "pre_receive.py"
 

@@ -28,7 +28,7 @@ from catan_p2p.rules.waiting import actors
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.session.watch import open_watch
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 
 pytestmark = pytest.mark.network
 

@@ -17,7 +17,7 @@ from catan_p2p.protocol import refpolicy
 from catan_p2p.protocol.audit import audit
 from catan_p2p.protocol.refpolicy import check_update
 from catan_p2p.replica.tracking import drop_junk
-from catan_p2p.store.refs import ZERO, RefName, read_name, tracking_ref
+from catan_p2p.store.refnames import ZERO, RefName, read_name, tracking_ref
 
 LOGS = f"refs/heads/catan/{GAME}"
 CHAT = f"refs/catan-chat/{GAME}"
@@ -232,9 +232,9 @@ def test_the_hook_and_the_readers_ask_the_same_policy(game, monkeypatch):  # typ
 
 
 def _well_formed_before(ref: str, game: str) -> bool:
-    """``store.refs.well_formed`` as it was before ``read_name`` (parse, then check)."""
+    """``store.refnames.well_formed`` as it was before ``read_name`` (parse, then check)."""
     from catan_p2p.errors import UsageError
-    from catan_p2p.store.refs import check_name, parse_ref
+    from catan_p2p.store.refnames import check_name, parse_ref
 
     try:
         player, kind, opening = parse_ref(ref, game)
@@ -251,7 +251,7 @@ def _well_formed_before(ref: str, game: str) -> bool:
 def test_well_formed_reads_every_name_as_it_did():
     """``well_formed`` now asks ``read_name``; on every name of the cases, the junk and
     their fetched copies it says what it said before."""
-    from catan_p2p.store.refs import well_formed
+    from catan_p2p.store.refnames import well_formed
 
     genesis = "b" * 40
     names = [r.format(L=LOGS, C=CHAT, G=GAME, genesis=genesis) for r, *_ in CASES]

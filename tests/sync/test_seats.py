@@ -14,7 +14,7 @@ from catan_p2p.rules.state import Phase
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo
-from catan_p2p.store.refs import player_ref, tracking_ref
+from catan_p2p.store.refnames import player_ref, tracking_ref
 
 PLAYERS = ("red", "blue", "white")
 

@@ -10,7 +10,7 @@ import pytest
 from catan_p2p.errors import UsageError
 from catan_p2p.protocol.signing import SeatKey, allowed_signers, check_signature, parse_key
 from catan_p2p.session.keys import load_key, remember, save_key, seat_key
-from catan_p2p.store.objects import Commit, commit_data
+from catan_p2p.store.formats import Commit, commit_data
 
 TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # the empty tree
 

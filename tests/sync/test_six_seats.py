@@ -17,7 +17,7 @@ from gitgames import CLI, cli, git, hotseat_game
 from catan_p2p.cli import main
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.state import SEAT_COLOURS
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ from catan_p2p.protocol.message import MERGE_WHAT, merge_message
 from catan_p2p.rules.actions import ClaimSeat, EndTurn
 from catan_p2p.rules.state import Phase
 from catan_p2p.rules.steps import ANSWERS, BY_NAME, STEPS, open_step
-from catan_p2p.store.refs import KINDS, answer_ref, answers_prefix, parse_ref, well_formed
+from catan_p2p.store.refnames import KINDS, answer_ref, answers_prefix, parse_ref, well_formed
 
 ROOT = Path(__file__).resolve().parents[2]
 OPENING = "a" * 40

@@ -21,10 +21,10 @@ from catan_p2p.rules.chance import derive_chance
 from catan_p2p.session.git import GitSession
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter, dumps
+from catan_p2p.store.formats import parse_tree, tree_data
 from catan_p2p.store.memory import MemoryRepo
-from catan_p2p.store.objects import parse_tree, tree_data
 from catan_p2p.store.reading import read_files
-from catan_p2p.store.refs import player_ref
+from catan_p2p.store.refnames import player_ref
 from catan_p2p.store.repo import Repository
 from catan_p2p.trust.engine import step
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs): about 6 minutes on 2 quiet cores
+#   ./test.sh            everything (what .ci/run runs): about 5 minutes on 2 quiet cores
 #                        (2026-11-26: 1,705 tests, pytest 3 min 43 s, about 420 s of CPU;
 #                        later that day 1,710 tests in 4 min 8 s to 4 min 21 s, the same
 #                        tests taking 10 % more CPU: this machine's speed drifts;
-#                        2026-11-28: 1,939 tests, 12 min each with two runs at once)
+#                        2026-11-28: 1,939 tests, 12 min each with two runs at once;
+#                        later that day 1,960 tests: 5 min 17 s alone, 10 min 5 s each
+#                        with two fresh clones run at once)
 #   ./test.sh --quick    skips tests marked slow or network (every test that starts a
 #                        process; tests/conftest.py fails one that is not marked): the
 #                        edit-test loop: 33-41 s on 2 quiet cores (1,400 tests)

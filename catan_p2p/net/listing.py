@@ -18,12 +18,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from catan_p2p.errors import RemoteError, RemoteStopped, UsageError
-from catan_p2p.net.transport import run_git
+from catan_p2p.net.transport import MAX_LISTING, run_git
 from catan_p2p.store.catfile import CatFile
 from catan_p2p.store.refnames import PREFIX
-
-#: Characters of ``ls-remote`` output read at most (about 400,000 refs).
-MAX_LISTING = 48 << 20
 
 
 def ls_remote(url: str, end: float, limit: int = MAX_LISTING) -> dict[str, str]:

@@ -413,6 +413,10 @@ def _exact_junk(kept: Sequence[str]) -> list[str]:
 #: At most this many logs are read when a game is discovered (``join``): a remote may
 #: hold any number of junk names; the seats' own names are asked for first.
 DISCOVER_LOGS = 64
+#: Characters of a remote's listing of refs read at most (``ls-remote``): the listing is
+#: as long as whoever pushed names there made it, and Git is stopped past this (about
+#: 400,000 refs).
+MAX_LISTING = 48 << 20
 
 
 def discover_logs(git_dir: Path, game: str, first: Sequence[str] = (), url: str | None = None):
@@ -420,7 +424,7 @@ def discover_logs(git_dir: Path, game: str, first: Sequence[str] = (), url: str 
     ``git ls-remote`` (names only: nothing is fetched), ``first`` before the others."""
     where = _checked_url(url or REMOTE)
     prefix = game_prefix(game) + "/"
-    proc = run_git(git_dir, "ls-remote", "--", where, prefix + "*")
+    proc = run_git(git_dir, "ls-remote", "--", where, prefix + "*", limit=MAX_LISTING)
     if proc.returncode != 0:
         raise _fetch_error(git_dir, proc)
     names = []

@@ -80,3 +80,25 @@ def test_a_remote_on_this_disk_is_read_in_place_and_another_is_fetched(tmp_path)
 def test_a_url_that_would_be_an_option_is_refused_before_git_runs():
     with pytest.raises(Exception, match="not a Git URL"):
         ls_remote("--upload-pack=touch /tmp/x", time.monotonic() + 5)
+
+
+def test_a_game_discovered_on_a_remote_full_of_junk_names_is_read_within_the_bound(
+    tmp_path, monkeypatch
+):
+    """``join`` lists a game's logs with ``ls-remote``: a remote that holds more names of
+    the game's shape than the bound is stopped with one sentence, never read whole."""
+    from catan_p2p.net import transport
+
+    remote = tmp_path / "junk.git"
+    gitcmd.run(None, "init", "-q", "--bare", str(remote), check=True)
+    tree = gitcmd.run(remote, "mktree", input="", check=True).stdout.strip()
+    who = {f"GIT_{k}_{v}": "junk" for k in ("AUTHOR", "COMMITTER") for v in ("NAME", "EMAIL")}
+    commit = gitcmd.run(remote, "commit-tree", tree, "-m", "junk", env=who, check=True)
+    lines = "".join(f"create {PREFIX}/g/p{i} {commit.stdout.strip()}\n" for i in range(300))
+    gitcmd.run(remote, "update-ref", "--stdin", input=lines, check=True)
+    mine = tmp_path / "mine.git"
+    gitcmd.run(None, "init", "-q", "--bare", str(mine), check=True)
+    assert len(transport.discover_logs(mine, "g", url=str(remote))) == transport.DISCOVER_LOGS
+    monkeypatch.setattr(transport, "MAX_LISTING", 2000)
+    with pytest.raises(RemoteStopped, match="wrote more than"):
+        transport.discover_logs(mine, "g", url=str(remote))

@@ -20,13 +20,14 @@ from catan_p2p.store.refnames import PREFIX
 pytestmark = pytest.mark.network  # real Git transports, a silent server
 
 
-def _junk_remote(path: Path, refs: int) -> Path:
-    """A bare remote with ``refs`` game-shaped refs on one junk commit."""
+def _junk_remote(path: Path, refs: int, name: str = "g{i}/red") -> Path:
+    """A bare remote with ``refs`` game-shaped refs (``name`` with its number) on one
+    junk commit."""
     gitcmd.run(None, "init", "-q", "--bare", str(path), check=True)
     tree = gitcmd.run(path, "mktree", input="", check=True).stdout.strip()
     who = {f"GIT_{k}_{v}": "junk" for k in ("AUTHOR", "COMMITTER") for v in ("NAME", "EMAIL")}
     commit = gitcmd.run(path, "commit-tree", tree, "-m", "junk", env=who, check=True).stdout.strip()
-    lines = "".join(f"create {PREFIX}/g{i}/red {commit}\n" for i in range(refs))
+    lines = "".join(f"create {PREFIX}/{name.format(i=i)} {commit}\n" for i in range(refs))
     gitcmd.run(path, "update-ref", "--stdin", input=lines, check=True)
     return path
 
@@ -89,13 +90,7 @@ def test_a_game_discovered_on_a_remote_full_of_junk_names_is_read_within_the_bou
     the game's shape than the bound is stopped with one sentence, never read whole."""
     from catan_p2p.net import transport
 
-    remote = tmp_path / "junk.git"
-    gitcmd.run(None, "init", "-q", "--bare", str(remote), check=True)
-    tree = gitcmd.run(remote, "mktree", input="", check=True).stdout.strip()
-    who = {f"GIT_{k}_{v}": "junk" for k in ("AUTHOR", "COMMITTER") for v in ("NAME", "EMAIL")}
-    commit = gitcmd.run(remote, "commit-tree", tree, "-m", "junk", env=who, check=True)
-    lines = "".join(f"create {PREFIX}/g/p{i} {commit.stdout.strip()}\n" for i in range(300))
-    gitcmd.run(remote, "update-ref", "--stdin", input=lines, check=True)
+    remote = _junk_remote(tmp_path / "junk.git", 300, name="g/p{i}")
     mine = tmp_path / "mine.git"
     gitcmd.run(None, "init", "-q", "--bare", str(mine), check=True)
     assert len(transport.discover_logs(mine, "g", url=str(remote))) == transport.DISCOVER_LOGS

@@ -327,3 +327,42 @@ def test_the_clock_guards_see_what_they_must_refuse():
         'monkeypatch.setattr(objects, "write_pack", _full)',
     ]
     assert [f for f in fine if any(p.search(f) for p in (*CLOCK_PATCHES, SOURCE_SET))] == []
+
+
+#: Ways the package could read the time of day beside ``catan_p2p.clock``.
+CLOCK_READS = re.compile(
+    r"\btime\.(time|time_ns)\(|\bdatetime\.(now|utcnow|today)\(|\bdate\.today\(|"
+    r"^\s*from\s+time\s+import\s+[^#]*\btime\b"
+)
+
+
+def _clock_reads(source: str) -> list[int]:
+    return [n for n, line in enumerate(source.splitlines(), 1) if CLOCK_READS.search(line)]
+
+
+def test_the_package_reads_the_time_only_through_the_clock():
+    """Every "now" of the package (a commit's date, "fetched 5 s ago", a lock's age, a
+    waiting time) comes from ``clock.now()``, so a test's clock (``fake_clock``, the
+    model's virtual time) is the time of every module, the window's included. Durations
+    read ``time.monotonic`` or ``perf_counter``, which this allows."""
+    package = ROOT / "catan_p2p"
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in sorted(package.glob("**/*.py"))
+        if p != package / "clock.py"
+        for n in _clock_reads(p.read_text())
+    ]
+    assert found == []
+
+
+def test_the_clock_read_guard_sees_what_it_must_refuse():
+    caught = [
+        "since = time.time()",
+        "stamp = time.time_ns()",
+        "when = datetime.now(timezone.utc)",
+        "day = date.today()",
+        "from time import monotonic, time",
+    ]
+    assert [c for c in caught if not _clock_reads(c)] == []
+    fine = ["t0 = time.monotonic()", "clock.now()", "time.strftime('%H:%M', time.gmtime(w))"]
+    assert [f for f in fine if _clock_reads(f)] == []

@@ -301,12 +301,12 @@ class AlphaBetaPort(Player):
     def decide(self, game, playable_actions):  # type: ignore[no-untyped-def]
         if len(playable_actions) == 1:
             return playable_actions[0]
-        deadline = time.time() + MAX_SEARCH_SECONDS
+        deadline = time.monotonic() + MAX_SEARCH_SECONDS
         action, _ = self._search(game.copy(), self.depth, float("-inf"), float("inf"), deadline)
         return action if action is not None else random.choice(playable_actions)
 
     def _search(self, game, depth, alpha, beta, deadline):  # type: ignore[no-untyped-def]
-        if depth == 0 or game.winning_color() is not None or time.time() >= deadline:
+        if depth == 0 or game.winning_color() is not None or time.monotonic() >= deadline:
             return None, self.value_fn(game, self.color)
         maximising = game.state.current_color() == self.color
         best_action = None

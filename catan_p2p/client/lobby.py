@@ -20,6 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from catan_p2p import clock  # noqa: E402
 from catan_p2p.client import clipboard, theme  # noqa: E402
 from catan_p2p.client.panels import panel_box  # noqa: E402
 from catan_p2p.client.widgets import Button, draw_text  # noqa: E402
@@ -60,7 +61,7 @@ def _names(players: tuple[str, ...]) -> str:
 def _ago(when: int) -> str:
     if when <= 0:
         return ""
-    seconds = max(0, int(time.time()) - when)
+    seconds = max(0, int(clock.now()) - when)
     for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size:
             return f"{seconds // size} {unit} ago"

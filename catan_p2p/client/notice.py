@@ -21,6 +21,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from catan_p2p import clock  # noqa: E402
 from catan_p2p.client import theme  # noqa: E402
 from catan_p2p.client.sound import Sounds  # noqa: E402
 from catan_p2p.client.widgets import draw_text  # noqa: E402
@@ -79,20 +80,20 @@ class TurnNotice:
         self.notify = notify
         self.caption = caption
         self.waiting_on: tuple[str, ...] = ()  # the local players the game waits on
-        self.since: float | None = None  # time.time() when it began to wait on them
+        self.since: float | None = None  # clock.now() when it began to wait on them
         self.seen = True  # the player has been at the window since
         self._flashes = 0
         self._flashed_at = 0.0
         self._shown = title
         self._opened = False  # the first ``follow`` is the window opening
-        self.timed_from: float | None = None  # the commit the game waits after (time.time())
+        self.timed_from: float | None = None  # the commit the game waits after (clock.now())
 
     def follow(self, waiting_on: Sequence[str], what: str, since: float | None = None) -> None:
         """The game now waits on ``waiting_on`` (local players) for ``what``; ``since``:
         when it began to (the commit it waits after), else now."""
         waiting = tuple(waiting_on)
         # the agreed timeout counts from the newest move, the think clock from the first
-        self.timed_from = since if since is not None else (self.timed_from or time.time())
+        self.timed_from = since if since is not None else (self.timed_from or clock.now())
         if self._opened and waiting == self.waiting_on:
             return
         # waiting when the window opens: the player is there, it just opened it
@@ -100,7 +101,7 @@ class TurnNotice:
         if not self._opened:
             self._opened = True
             if waiting:
-                self.since = since if since is not None else time.time()
+                self.since = since if since is not None else clock.now()
                 self._set(f"{MARK} — {self.title}")
         self.waiting_on = waiting
         if not waiting:
@@ -109,7 +110,7 @@ class TurnNotice:
             self._set(self.title)
             return
         if began:
-            self.since = since if since is not None else time.time()
+            self.since = since if since is not None else clock.now()
             self.seen = False
             self._flashes = 0
             self._flashed_at = 0.0
@@ -140,7 +141,7 @@ class TurnNotice:
         """Seconds the game has waited on this window's players (None: it does not)."""
         if self.since is None:
             return None
-        return (time.time() if now is None else now) - self.since
+        return (clock.now() if now is None else now) - self.since
 
     def draw(self, surface: pygame.Surface, board: pygame.Rect, timeout: int = 0) -> None:
         """The think clock over the board's top edge; with an agreed ``timeout``, the
@@ -151,7 +152,7 @@ class TurnNotice:
         text = f"Your move · thinking {clock_text(thought)}"
         colour = theme.TEXT
         if timeout:
-            left = timeout - (time.time() - (self.timed_from or time.time()))
+            left = timeout - (clock.now() - (self.timed_from or clock.now()))
             if left > 0:
                 text += f" · {clock_text(left)} left of the agreed {clock_text(timeout)}"
                 colour = theme.WARN if left < 60 else theme.TEXT

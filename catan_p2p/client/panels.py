@@ -6,12 +6,12 @@ keeps no state of its own, so the live window and the replay viewer share them.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pygame
 
+from catan_p2p import clock
 from catan_p2p.client import theme
 from catan_p2p.client.layout import LOG_LINE, player_row
 from catan_p2p.client.widgets import (
@@ -473,14 +473,14 @@ def draw_sync(
     if status.last_fetch is None:
         fetched = "never fetched"
     else:
-        fetched = f"fetched {max(0, int(time.time() - status.last_fetch))} s ago"
+        fetched = f"fetched {max(0, int(clock.now() - status.last_fetch))} s ago"
     text = f"{len(status.peers)} peers · ahead {status.ahead} · behind {status.behind} · {fetched}"
     if waiting_on is not None and not status.error:
         player, heard = waiting_on
         if heard is None:
             text = f"{player.capitalize()}: no move seen yet · {fetched}"
         else:
-            quiet = max(0.0, time.time() - heard)
+            quiet = max(0.0, clock.now() - heard)
             text = f"{player.capitalize()} last moved {ago(quiet)} ago · {fetched}"
             if quiet > SILENT_AFTER:
                 colour, ink = theme.WARN, theme.WARN

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
+from catan_p2p import clock
 from catan_p2p.commands._options import add_json
 from catan_p2p.commands._seats import bot_seats
 from catan_p2p.printable import shown
@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    now = int(time.time())
+    now = int(clock.now())
     if args.url:
         found = list_invite(args.url) if is_invite(args.url) else list_remote(args.url)
         if args.json:

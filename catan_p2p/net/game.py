@@ -44,7 +44,7 @@ class SyncStatus:
     peers: tuple[str, ...] = ()
     ahead: int = 0  # own commits not yet pushed
     behind: int = 0  # peer commits seen but not yet applied
-    last_fetch: float | None = None  # time.time() of the last successful fetch
+    last_fetch: float | None = None  # clock.now() at the last successful fetch
     error: str | None = None  # the last sync error, one sentence
     forks: tuple[Fork, ...] = field(default_factory=tuple)  # diverging heads found
     waiting: tuple[str, ...] = ()  # lines that wait for a peer's closing merge (not forks)

@@ -34,6 +34,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from catan_p2p import clock
 from catan_p2p.bots.base import Bot
 from catan_p2p.errors import CatanError, ForkError, IllegalAction
 from catan_p2p.net import nudge, pacing, serve
@@ -216,7 +217,7 @@ class Runtime:
         self.reopen = reopen
         self.status: SyncStatus | None = None
         self.rounds = 0
-        self.heard: dict[str, float] = {}  # player -> time.time() its branch last moved
+        self.heard: dict[str, float] = {}  # player -> clock.now() its branch last moved
         self.stopped_by: str | None = None  # why recording stopped (another device)
         self.notices: queue.Queue[Notice] = queue.Queue()
         self._heads: dict[str, str] = {}
@@ -639,7 +640,7 @@ class Runtime:
         for player, (oid, when) in heads.items():
             if self._heads.get(player) != oid:
                 moved = True
-                self.heard[player] = time.time() if player in self._heads else float(when)
+                self.heard[player] = clock.now() if player in self._heads else float(when)
         self._heads = {p: oid for p, (oid, _) in heads.items()}
         return moved
 

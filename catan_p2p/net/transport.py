@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
+from catan_p2p import clock
 from catan_p2p.errors import RemoteError, RemoteStopped
 from catan_p2p.printable import one_line
 from catan_p2p.store import disk, gitcmd
@@ -514,7 +515,7 @@ def _clear_stale_lock(
         if not lock.resolve().is_relative_to(tracking.resolve()):
             return False
         seen = lock.stat()
-        sleep(max(0.0, STALE_LOCK_SECONDS - (time.time() - seen.st_mtime)))
+        sleep(max(0.0, STALE_LOCK_SECONDS - (clock.now() - seen.st_mtime)))
         now = lock.stat()
         if (now.st_ino, now.st_mtime_ns, now.st_size) == (
             seen.st_ino,

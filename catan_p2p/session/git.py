@@ -8,12 +8,12 @@ One thread uses a session: the peer runtime (``net.runtime``) behind every front
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+from catan_p2p import clock
 from catan_p2p.errors import UsageError
 from catan_p2p.net import nudge
 from catan_p2p.net.chat import ChatLog
@@ -201,7 +201,7 @@ class GitSession:
 
     def _sync_local(self, fetched: bool, error: str | None) -> None:
         if fetched:
-            self._status = replace(self._status, last_fetch=time.time(), error=None)
+            self._status = replace(self._status, last_fetch=clock.now(), error=None)
         elif error is not None:  # keep the fetch error; pushing now would fail the same way
             self._status = replace(self._status, error=error)
         found = self.seats.adopt(may_close=not self.read_only)

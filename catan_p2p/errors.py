@@ -52,7 +52,7 @@ class RemoteError(CatanError):
 
 class RemoteStopped(RemoteError):
     """A Git transfer was stopped before its end: the remote took longer than its time,
-    or said more than a bounded read takes (a hung or hostile remote)."""
+    or wrote more than its bound (a hung or hostile remote: ``net.transport.run_git``)."""
 
     def __init__(self, command: str, reason: str) -> None:
         super().__init__(f"git {command} {reason}; check the remote and retry")

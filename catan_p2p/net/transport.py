@@ -7,13 +7,13 @@ A failure becomes a ``RemoteError`` with one sentence and what to do.
 
 from __future__ import annotations
 
+import os
 import re
+import selectors
 import subprocess
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO
 
 from catan_p2p import clock
 from catan_p2p.errors import RemoteError, RemoteStopped
@@ -42,6 +42,9 @@ __all__ = [
 ]
 
 TIMEOUT = 30
+#: Characters a fetch or push of the game's own refs may write on either stream: it
+#: writes a line per ref at most (``push --porcelain``), a few hundred of them.
+MAX_TOLD = 1 << 20
 #: How long a tracking ref's ``.lock`` may stand unchanged before it is taken as left by a
 #: Git that died (a live fetch or push holds one for milliseconds).
 STALE_LOCK_SECONDS = 2.0
@@ -73,10 +76,10 @@ def run_git(
     stdin: str | None = None,
     timeout: float = TIMEOUT,
     on_start: Callable[[subprocess.Popen], None] | None = None,
-    limit: int | None = None,
+    limit: int = MAX_TOLD,
 ) -> subprocess.CompletedProcess:
-    """Run one Git command that may talk to a remote; stopped, Git is let to remove its
-    ``.lock`` files first.
+    """Run one Git command that may talk to a remote, within a deadline and a bound on
+    what it may write; stopped, Git is let to remove its ``.lock`` files first.
 
     ``subprocess.run`` SIGKILLs its child on a timeout or a Ctrl-C, and a fetch killed
     while updating a tracking ref leaves ``<ref>.lock`` behind: every later fetch then
@@ -84,10 +87,12 @@ def run_git(
     group) and on SIGTERM, so it gets the time to. ``stdin``: what Git reads (a name's
     bytes that are no UTF-8 pass as ``surrogateescape`` made them, as in arguments).
     ``timeout``: seconds Git may take; ``on_start`` is handed the process (a caller that
-    stops waiting for it may stop it later, ``stop``). ``limit``: characters of output
-    kept at most, past which Git is stopped as a late one is (a remote's listing of
-    refs is as long as whoever pushed junk there made it); None: a transfer of this
-    peer's own game, whose output is a few lines.
+    stops waiting for it may stop it later, ``stop``). ``limit``: characters Git may
+    write on either stream, past which it is stopped as a late one is. What a remote
+    says reaches us through Git (its hooks' and its server's ``remote:`` lines, its
+    listing of refs), so every transfer is bounded: an honest fetch or push of the game
+    writes a few lines (``MAX_TOLD``), a listing as much as whoever pushed junk made it
+    (``MAX_LISTING``).
 
     Raises:
         RemoteStopped: Git took longer than ``timeout``, or wrote more than ``limit``.
@@ -100,93 +105,110 @@ def run_git(
         stdin=None if stdin is None else subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        encoding="utf-8",
-        errors="surrogateescape",
     ) as proc:
         if on_start is not None:
             on_start(proc)
-        if limit is not None:
-            out, err = _bounded(proc, args[0], stdin, timeout, limit)
-            return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
-        try:
-            out, err = proc.communicate(stdin, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _stop_gently(proc, signal_first=True)
-            raise RemoteStopped(args[0], f"timed out after {timeout:g} s") from None
-        except KeyboardInterrupt:
-            _stop_gently(proc, signal_first=False)  # Git had the SIGINT too
-            raise
+        data = None if stdin is None else stdin.encode("utf-8", "surrogateescape")
+        out, err = _bounded(proc, args[0], data, timeout, limit)
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
-#: Characters of Git's complaints kept from a bounded run (the rest is read and dropped:
+#: Characters of Git's complaints kept (the rest, up to the bound, is read and dropped:
 #: a remote's ``remote:`` lines are the remote's to write).
 MAX_SAID = 64 * 1024
-#: Characters read from Git at a time.
+#: Bytes read from a pipe at a time.
 _CHUNK = 64 * 1024
+#: Seconds a pipe may stay open once Git has ended: a helper it started (an ssh
+#: connection kept for the next transfer) may hold it.
+_AFTER_EXIT = 1.0
 
 
 def _bounded(
-    proc: subprocess.Popen, command: str, stdin: str | None, timeout: float, limit: int
+    proc: subprocess.Popen, command: str, stdin: bytes | None, timeout: float, limit: int
 ) -> tuple[str, str]:
-    """``proc.communicate`` keeping at most ``limit`` characters of output (and
-    ``MAX_SAID`` of complaints): each pipe is read by a thread while this one waits
-    for Git with the deadline, so a remote that says too much is stopped as soon as it
-    has, and one that says nothing when its time is up.
+    """``proc.communicate`` keeping at most ``limit`` characters of output and
+    ``MAX_SAID`` of complaints, in this thread: one ``select`` loop reads both pipes and
+    feeds ``stdin``, so a remote that says too much is stopped as soon as it has, one
+    that says nothing when its time is up, and a transfer starts no thread.
 
     Raises:
-        RemoteStopped: past ``timeout``, or past ``limit`` (Git stopped with SIGTERM, so
-            it removes its locks; SIGKILL only after a grace).
+        RemoteStopped: past ``timeout``, or past ``limit`` on either stream (Git stopped
+            with SIGTERM, so it removes its locks; SIGKILL only after a grace).
     """
-    out: list[str] = []
-    err: list[str] = []
-    over = threading.Event()
-
-    def drain(pipe: IO[str], into: list[str], cap: int, stop_past: bool) -> None:
-        size = 0
-        try:
-            while chunk := pipe.read(_CHUNK):
-                size += len(chunk)
-                if size <= cap:
-                    into.append(chunk)
-                elif stop_past:
-                    over.set()
-                    stop(proc)
-                    return
-        except (ValueError, OSError):
-            pass  # closed under it: Git ended and a helper it started held the pipe
-
-    def feed() -> None:
-        try:
-            proc.stdin.write(stdin)  # type: ignore[union-attr, arg-type]
-            proc.stdin.close()  # type: ignore[union-attr]
-        except (BrokenPipeError, ValueError, OSError):
-            pass  # Git stopped reading: its exit says why
-
-    threads = [
-        threading.Thread(target=drain, args=(proc.stdout, out, limit, True), daemon=True),
-        threading.Thread(target=drain, args=(proc.stderr, err, MAX_SAID, False), daemon=True),
-    ]
+    kept: dict[int, list[bytes]] = {}
+    caps: dict[int, int] = {}
+    sizes: dict[int, int] = {}
+    for pipe, cap in ((proc.stdout, limit), (proc.stderr, MAX_SAID)):
+        fd = pipe.fileno()  # type: ignore[union-attr]
+        kept[fd], caps[fd], sizes[fd] = [], cap, 0
+    selector = selectors.DefaultSelector()
+    for fd in kept:
+        selector.register(fd, selectors.EVENT_READ)
+    todo = memoryview(stdin or b"")
     if stdin is not None:
-        threads.append(threading.Thread(target=feed, daemon=True))
-    for thread in threads:
-        thread.start()
+        os.set_blocking(proc.stdin.fileno(), False)  # type: ignore[union-attr]
+        if todo:
+            selector.register(proc.stdin.fileno(), selectors.EVENT_WRITE)  # type: ignore[union-attr]
+        else:
+            proc.stdin.close()  # type: ignore[union-attr]
+    deadline = time.monotonic() + timeout
+    ended_at: float | None = None
+    over = False
     try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        stop(proc)
-        _wait_or_kill(proc)
-        raise RemoteStopped(command, f"timed out after {timeout:g} s") from None
+        while selector.get_map() and not over:
+            now = time.monotonic()
+            if ended_at is None and proc.poll() is not None:
+                ended_at = now
+            if now >= deadline or (ended_at is not None and now - ended_at > _AFTER_EXIT):
+                break
+            wait = min(deadline - now, 0.05 if ended_at is None else _AFTER_EXIT)
+            for key, _ in selector.select(wait):
+                fd = key.fd
+                if fd not in kept:  # Git's stdin has room
+                    try:
+                        todo = todo[os.write(fd, todo[:_CHUNK]) :]
+                    except BlockingIOError:
+                        continue
+                    except OSError:  # Git stopped reading: its exit says why
+                        todo = todo[:0]
+                    if not todo:
+                        selector.unregister(fd)
+                        proc.stdin.close()  # type: ignore[union-attr]
+                    continue
+                chunk = os.read(fd, _CHUNK)
+                if not chunk:
+                    selector.unregister(fd)
+                    continue
+                sizes[fd] += len(chunk)
+                if sizes[fd] > limit:
+                    over = True
+                    break
+                if sizes[fd] - len(chunk) < caps[fd]:
+                    kept[fd].append(chunk)
+        late = ended_at is None and not over and not _ended(proc, deadline)
+        if over or late:
+            stop(proc)
+            _wait_or_kill(proc)
+            if over:
+                size = f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit:,} characters"
+                raise RemoteStopped(command, f"wrote more than {size}")
+            raise RemoteStopped(command, f"timed out after {timeout:g} s")
     except KeyboardInterrupt:
         _wait_or_kill(proc)  # Git had the SIGINT too
         raise
     finally:
-        for thread in threads:  # a helper Git started may still hold a pipe: not for long
-            thread.join(1.0)
-    if over.is_set():
-        size = f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit:,} characters"
-        raise RemoteStopped(command, f"wrote more than {size}")
-    return "".join(out), "".join(err)
+        selector.close()
+    out, err = (b"".join(kept[fd])[: caps[fd]] for fd in kept)
+    return out.decode("utf-8", "surrogateescape"), err.decode("utf-8", "surrogateescape")
+
+
+def _ended(proc: subprocess.Popen, deadline: float) -> bool:
+    """Wait for Git to end by ``deadline``; False if it is still running then."""
+    try:
+        proc.wait(max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def _wait_or_kill(proc: subprocess.Popen, grace: float = 5.0) -> None:
@@ -212,17 +234,6 @@ def stop(proc: subprocess.Popen) -> None:
             proc.terminate()
         except OSError:
             pass  # ended meanwhile
-
-
-def _stop_gently(proc: subprocess.Popen, signal_first: bool, grace: float = 5.0) -> None:
-    """End ``proc`` the way Git cleans up after (SIGTERM), SIGKILL only past ``grace``."""
-    if signal_first:
-        proc.terminate()
-    try:
-        proc.communicate(timeout=grace)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
 
 
 def _reason(proc: subprocess.CompletedProcess) -> str:

@@ -109,9 +109,13 @@ def test_no_modules_import_each_other_in_a_circle():
 
 
 #: What ``protocol/`` may not import: the standard library's ways to touch a disk, a
-#: process, a socket or the clock, and the package's modules that do.
+#: process, a socket, the clock or the system's randomness, and the package's modules
+#: that do.
 IMPURE = (
     "os",
+    "random",
+    "secrets",
+    "uuid",
     "io",
     "sys",
     "time",
@@ -163,6 +167,9 @@ COMPUTE_ONLY: dict[str, tuple[str, ...]] = {
 
 #: Calls that read the clock or a file whatever was imported.
 IMPURE_CALLS = ("open", "input", "print", "exec", "eval", "__import__")
+#: Methods that draw the system's randomness whatever was imported (a new key: the
+#: protocol checks keys, ``session/keys.py`` makes them).
+RANDOM_METHODS = ("generate", "urandom", "token_bytes", "getrandom", "randbytes")
 
 
 def _impurities(path: Path, module: str | None = None) -> list[str]:
@@ -190,6 +197,12 @@ def _impurities(path: Path, module: str | None = None) -> list[str]:
             and node.func.id in IMPURE_CALLS
         ):
             found.append(f"{path.name}:{node.lineno} calls {node.func.id}()")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in RANDOM_METHODS
+        ):
+            found.append(f"{path.name}:{node.lineno} draws randomness: .{node.func.attr}()")
         if isinstance(node, ast.Name) and node.id in ("GameRepo", "MemoryRepo", "Repository"):
             found.append(f"{path.name}:{node.lineno} names {node.id}, not a CommitGraph")
     return sorted(set(found))
@@ -226,6 +239,7 @@ def test_the_purity_check_sees_what_it_must_refuse(tmp_path):
     bad.write_text(
         "import time\nfrom pathlib import Path\nfrom catan_p2p.store.repo import GameRepo\n"
         "def f(repo: GameRepo):\n    return open(Path('x')).read(), time.time()\n"
+        "def g():\n    return Ed25519PrivateKey.generate()\nimport secrets\n"
     )
     found = _impurities(bad, "catan_p2p.protocol.bad")
     assert any("imports time" in f for f in found)
@@ -233,6 +247,8 @@ def test_the_purity_check_sees_what_it_must_refuse(tmp_path):
     assert any("catan_p2p.store.repo" in f for f in found)
     assert any("calls open()" in f for f in found)
     assert any("names GameRepo" in f for f in found)
+    assert any("draws randomness: .generate()" in f for f in found)
+    assert any("imports secrets" in f for f in found)
 
 
 def test_what_the_protocol_imports_is_pure_too():

@@ -137,8 +137,7 @@ def local_keys(repo: Path, players: tuple[str, ...] | list[str]) -> dict:
     folder: a game against bots leaves no keys behind that another game (or a bot
     started in the wrong repository) would then pick up.
     """
-    from catan_p2p.protocol.signing import SeatKey
-    from catan_p2p.session.keys import existing_key, remember, save_key
+    from catan_p2p.session.keys import existing_key, new_key, remember, save_key
     from catan_p2p.store.repo import init_repo
 
     try:
@@ -150,7 +149,7 @@ def local_keys(repo: Path, players: tuple[str, ...] | list[str]) -> dict:
         key = existing_key(p)
         if key is None:
             path = git_dir / "catan-p2p-keys" / p
-            key = SeatKey.generate()
+            key = new_key()
             save_key(key, path)
             remember(git_dir, p, path)
         keys[p] = key

@@ -94,10 +94,6 @@ class SeatKey:
         self.public = key_text(self.raw_public)
 
     @classmethod
-    def generate(cls) -> SeatKey:
-        return cls(Ed25519PrivateKey.generate())
-
-    @classmethod
     def from_seed(cls, seed: bytes) -> SeatKey:
         """A key from 32 secret bytes (test vectors and reproducible tests only)."""
         return cls(Ed25519PrivateKey.from_private_bytes(seed))

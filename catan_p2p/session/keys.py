@@ -15,6 +15,8 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from catan_p2p.errors import UsageError
 from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.state import GameState
@@ -22,6 +24,12 @@ from catan_p2p.session.home import catan_home
 
 #: File in a repository's git directory: player -> key file used for that seat here.
 REMEMBERED = "catan-p2p-keys.json"
+
+
+def new_key() -> SeatKey:
+    """A new seat key from the system's randomness (the protocol only checks keys: it
+    draws none)."""
+    return SeatKey(Ed25519PrivateKey.generate())
 
 
 def load_key(path: Path) -> SeatKey:
@@ -51,7 +59,7 @@ def default_key_path(player: str) -> Path:
 
 def _create_once(path: Path) -> SeatKey:
     """Make the key at ``path`` unless another process made it first (then load that)."""
-    key = SeatKey.generate()
+    key = new_key()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     save_key(key, tmp)
     try:
@@ -153,6 +161,6 @@ def seat_keys(
             key = existing_key(p, git_dir=git_dir)
             if key is None:
                 throwaway.add(p)
-                key = SeatKey.generate()
+                key = new_key()
         keys[p] = key
     return keys, frozenset(throwaway)

@@ -22,7 +22,7 @@ from catan_p2p.replica import tracking
 from catan_p2p.rules.board import Board, standard_board
 from catan_p2p.rules.steps import SEAT
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.keys import remember, seat_key
+from catan_p2p.session.keys import new_key, remember, seat_key
 from catan_p2p.store.codec import BANK
 from catan_p2p.store.refnames import (
     answers_prefix,
@@ -344,7 +344,7 @@ def claimed_seats(
     made = [player_ref(game, p) for p in players if repo.refs.get(player_ref(game, p)) is None]
     for ref in made:  # a reader's copies, from the genesis on, as a spectator's
         repo.refs.set(ref, genesis, None)
-    keys = {p: SeatKey.generate() for p in players}  # throw-away: it only reads
+    keys = {p: new_key() for p in players}  # throw-away: it only reads
     seats: tuple[str, ...] = ()
     try:
         session = GitSession(repo, game, players, keys=keys, read_only=True)

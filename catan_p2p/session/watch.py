@@ -18,11 +18,10 @@ from catan_p2p.errors import UsageError
 from catan_p2p.net import transport
 from catan_p2p.net.game import LogEntry, SyncStatus
 from catan_p2p.protocol.genesis import open_genesis
-from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import Action
 from catan_p2p.rules.state import GameState
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.keys import catan_home
+from catan_p2p.session.keys import catan_home, new_key
 from catan_p2p.session.start import check_start, fetch, joined_genesis
 from catan_p2p.store.refnames import (
     check_name,
@@ -107,7 +106,7 @@ def open_watch(url: str, game: str, repo: Path, start: str | None = None) -> Spe
     for p in players:  # the spectator's verified copies start at the genesis
         if game_repo.refs.get(player_ref(game, p)) is None:
             game_repo.refs.set(player_ref(game, p), genesis, None)
-    keys = {p: SeatKey.generate() for p in players}  # throw-away: no seat claimed them
+    keys = {p: new_key() for p in players}  # throw-away: no seat claimed them
     session = GitSession(path, game, players, keys=keys, read_only=True)
     return Spectator(session)
 

@@ -25,7 +25,7 @@ from catan_p2p.net.runtime import Runtime
 from catan_p2p.protocol.audit import audit
 from catan_p2p.rules.board import STANDARD_BOARD
 from catan_p2p.session.git import GitSession
-from catan_p2p.session.keys import signing_keys
+from catan_p2p.session.keys import new_key, signing_keys
 from catan_p2p.session.start import create_game, join_game
 from catan_p2p.store.repo import GameRepo
 
@@ -175,7 +175,6 @@ def test_chat_and_log_chat_from_the_terminal(tmp_path, capsys):
 def test_a_message_written_on_another_players_chat_ref_is_not_shown_as_theirs(tmp_path):
     """Anyone who can push may append to Blue's chat ref; only Blue's key makes it Blue's."""
     from catan_p2p.net.chat import ChatLog
-    from catan_p2p.protocol.signing import SeatKey
     from catan_p2p.session.start import create_game
     from catan_p2p.store.formats import commit_data, player_email
 
@@ -186,7 +185,7 @@ def test_a_message_written_on_another_players_chat_ref_is_not_shown_as_theirs(tm
     parent = chat.repo.refs.get(chat.ref("blue"))
     empty = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
     chat.repo.store.write(b"tree", b"")
-    for key in (None, SeatKey.generate()):  # unsigned, and signed by a stranger's key
+    for key in (None, new_key()):  # unsigned, and signed by a stranger's key
         fields = (empty, [parent], "blue", player_email("blue"), 1_800_000_000, "I resign\n")
         data = commit_data(*fields, key.sign(commit_data(*fields)) if key else None)
         forged = chat.repo.store.write(b"commit", data)

@@ -18,10 +18,10 @@ from gitgames import REPOSITORIES, cli, copy_game, git, new_repo, play_some, sig
 
 from catan_p2p.cli import main
 from catan_p2p.protocol.message import action_message
-from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import EndTurn, RollDice
 from catan_p2p.rules.chance import derive_chance
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.keys import new_key
 from catan_p2p.session.start import create_game
 from catan_p2p.store.codec import StateWriter
 from catan_p2p.store.formats import commit_data, player_email
@@ -96,7 +96,7 @@ def test_a_move_signed_with_another_players_key_is_refused(game):
 def test_a_move_signed_with_a_stranger_key_is_refused(game):
     path, everyone, blue = game
     tree, action = _roll(everyone)
-    bad = sign_commit(everyone.repo, everyone.head, "red", action, tree, SeatKey.generate())
+    bad = sign_commit(everyone.repo, everyone.head, "red", action, tree, new_key())
     _plant(everyone, bad)
     _refused_everywhere(path, blue, bad, "Red's seat key")
 

@@ -20,12 +20,12 @@ from catan_p2p.cli import main
 from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.protocol.genesis import genesis_of
 from catan_p2p.protocol.message import action_message
-from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import Abandon, EndTurn
 from catan_p2p.rules.menu import legal_actions
 from catan_p2p.rules.state import NOBODY, Phase
 from catan_p2p.rules.waiting import owed_reveal
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.keys import new_key
 from catan_p2p.session.start import create_game
 from catan_p2p.store.repo import GameRepo
 from catan_p2p.trust.engine import step
@@ -130,7 +130,7 @@ def test_an_abandon_in_a_game_without_timeout_or_with_another_key_is_refused(
     session.close()
     session = _session(tmp_path / "timed", repo_kind)
     since = session.repo.commit(session.head).when
-    forged = _abandon_commit(session, "blue", "red", since + HOUR, key=SeatKey.generate())
+    forged = _abandon_commit(session, "blue", "red", since + HOUR, key=new_key())
     with pytest.raises(VerificationError, match="not signed by Blue's seat key"):
         _verify(session, forged, since + 2 * HOUR, fake_clock)
     session.close()

@@ -42,6 +42,7 @@ from catan_p2p.rules.chance import derive_chance
 from catan_p2p.rules.state import Answer as Reply
 from catan_p2p.rules.state import GameState, Phase, TradeOffer
 from catan_p2p.session.git import GitSession
+from catan_p2p.session.keys import new_key
 from catan_p2p.session.start import create_game
 from catan_p2p.store.memory import MemoryRepo
 from catan_p2p.store.repo import Repository
@@ -525,7 +526,7 @@ def test_a_closing_merge_by_another_seat_than_the_abandoner_is_refused(game, lin
 def test_a_closing_merge_by_someone_who_holds_no_seat_is_refused(game, lines):
     """Only a seated player may write it; a stranger's merge (its own key, an author the game
     does not know) is refused as such, not with a crash of the verifier."""
-    stranger = SeatKey.generate()
+    stranger = new_key()
     forged = game.write(
         [lines.over, lines.late],
         "mallory",

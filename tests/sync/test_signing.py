@@ -9,7 +9,7 @@ import pytest
 
 from catan_p2p.errors import UsageError
 from catan_p2p.protocol.signing import SeatKey, allowed_signers, check_signature, parse_key
-from catan_p2p.session.keys import load_key, remember, save_key, seat_key
+from catan_p2p.session.keys import load_key, new_key, remember, save_key, seat_key
 from catan_p2p.store.formats import Commit, commit_data
 
 TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # the empty tree
@@ -95,7 +95,7 @@ def test_seat_keys_are_made_once_and_remembered_per_repository(tmp_path, monkeyp
     assert seat_key("red").public == first.public
     assert (tmp_path / "home" / "keys" / "red").stat().st_mode & 0o077 == 0
     other = tmp_path / "mine"
-    save_key(SeatKey.generate(), other)
+    save_key(new_key(), other)
     git_dir = tmp_path / "g"
     git_dir.mkdir()
     remember(git_dir, "red", other)

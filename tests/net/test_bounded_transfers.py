@@ -1,0 +1,105 @@
+"""The game's own fetch and push keep their bounds: a remote that says too much through
+Git (a hook's output on a push, a server's words on a fetch) is stopped with one sentence,
+is never held whole in memory, and leaves no lock in our repository."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from catan_p2p.errors import RemoteStopped
+from catan_p2p.net import transport
+from catan_p2p.store import gitcmd
+from catan_p2p.store.refnames import PREFIX
+
+pytestmark = pytest.mark.network  # real Git transports to hostile remotes on this disk
+
+#: What the hostile remotes write: far more than the bound (``MAX_TOLD``), and finite, so
+#: a reader with no bound (the old one) ends too, having held all of it.
+FLOOD = 64 << 20
+LOG = f"{PREFIX}/g/red"
+
+
+def _script(path: Path, body: str) -> Path:
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+    return path
+
+
+def _flood(to: str) -> str:
+    """A shell line writing ``FLOOD`` bytes of lines to ``to`` (a hostile remote's words)."""
+    return f"yes 'remote junk junk junk junk junk junk junk junk' | head -c {FLOOD} >{to}"
+
+
+def _repo_with_log(path: Path) -> Path:
+    """A bare repository holding one commit on the red seat's log of game ``g``."""
+    gitcmd.run(None, "init", "-q", "--bare", str(path), check=True)
+    tree = gitcmd.run(path, "mktree", input="", check=True).stdout.strip()
+    who = {f"GIT_{k}_{v}": "t" for k in ("AUTHOR", "COMMITTER") for v in ("NAME", "EMAIL")}
+    commit = gitcmd.run(path, "commit-tree", tree, "-m", "c", env=who, check=True).stdout.strip()
+    gitcmd.run(path, "update-ref", LOG, commit, check=True)
+    return path
+
+
+def _locks(git_dir: Path) -> list[Path]:
+    return sorted(git_dir.rglob("*.lock"))
+
+
+def _stopped(call) -> tuple[str, int]:
+    """What stopped ``call`` (it must raise RemoteStopped), and the most memory Python
+    held at once while it ran."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(RemoteStopped) as stopped:
+            call()
+        return str(stopped.value), tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("hook", ["pre-receive", "post-receive"])
+def test_a_push_whose_remote_hook_floods_us_is_stopped_with_one_sentence(tmp_path, hook):
+    mine = _repo_with_log(tmp_path / "mine.git")
+    remote = tmp_path / "remote.git"
+    gitcmd.run(None, "init", "-q", "--bare", str(remote), check=True)
+    _script(remote / "hooks" / hook, f"cat >/dev/null\n{_flood('&2')}")
+    transport.set_remote(mine, str(remote))
+
+    said, peak = _stopped(lambda: transport.push(mine, [LOG], timeout=120))
+
+    assert said == "git push wrote more than 1 MB; check the remote and retry"
+    assert "\n" not in said
+    assert peak < 8 << 20, f"held {peak:,} bytes of the remote's words"
+    assert _locks(mine) == []
+
+
+def test_a_fetch_whose_remote_floods_us_is_stopped_with_one_sentence(tmp_path):
+    """The remote's upload-pack (here a wrapper the remote's owner put in front of Git's)
+    writes without end before it serves: its words reach our Git's stderr."""
+    remote = _repo_with_log(tmp_path / "remote.git")
+    mine = tmp_path / "mine.git"
+    gitcmd.run(None, "init", "-q", "--bare", str(mine), check=True)
+    server = _script(tmp_path / "upload-pack", f'{_flood("&2")}\nexec git-upload-pack "$@"')
+    transport.set_remote(mine, str(remote))
+    transport.set_config(mine, "remote.origin.uploadpack", str(server))
+
+    said, peak = _stopped(lambda: transport.fetch(mine, "g", logs=[LOG], timeout=120))
+
+    assert said == "git fetch wrote more than 1 MB; check the remote and retry"
+    assert peak < 8 << 20, f"held {peak:,} bytes of the remote's words"
+    assert _locks(mine) == []
+
+
+def test_a_fetch_and_a_push_of_an_honest_remote_pass_within_the_bounds(tmp_path):
+    """The bounds cost an honest transfer nothing: stdin fed, refs brought and sent."""
+    remote = _repo_with_log(tmp_path / "remote.git")
+    mine = tmp_path / "mine.git"
+    gitcmd.run(None, "init", "-q", "--bare", str(mine), check=True)
+    transport.set_remote(mine, str(remote))
+    assert transport.fetch(mine, "g", logs=[LOG, f"{PREFIX}/g/blue"]) == {f"{PREFIX}/g/blue"}
+    tip = gitcmd.run(mine, "rev-parse", transport.tracking_ref(LOG), check=True).stdout
+    gitcmd.run(mine, "update-ref", f"{PREFIX}/g/blue", tip.strip(), check=True)
+    assert transport.push(mine, [f"{PREFIX}/g/blue"]) == frozenset()
+    assert gitcmd.run(remote, "rev-parse", f"{PREFIX}/g/blue").stdout == tip

@@ -4,6 +4,8 @@ is never held whole in memory, and leaves no lock in our repository."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -103,3 +105,45 @@ def test_a_fetch_and_a_push_of_an_honest_remote_pass_within_the_bounds(tmp_path)
     gitcmd.run(mine, "update-ref", f"{PREFIX}/g/blue", tip.strip(), check=True)
     assert transport.push(mine, [f"{PREFIX}/g/blue"]) == frozenset()
     assert gitcmd.run(remote, "rev-parse", f"{PREFIX}/g/blue").stdout == tip
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    """``catan-p2p`` as a real process (stdin closed: nobody at the keyboard)."""
+    command = [sys.executable, "-m", "catan_p2p.cli", *args]
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL
+    )
+
+
+def test_sync_stopped_by_a_flooding_hook_says_one_sentence_and_leaves_no_lock(tmp_path):
+    """``catan-p2p sync`` whose push meets a hook that floods: exit 1, one sentence naming
+    what stopped it, no traceback, no ``.lock`` left in the player's repository."""
+    remote = tmp_path / "remote.git"
+    gitcmd.run(None, "init", "-q", "--bare", str(remote), check=True)
+    red, blue = tmp_path / "red", tmp_path / "blue"
+    made = _cli(
+        "new",
+        "--players",
+        "red,blue",
+        "--seed",
+        "flood",
+        "--game",
+        "g",
+        "--repo",
+        str(red),
+        "--remote",
+        str(remote),
+    )
+    assert made.returncode == 0, made.stderr
+    joined = _cli("join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue))
+    assert joined.returncode == 0, joined.stderr
+    _script(remote / "hooks" / "pre-receive", f"cat >/dev/null\n{_flood('&2')}")
+
+    synced = _cli("sync", "--repo", str(red))  # Red merges Blue's seat claim: a push
+
+    said = [ln for ln in (synced.stdout + synced.stderr).splitlines() if "git push" in ln]
+    assert synced.returncode == 1, synced.stdout + synced.stderr
+    assert len(said) == 1 and "wrote more than 1 MB" in said[0], synced.stdout + synced.stderr
+    assert "Traceback" not in synced.stderr
+    assert len(synced.stdout + synced.stderr) < 2000
+    assert _locks(red / ".git") == []

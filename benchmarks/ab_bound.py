@@ -30,7 +30,6 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -50,12 +49,7 @@ _WHO = {f"GIT_{k}_{v}": "ab" for k in ("AUTHOR", "COMMITTER") for v in ("NAME", 
 def _base_transport(rev: str, tmp: Path, threads: bool):
     """``net/transport.py`` as it was at ``rev``, loaded as a module of its own."""
     root = Path(__file__).resolve().parent.parent
-    text = subprocess.run(
-        ["git", "-C", str(root), "show", f"{rev}:catan_p2p/net/transport.py"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    text = gitcmd.run(None, "-C", str(root), "show", f"{rev}:catan_p2p/net/transport.py").stdout
     name = "base_transport_threads" if threads else "base_transport"
     path = tmp / f"{name}.py"
     path.write_text(text)

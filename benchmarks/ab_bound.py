@@ -4,7 +4,7 @@ bounded reader (this checkout's ``net/transport.py``) against another revision's
 Three ways, in one process, taking turns round by round (pairs alternate their order):
 
 * ``this``: this checkout's transport (every Git run read within its bound);
-* ``base``: the transport at ``--base`` (git revision, default ``main``), whose fetch
+* ``base``: the transport at ``--base`` (git revision, default ``5f1291f``, the last main before every transfer was bounded), whose fetch
   and push read Git whole with ``Popen.communicate``;
 * ``base_threads``: the same revision's transport with every run given a ``limit=``,
   so its fetch and push go through its thread-per-pipe reader (the cost that kept
@@ -155,7 +155,7 @@ def run(base: str, rounds: int, ops: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--base", default="main", help="git revision to compare against")
+    parser.add_argument("--base", default="5f1291f", help="git revision to compare against")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--ops", type=int, default=20)
     parser.add_argument("--out", type=Path, help="also write the JSON here")

@@ -7,7 +7,7 @@ so a remote that is stopped is let to clear its locks as every transfer is.
 
 A remote may be hostile: it may never answer, list refs without end or hand out junk.
 Every call has a deadline (a ``time.monotonic()`` the whole listing shares), a listing
-is read up to ``MAX_LISTING`` characters, and a shallow fetch that fails is split so one
+is read up to ``MAX_LISTING`` bytes, and a shallow fetch that fails is split so one
 bad ref costs only itself. What the objects hold is the reader's to judge (the lobby).
 """
 
@@ -25,7 +25,7 @@ from catan_p2p.store.refnames import PREFIX
 
 def ls_remote(url: str, end: float, limit: int = MAX_LISTING) -> dict[str, str]:
     """``ref -> oid`` of every ref under ``refs/heads/catan/`` of ``url``, by ``end``,
-    from at most ``limit`` characters of listing.
+    from at most ``limit`` bytes of listing.
 
     Raises:
         UsageError: ``url`` would be read as an option.

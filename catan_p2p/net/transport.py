@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 TIMEOUT = 30
-#: Characters a fetch or push of the game's own refs may write on either stream: it
+#: Bytes a fetch or push of the game's own refs may write on either stream: it
 #: writes a line per ref at most (``push --porcelain``), a few hundred of them.
 MAX_TOLD = 1 << 20
 #: How long a tracking ref's ``.lock`` may stand unchanged before it is taken as left by a
@@ -87,7 +87,7 @@ def run_git(
     group) and on SIGTERM, so it gets the time to. ``stdin``: what Git reads (a name's
     bytes that are no UTF-8 pass as ``surrogateescape`` made them, as in arguments).
     ``timeout``: seconds Git may take; ``on_start`` is handed the process (a caller that
-    stops waiting for it may stop it later, ``stop``). ``limit``: characters Git may
+    stops waiting for it may stop it later, ``stop``). ``limit``: bytes Git may
     write on either stream, past which it is stopped as a late one is. What a remote
     says reaches us through Git (its hooks' and its server's ``remote:`` lines, its
     listing of refs), so every transfer is bounded: an honest fetch or push of the game
@@ -113,7 +113,7 @@ def run_git(
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
-#: Characters of Git's complaints kept (the rest, up to the bound, is read and dropped:
+#: Bytes of Git's complaints kept (the rest, up to the bound, is read and dropped:
 #: a remote's ``remote:`` lines are the remote's to write).
 MAX_SAID = 64 * 1024
 #: Bytes read from a pipe at a time.
@@ -126,7 +126,7 @@ _AFTER_EXIT = 1.0
 def _bounded(
     proc: subprocess.Popen, command: str, stdin: bytes | None, timeout: float, limit: int
 ) -> tuple[str, str]:
-    """``proc.communicate`` keeping at most ``limit`` characters of output and
+    """``proc.communicate`` keeping at most ``limit`` bytes of output and
     ``MAX_SAID`` of complaints, in this thread: one ``select`` loop reads both pipes and
     feeds ``stdin``, so a remote that says too much is stopped as soon as it has, one
     that says nothing when its time is up, and a transfer starts no thread.
@@ -190,7 +190,7 @@ def _bounded(
             stop(proc)
             _wait_or_kill(proc)
             if over:
-                size = f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit:,} characters"
+                size = f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit:,} bytes"
                 raise RemoteStopped(command, f"wrote more than {size}")
             raise RemoteStopped(command, f"timed out after {timeout:g} s")
     except KeyboardInterrupt:
@@ -425,7 +425,7 @@ def _exact_junk(kept: Sequence[str]) -> list[str]:
 #: At most this many logs are read when a game is discovered (``join``): a remote may
 #: hold any number of junk names; the seats' own names are asked for first.
 DISCOVER_LOGS = 64
-#: Characters of a remote's listing of refs read at most (``ls-remote``): the listing is
+#: Bytes of a remote's listing of refs read at most (``ls-remote``): the listing is
 #: as long as whoever pushed names there made it, and Git is stopped past this (about
 #: 400,000 refs).
 MAX_LISTING = 48 << 20

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -92,6 +93,41 @@ def test_a_fetch_whose_remote_floods_us_is_stopped_with_one_sentence(tmp_path):
     assert said == "git fetch wrote more than 1 MB; check the remote and retry"
     assert peak < 8 << 20, f"held {peak:,} bytes of the remote's words"
     assert _locks(mine) == []
+
+
+def test_a_push_whose_remote_hook_never_ends_is_stopped_long_before_its_deadline(tmp_path):
+    """A hook that writes for ever: the bound stops it, not the deadline (which the old
+    reader waited for, holding every byte)."""
+    mine = _repo_with_log(tmp_path / "mine.git")
+    remote = tmp_path / "remote.git"
+    gitcmd.run(None, "init", "-q", "--bare", str(remote), check=True)
+    _script(remote / "hooks" / "pre-receive", "exec yes 'remote: junk' >&2")
+    transport.set_remote(mine, str(remote))
+    begun = time.monotonic()
+    said, _ = _stopped(lambda: transport.push(mine, [LOG], timeout=600))
+    assert said == "git push wrote more than 1 MB; check the remote and retry"
+    assert time.monotonic() - begun < 300  # stopped by the bound: the deadline is 600 s
+    assert _locks(mine) == []
+
+
+def test_what_an_honest_remote_says_reaches_the_player(tmp_path):
+    """Below the bound nothing is lost: a refusing hook's line is in the sentence."""
+    mine = _repo_with_log(tmp_path / "mine.git")
+    remote = tmp_path / "remote.git"
+    gitcmd.run(None, "init", "-q", "--bare", str(remote), check=True)
+    _script(remote / "hooks" / "pre-receive", "echo 'catan-p2p: not your seat' >&2\nexit 1")
+    transport.set_remote(mine, str(remote))
+    with pytest.raises(transport.RemoteError, match="not your seat"):
+        transport.push(mine, [LOG])
+
+
+def test_a_long_stdin_is_fed_while_git_answers():
+    """stdin is written in the loop that reads: past a pipe's size, neither side waits
+    on the other."""
+    names = "".join(f"refs/heads/x{i}\n" for i in range(20_000))  # ~380 kB
+    said = transport.run_git(None, "hash-object", "--stdin", stdin=names)
+    assert said.returncode == 0
+    assert said.stdout == gitcmd.run(None, "hash-object", "--stdin", input=names).stdout
 
 
 def test_a_fetch_and_a_push_of_an_honest_remote_pass_within_the_bounds(tmp_path):

@@ -47,7 +47,7 @@ def silent_remote():
 def test_a_remote_that_lists_more_than_the_bound_is_stopped_with_one_sentence(tmp_path):
     remote = _junk_remote(tmp_path / "junk.git", 200)
     assert len(ls_remote(str(remote), time.monotonic() + 20)) == 200
-    with pytest.raises(RemoteError, match=r"cannot list the games .*wrote more than 1,000 char"):
+    with pytest.raises(RemoteError, match=r"cannot list the games .*wrote more than 1,000 bytes"):
         ls_remote(str(remote), time.monotonic() + 20, limit=1000)
 
 

@@ -17,7 +17,7 @@ from catan_p2p import clock
 from catan_p2p.errors import ForkError, IllegalAction
 from catan_p2p.protocol import liveness
 from catan_p2p.protocol.concurrent import Answer, merge_commit
-from catan_p2p.protocol.liveness import KIND, Closing
+from catan_p2p.protocol.liveness import KIND, Closing, Offer
 from catan_p2p.protocol.message import action_message, merge_message
 from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.protocol.verify import Verifier
@@ -267,13 +267,10 @@ class Peer:
             VerificationError: a commit on the way is bad (the own branch stays put).
         """
         head = self.head or self.genesis
-        if target == head or self.repo.is_ancestor(target, head):
+        offer = liveness.offered(self.repo, head, target)
+        if offer is Offer.HELD:
             return 0
-        if self.repo.is_ancestor(head, target):
-            pass  # the usual case: a descendant on the first-parent line
-        elif liveness.extends(self.repo, target, head):
-            return 0  # the late line of an abandoned game that the own head joined already
-        elif not liveness.extends(self.repo, head, target):
+        if offer is Offer.APART:
             # A line that does not verify is a refused commit, not a fork: a fork report
             # is evidence that the seat signed two versions, which a stranger's unsigned
             # or illegal commit on a diverging line must not fake.
@@ -304,16 +301,8 @@ class Peer:
         when = None  # now; an abandon waits on a line dated ahead (``liveness.abandon_time``)
         if isinstance(action, Abandon):
             when = liveness.abandon_time(self.repo, parent, self.info.timeout, int(clock.now()))
-        with self.repo.store.batch():  # tree and commit land as one small pack
-            tree = self.repo.writer(self.info).write(new)
-            oid = self.repo.write_commit(
-                tree,
-                [parent],
-                self.player,
-                action_message(resolved, self.info.game),
-                self.key,
-                when,
-            )
+        message = action_message(resolved, self.info.game)
+        oid = self.repo.write_state(self.info, new, [parent], self.player, message, self.key, when)
         self.verifier.trust(oid, new)
         self._move(oid)
         if new.settled:
@@ -329,11 +318,8 @@ class Peer:
         opening = self.head or self.genesis
         state = self.verifier.verify(opening)
         new, resolved = step(state, action, derive_chance(self.info.seed, opening))
-        with self.repo.store.batch():
-            tree = self.repo.writer(self.info).write(new)
-            oid = self.repo.write_commit(
-                tree, [opening], self.player, action_message(resolved, self.info.game), self.key
-            )
+        message = action_message(resolved, self.info.game)
+        oid = self.repo.write_state(self.info, new, [opening], self.player, message, self.key)
         self.repo.refs.set(ref, oid, None)  # one answer per player: fails if one exists
         return oid, resolved
 
@@ -343,11 +329,8 @@ class Peer:
         state = self.verifier.verify(close.over)
         self.verifier.verify(close.late)
         message = merge_message(self.player, KIND, [close.absent], self.info.game)
-        with self.repo.store.batch():
-            tree = self.repo.writer(self.info).write(state)
-            oid = self.repo.write_commit(
-                tree, [close.over, close.late], self.player, message, self.key
-            )
+        parents = [close.over, close.late]
+        oid = self.repo.write_state(self.info, state, parents, self.player, message, self.key)
         self.verifier.trust(oid, state)
         self._move(oid)
         return oid
@@ -358,11 +341,10 @@ class Peer:
         merge = merge_commit(
             self.info.game, self.player, kind, opening, self.verifier.verify(opening), answers
         )
-        with self.repo.store.batch():
-            tree = self.repo.writer(self.info).write(merge.state)
-            oid = self.repo.write_commit(
-                tree, list(merge.parents), self.player, merge.message, self.key
-            )
+        parents = list(merge.parents)
+        oid = self.repo.write_state(
+            self.info, merge.state, parents, self.player, merge.message, self.key
+        )
         self.verifier.trust(oid, merge.state)
         self._move(oid)
         return oid, merge.state

@@ -61,8 +61,14 @@ def with_answers(state: GameState, answers: Iterable[Answer]) -> GameState:
     """The opening state with ``answers`` applied in order (what the merge's tree holds)."""
     opening = state
     for a in answers:
-        state = step(state, as_merged(opening, state, a.action))[0]
+        state = merged_step(opening, state, a.action)
     return state
+
+
+def merged_step(opening: GameState, state: GameState, action: Action) -> GameState:
+    """``state`` after one answer (or the move that closes the step) as the merge applies
+    it (``as_merged``), on top of the answers before it."""
+    return step(state, as_merged(opening, state, action))[0]
 
 
 def as_merged(opening: GameState, state: GameState, action: Action) -> Action:
@@ -154,7 +160,7 @@ def plan_action(
     # is written.
     given = tuple(answers())
     merged = with_answers(state, given)
-    step(merged, as_merged(state, merged, action))
+    merged_step(state, merged, action)
     if answering:
         return AnswerOnBranch(kind.name, answer_ref(game, kind.name, opening, action.player))
     return MergeThenRecord(kind.name, given, merged) if given else Record()
@@ -311,7 +317,7 @@ def combine(
 ) -> GameState:
     """Apply one merged answer; ``VerificationError`` when it does not combine."""
     try:
-        return step(state, as_merged(opening, state, action))[0]
+        return merged_step(opening, state, action)
     except IllegalAction as exc:
         raise VerificationError(
             f"{who(c)} is rejected: answer {answer[:10]} does not combine ({exc})"

@@ -215,17 +215,14 @@ class Peer:
         legality check and, for a played card, reading the own cards).
         """
         parent = self.head or self.genesis
-        state = self.verifier.verify(parent)
+        state = self.state
         if filled_on != parent:
             action = self.with_secrets(action, state)
-        new, resolved = step(state, action, derive_chance(self.info.seed, parent))
         when = None  # now; an abandon waits on a line dated ahead (``liveness.abandon_time``)
         if isinstance(action, Abandon):
             when = liveness.abandon_time(self.repo, parent, self.info.timeout, int(clock.now()))
-        message = action_message(resolved, self.info.game)
-        oid = self.repo.write_state(self.info, new, [parent], self.player, message, self.key, when)
-        self.verifier.trust(oid, new)
-        self._move(oid)
+        oid, new, resolved = self._write(parent, state, action, when)
+        self._took(oid, new)
         if new.settled:
             self.repo.finish(oid)  # the game leaves its repository packed
         return oid, new, resolved
@@ -236,13 +233,24 @@ class Peer:
 
         The own head is the opening; ``ref`` comes from ``concurrent.plan_action``.
         """
-        opening = self.head or self.genesis
-        state = self.verifier.verify(opening)
-        new, resolved = step(state, action, derive_chance(self.info.seed, opening))
-        message = action_message(resolved, self.info.game)
-        oid = self.repo.write_state(self.info, new, [opening], self.player, message, self.key)
+        oid, _, resolved = self._write(self.head or self.genesis, self.state, action)
         self.repo.refs.set(ref, oid, None)  # one answer per player: fails if one exists
         return oid, resolved
+
+    def _write(
+        self, parent: str, state: GameState, action: Action, when: int | None = None
+    ) -> tuple[str, GameState, Action]:
+        """Apply an own ``action`` on ``state``, the one at ``parent``, and write its commit
+        (moving no ref): its id, the new state and the action as its message states it."""
+        new, resolved = step(state, action, derive_chance(self.info.seed, parent))
+        message = action_message(resolved, self.info.game)
+        oid = self.repo.write_state(self.info, new, [parent], self.player, message, self.key, when)
+        return oid, new, resolved
+
+    def _took(self, oid: str, state: GameState) -> None:
+        """Move the own branch to its new commit ``oid``, whose ``state`` it computed."""
+        self.verifier.trust(oid, state)
+        self._move(oid)
 
     def record_close(self, close: Closing) -> str:
         """The closing merge of an abandoned game and the absent player's late moves
@@ -252,8 +260,7 @@ class Peer:
         message = merge_message(self.player, KIND, [close.absent], self.info.game)
         parents = [close.over, close.late]
         oid = self.repo.write_state(self.info, state, parents, self.player, message, self.key)
-        self.verifier.trust(oid, state)
-        self._move(oid)
+        self._took(oid, state)
         return oid
 
     def record_merge(
@@ -262,12 +269,12 @@ class Peer:
         """The custom merge (``concurrent.merge_commit``) on the own head, the opening;
         ``merged``, the answers applied, when the plan computed it already."""
         opening = self.head or self.genesis
-        state = self.verifier.verify(opening)
-        merge = merge_commit(self.info.game, self.player, kind, opening, state, answers, merged)
+        merge = merge_commit(
+            self.info.game, self.player, kind, opening, self.state, answers, merged
+        )
         parents = list(merge.parents)
         oid = self.repo.write_state(
             self.info, merge.state, parents, self.player, merge.message, self.key
         )
-        self.verifier.trust(oid, merge.state)
-        self._move(oid)
+        self._took(oid, merge.state)
         return oid, merge.state

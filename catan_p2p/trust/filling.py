@@ -29,7 +29,7 @@ from catan_p2p.rules.deck import Deck
 from catan_p2p.rules.state import GameState
 from catan_p2p.trust import poker
 from catan_p2p.trust.engine import refusal
-from catan_p2p.trust.steals import steal_context
+from catan_p2p.trust.steals import own_token
 from catan_p2p.trust.views import own_cards
 
 #: The card each play shows.
@@ -62,11 +62,10 @@ def with_secrets(action: Action, state: GameState, player: str, secret: bytes) -
     elif isinstance(action, MoveRobber) and action.victim in state.players and not action.token:
         tile = state.board.graph.tile_index.get(action.tile)  # type: ignore[arg-type]
         if tile is not None:
-            context = steal_context(state.turn, tile, state.players.index(action.victim))
-            action = replace(action, token=poker.token(secret, context))
+            victim = state.players.index(action.victim)
+            action = replace(action, token=own_token(secret, state.turn, tile, victim))
     elif isinstance(action, GiveCard) and action.answer is None:
-        context = steal_context(state.turn, state.robber, seat)
-        action = replace(action, answer=poker.token(secret, context))
+        action = replace(action, answer=own_token(secret, state.turn, state.robber, seat))
     elif isinstance(action, ShowSteal) and action.proof is None:
         robbed = [s for s in state.steals if s.victim == seat]
         if robbed:

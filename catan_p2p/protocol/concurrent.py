@@ -15,7 +15,7 @@ the commits ``merge_commit`` describes; the verifier runs the checks below.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from catan_p2p.errors import IllegalAction, VerificationError
 from catan_p2p.protocol.message import MergeInfo, merge_message, who
@@ -61,8 +61,14 @@ def with_answers(state: GameState, answers: Iterable[Answer]) -> GameState:
     """The opening state with ``answers`` applied in order (what the merge's tree holds)."""
     opening = state
     for a in answers:
-        state = step(state, as_merged(opening, state, a.action))[0]
+        state = merged_step(opening, state, a.action)
     return state
+
+
+def merged_step(opening: GameState, state: GameState, action: Action) -> GameState:
+    """``state`` after one answer (or the move that closes the step) as the merge applies
+    it (``as_merged``), on top of the answers before it."""
+    return step(state, as_merged(opening, state, action))[0]
 
 
 def as_merged(opening: GameState, state: GameState, action: Action) -> Action:
@@ -97,10 +103,16 @@ class AnswerOnBranch:
 
 @dataclass(frozen=True)
 class MergeThenRecord:
-    """Write the ``kind`` merge of ``answers`` on the opening, then commit the action on it."""
+    """Write the ``kind`` merge of ``answers`` on the opening, then commit the action on it.
+
+    ``state`` is the merge's tree, the answers applied (``with_answers``): the plan
+    computed it to judge the action, so the merge is not computed twice; it follows from
+    the opening and ``answers``, so it takes no part in comparing plans.
+    """
 
     kind: str
     answers: tuple[Answer, ...]
+    state: GameState | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -140,19 +152,18 @@ def plan_action(
     kind = open_step(state)
     if kind is None:
         return Record()
-    if is_answer(action):
-        # Every answer, the active player's own discard included, goes on its own branch.
-        given = with_answers(state, answers())
-        step(given, as_merged(state, given, action))  # legal on top of the answers given?
+    answering = is_answer(action)
+    if not answering and not isinstance(action, kind.closed_by):
+        return SettleThenRecord(kind.name) if kind.settled_first else Record()
+    # Every answer, the active player's own discard included, goes on its own branch; an
+    # answer or a confirmation must be legal on top of the answers given before anything
+    # is written.
+    given = tuple(answers())
+    merged = with_answers(state, given)
+    merged_step(state, merged, action)
+    if answering:
         return AnswerOnBranch(kind.name, answer_ref(game, kind.name, opening, action.player))
-    if isinstance(action, kind.closed_by):
-        given = tuple(answers())
-        merged = with_answers(state, given)
-        step(merged, as_merged(state, merged, action))  # refuse before writing the merge
-        return MergeThenRecord(kind.name, given) if given else Record()
-    if kind.settled_first:
-        return SettleThenRecord(kind.name)
-    return Record()
+    return MergeThenRecord(kind.name, given, merged) if given else Record()
 
 
 @dataclass(frozen=True)
@@ -229,9 +240,13 @@ def merge_commit(
     opening: str,
     opening_state: GameState,
     answers: Sequence[Answer],
+    merged: GameState | None = None,
 ) -> MergeCommit:
-    """The custom merge: parents are the opening then every answer; its tree applies them."""
-    state = with_answers(opening_state, answers)
+    """The custom merge: parents are the opening then every answer; its tree applies them.
+
+    ``merged``: the answers applied on ``opening_state`` already (``MergeThenRecord.state``).
+    """
+    state = with_answers(opening_state, answers) if merged is None else merged
     message = merge_message(merger, kind, [a.player for a in answers], game)
     return MergeCommit((opening, *(a.commit for a in answers)), message, state)
 
@@ -302,7 +317,7 @@ def combine(
 ) -> GameState:
     """Apply one merged answer; ``VerificationError`` when it does not combine."""
     try:
-        return step(state, as_merged(opening, state, action))[0]
+        return merged_step(opening, state, action)
     except IllegalAction as exc:
         raise VerificationError(
             f"{who(c)} is rejected: answer {answer[:10]} does not combine ({exc})"

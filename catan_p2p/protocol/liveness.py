@@ -17,6 +17,7 @@ The session writes the merges, the verifier checks them (PROTOCOL.md "Liveness")
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from catan_p2p.errors import VerificationError
 from catan_p2p.protocol.graph import CommitGraph
@@ -102,15 +103,39 @@ def late_line(repo: CommitGraph, tip: str, base: str, absent: str) -> bool:
 
 def extends(repo: CommitGraph, old: str, new: str) -> bool:
     """True when a branch at ``old`` may move to ``new``: ``old`` is on ``new``'s
-    first-parent line, or on a line a closing merge behind ``new`` joined (at any
+    first-parent line, or on a line a closing merge behind ``new`` joined (``_joined``)."""
+    return repo.is_ancestor(old, new) or _joined(repo, old, new)
+
+
+class Offer(Enum):
+    """What a line offered to a branch is to it (``offered``)."""
+
+    HELD = "held"  # the branch has it: its head, behind it, or a late line the head joined
+    AHEAD = "ahead"  # the branch may move to it
+    APART = "apart"  # neither: the two have diverged
+
+
+def offered(repo: CommitGraph, head: str, target: str) -> Offer:
+    """Where a branch at ``head`` stands to ``target``, each line asked about once: the
+    usual cases (behind, a descendant on the first-parent line) before any search of the
+    closing merges."""
+    if target == head or repo.is_ancestor(target, head):
+        return Offer.HELD
+    if repo.is_ancestor(head, target):
+        return Offer.AHEAD
+    if _joined(repo, target, head):
+        return Offer.HELD
+    return Offer.AHEAD if _joined(repo, head, target) else Offer.APART
+
+
+def _joined(repo: CommitGraph, old: str, new: str) -> bool:
+    """True when ``old`` is on a line a closing merge behind ``new`` joined (at any
     depth: a closing merge's second parent may hold closing merges of its own).
 
     Only deck reveals and closing merges follow an abandon, so each line is searched
     back to its abandon (64 commits at most), and 256 commits in all: a hostile history
     costs no more.
     """
-    if repo.is_ancestor(old, new):
-        return True
     budget, todo = 256, [new]
     while todo and budget > 0:
         oid = todo.pop()

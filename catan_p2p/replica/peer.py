@@ -17,49 +17,32 @@ from catan_p2p import clock
 from catan_p2p.errors import ForkError, IllegalAction
 from catan_p2p.protocol import liveness
 from catan_p2p.protocol.concurrent import Answer, merge_commit
-from catan_p2p.protocol.liveness import KIND, Closing
+from catan_p2p.protocol.liveness import KIND, Closing, Offer
 from catan_p2p.protocol.message import action_message, merge_message
 from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.protocol.verify import Verifier
 from catan_p2p.rules.actions import (
     Abandon,
     Action,
-    BuildSettlement,
     ClaimSeat,
     ClaimVictory,
     EndTurn,
-    GiveCard,
-    MoveRobber,
-    PlayKnight,
-    PlayMonopoly,
-    PlayRoadBuilding,
-    PlayYearOfPlenty,
     RevealDeck,
     RevealDice,
     RollDice,
-    ShowsSteals,
-    ShowSteal,
 )
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.chance import chain, derive_chance
-from catan_p2p.rules.deck import Deck
 from catan_p2p.rules.state import GameState
 from catan_p2p.store.codec import GameInfo
 from catan_p2p.store.refnames import player_ref
 from catan_p2p.store.repo import Repository
+from catan_p2p.trust import filling
 from catan_p2p.trust import poker as cards_deck
-from catan_p2p.trust.engine import refusal, step
-from catan_p2p.trust.steals import steal_context
+from catan_p2p.trust.engine import step
 from catan_p2p.trust.views import own_cards, private_view
 
 __all__ = ["Answer", "Peer"]  # Answer lives in protocol.concurrent; re-exported for callers
-
-_PLAYS = {
-    PlayKnight: DevCard.KNIGHT,
-    PlayRoadBuilding: DevCard.ROAD_BUILDING,
-    PlayYearOfPlenty: DevCard.YEAR_OF_PLENTY,
-    PlayMonopoly: DevCard.MONOPOLY,
-}
 
 
 @lru_cache(maxsize=16)
@@ -155,77 +138,15 @@ class Peer:
         return ClaimVictory(self.player, tuple(self._card_proof(state, p) for p in points))
 
     def _card_proof(self, state: GameState, pos: int) -> str:
-        deck = state.deck
-        assert deck is not None
         seat = state.players.index(self.player)
-        proof = cards_deck.share(self.deck_secret, deck.opened[pos], deck.keys[seat])
-        return f"{pos}:{proof}"
+        return filling.card_proof(state, seat, self.deck_secret, pos)
 
     def with_secrets(self, action: Action, state: GameState) -> Action:
-        """``action`` with what only this player can add: its dice-chain element, its
-        shuffle, its shares of other seats' cards, the proof of a card it plays."""
+        """``action`` with what only this player can add: its dice-chain element, and what
+        its deck secret adds (``trust.filling``: its shuffle, its shares of other seats'
+        cards, its steal token or answer, the proof of a card it plays)."""
         action = self.with_reveal(action, state)
-        deck = state.deck
-        if deck is None or state.lobby_open:
-            return action
-        seat = state.players.index(self.player)
-        if isinstance(action, RollDice) and action.shares is None:
-            owed = deck.owed_shares(seat)
-            if owed:
-                shares = tuple(
-                    f"{p}:{cards_deck.share(self.deck_secret, deck.opened[p], deck.keys[seat])}"
-                    for p in owed
-                )
-                action = replace(action, shares=shares)
-        elif (
-            isinstance(action, BuildSettlement)
-            and action.deck is None
-            and state.is_setup
-            and state.setup_step < len(state.players)
-        ):
-            action = replace(action, **self._shuffle(deck, seat))
-        elif isinstance(action, MoveRobber) and action.victim in state.players and not action.token:
-            tile = state.board.graph.tile_index.get(action.tile)  # type: ignore[arg-type]
-            if tile is not None:
-                context = steal_context(state.turn, tile, state.players.index(action.victim))
-                action = replace(action, token=cards_deck.token(self.deck_secret, context))
-        elif isinstance(action, GiveCard) and action.answer is None:
-            context = steal_context(state.turn, state.robber, seat)
-            action = replace(action, answer=cards_deck.token(self.deck_secret, context))
-        elif isinstance(action, ShowSteal) and action.proof is None:
-            robbed = [s for s in state.steals if s.victim == seat]
-            if robbed:
-                proof = cards_deck.exchange(self.deck_secret, robbed[0].token)
-                action = replace(action, proof=proof)
-        elif isinstance(action, tuple(_PLAYS)) and action.card is None:
-            wanted = _PLAYS[type(action)]
-            for pos, card in own_cards(state, seat, self.deck_secret):
-                if card is wanted and deck.bought[pos] != state.turn:
-                    action = replace(action, card=self._card_proof(state, pos))
-                    break
-        return self._with_steals(action, state, seat)
-
-    def _with_steals(self, action: Action, state: GameState, seat: int) -> Action:
-        """``action`` showing this seat's pending steals, when it needs their cards.
-
-        Only then: a steal shown tells everyone the card, so a move that the cards the
-        state shows can pay for keeps them hidden.
-        """
-        if not isinstance(action, ShowsSteals):
-            return action  # not a move that can show steals
-        action = replace(action, steals=None)  # made for another state, they may be stale
-        mine = [s for s in state.steals if seat in (s.mover, s.victim)]
-        if not mine or refusal(state, action) is None:
-            return action
-        proofs = tuple(cards_deck.exchange(self.deck_secret, s.other_value(seat)) for s in mine)
-        return replace(action, steals=proofs)
-
-    def _shuffle(self, deck: Deck, seat: int) -> dict:
-        """This seat's pass over the deck and the proof that it is a shuffle."""
-        before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.size)
-        context = cards_deck.shuffle_context(deck.keys, seat)
-        after, proof = cards_deck.prove_shuffle(before, self.deck_secret, context)
-        return {"deck": after, "proof": proof}
+        return filling.with_secrets(action, state, self.player, self.deck_secret)
 
     def with_reveal(self, action: Action, state: GameState) -> Action:
         """``action`` with the next dice-chain element filled in when it must reveal one."""
@@ -267,13 +188,10 @@ class Peer:
             VerificationError: a commit on the way is bad (the own branch stays put).
         """
         head = self.head or self.genesis
-        if target == head or self.repo.is_ancestor(target, head):
+        offer = liveness.offered(self.repo, head, target)
+        if offer is Offer.HELD:
             return 0
-        if self.repo.is_ancestor(head, target):
-            pass  # the usual case: a descendant on the first-parent line
-        elif liveness.extends(self.repo, target, head):
-            return 0  # the late line of an abandoned game that the own head joined already
-        elif not liveness.extends(self.repo, head, target):
+        if offer is Offer.APART:
             # A line that does not verify is a refused commit, not a fork: a fork report
             # is evidence that the seat signed two versions, which a stranger's unsigned
             # or illegal commit on a diverging line must not fake.
@@ -297,25 +215,14 @@ class Peer:
         legality check and, for a played card, reading the own cards).
         """
         parent = self.head or self.genesis
-        state = self.verifier.verify(parent)
+        state = self.state
         if filled_on != parent:
             action = self.with_secrets(action, state)
-        new, resolved = step(state, action, derive_chance(self.info.seed, parent))
         when = None  # now; an abandon waits on a line dated ahead (``liveness.abandon_time``)
         if isinstance(action, Abandon):
             when = liveness.abandon_time(self.repo, parent, self.info.timeout, int(clock.now()))
-        with self.repo.store.batch():  # tree and commit land as one small pack
-            tree = self.repo.writer(self.info).write(new)
-            oid = self.repo.write_commit(
-                tree,
-                [parent],
-                self.player,
-                action_message(resolved, self.info.game),
-                self.key,
-                when,
-            )
-        self.verifier.trust(oid, new)
-        self._move(oid)
+        oid, new, resolved = self._write(parent, state, action, when)
+        self._took(oid, new)
         if new.settled:
             self.repo.finish(oid)  # the game leaves its repository packed
         return oid, new, resolved
@@ -326,16 +233,24 @@ class Peer:
 
         The own head is the opening; ``ref`` comes from ``concurrent.plan_action``.
         """
-        opening = self.head or self.genesis
-        state = self.verifier.verify(opening)
-        new, resolved = step(state, action, derive_chance(self.info.seed, opening))
-        with self.repo.store.batch():
-            tree = self.repo.writer(self.info).write(new)
-            oid = self.repo.write_commit(
-                tree, [opening], self.player, action_message(resolved, self.info.game), self.key
-            )
+        oid, _, resolved = self._write(self.head or self.genesis, self.state, action)
         self.repo.refs.set(ref, oid, None)  # one answer per player: fails if one exists
         return oid, resolved
+
+    def _write(
+        self, parent: str, state: GameState, action: Action, when: int | None = None
+    ) -> tuple[str, GameState, Action]:
+        """Apply an own ``action`` on ``state``, the one at ``parent``, and write its commit
+        (moving no ref): its id, the new state and the action as its message states it."""
+        new, resolved = step(state, action, derive_chance(self.info.seed, parent))
+        message = action_message(resolved, self.info.game)
+        oid = self.repo.write_state(self.info, new, [parent], self.player, message, self.key, when)
+        return oid, new, resolved
+
+    def _took(self, oid: str, state: GameState) -> None:
+        """Move the own branch to its new commit ``oid``, whose ``state`` it computed."""
+        self.verifier.trust(oid, state)
+        self._move(oid)
 
     def record_close(self, close: Closing) -> str:
         """The closing merge of an abandoned game and the absent player's late moves
@@ -343,26 +258,23 @@ class Peer:
         state = self.verifier.verify(close.over)
         self.verifier.verify(close.late)
         message = merge_message(self.player, KIND, [close.absent], self.info.game)
-        with self.repo.store.batch():
-            tree = self.repo.writer(self.info).write(state)
-            oid = self.repo.write_commit(
-                tree, [close.over, close.late], self.player, message, self.key
-            )
-        self.verifier.trust(oid, state)
-        self._move(oid)
+        parents = [close.over, close.late]
+        oid = self.repo.write_state(self.info, state, parents, self.player, message, self.key)
+        self._took(oid, state)
         return oid
 
-    def record_merge(self, kind: str, answers: Sequence[Answer]) -> tuple[str, GameState]:
-        """The custom merge (``concurrent.merge_commit``) on the own head, the opening."""
+    def record_merge(
+        self, kind: str, answers: Sequence[Answer], merged: GameState | None = None
+    ) -> tuple[str, GameState]:
+        """The custom merge (``concurrent.merge_commit``) on the own head, the opening;
+        ``merged``, the answers applied, when the plan computed it already."""
         opening = self.head or self.genesis
         merge = merge_commit(
-            self.info.game, self.player, kind, opening, self.verifier.verify(opening), answers
+            self.info.game, self.player, kind, opening, self.state, answers, merged
         )
-        with self.repo.store.batch():
-            tree = self.repo.writer(self.info).write(merge.state)
-            oid = self.repo.write_commit(
-                tree, list(merge.parents), self.player, merge.message, self.key
-            )
-        self.verifier.trust(oid, merge.state)
-        self._move(oid)
+        parents = list(merge.parents)
+        oid = self.repo.write_state(
+            self.info, merge.state, parents, self.player, merge.message, self.key
+        )
+        self._took(oid, merge.state)
         return oid, merge.state

@@ -198,7 +198,7 @@ class Seats:
             self.on_answer(plan.ref, self.merge_due())
             return
         if isinstance(plan, MergeThenRecord):
-            peer.record_merge(plan.kind, plan.answers)
+            peer.record_merge(plan.kind, plan.answers, plan.state)
         elif isinstance(plan, SettleThenRecord):
             self.merge_due()
             peer.advance(self.head)

@@ -217,6 +217,22 @@ class Repository:
             w = self._writers[info.game] = StateWriter(self.store, info)
         return w
 
+    def write_state(
+        self,
+        info: GameInfo,
+        state: GameState,
+        parents: list[str],
+        author: str,
+        message: str,
+        key: Signer,
+        when: int | None = None,
+    ) -> str:
+        """Write ``state``'s tree and the commit on it, signed by ``key``, as one small
+        pack: what every move of a seat writes, so the tree never lands without its commit."""
+        with self.store.batch():
+            tree = self.writer(info).write(state)
+            return self.write_commit(tree, parents, author, message, key, when)
+
     # --- commits -------------------------------------------------------------------------
 
     def commit(self, oid: str) -> Commit:

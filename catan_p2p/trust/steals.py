@@ -15,6 +15,13 @@ def steal_context(turn: int, tile: int, victim: int) -> bytes:
     return f"steal\0{turn}\0{tile}\0{victim}".encode()
 
 
+def own_token(secret: bytes, turn: int, tile: int, victim: int) -> str:
+    """A seat's token for the steal of ``victim`` at ``tile`` in ``turn``: the robber's
+    token and the robbed seat's answer alike, which ``steal_token`` and ``steal_answer``
+    check against the seat's deck key."""
+    return cards_deck.token(secret, steal_context(turn, tile, victim))
+
+
 def steal_token(state: GameState, seat: int, token: str | None, tile: int, victim: int) -> str:
     """The robber's token for robbing ``victim`` at ``tile``, checked against its deck key."""
     assert state.deck is not None

@@ -48,7 +48,7 @@ from catan_p2p.net import serve as served
 from catan_p2p.store import gitcmd
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "sync"))  # the servers are the tests' fixtures
+sys.path.insert(0, str(ROOT / "tests"))  # the servers are the tests' fixtures
 
 from remotes import serve  # noqa: E402
 

@@ -7,7 +7,7 @@ its own that the move lets it make at once on top (the robber's merge of the car
 robbed seat just gave), which that sync records and pushes as well. That sync also
 pushes the other peer's own log, which moved with the fast-forward (a guarded remote
 runs its hook on that push too), so it is part of the round. Each transport
-serves one bare repository on 127.0.0.1 (``tests/sync/remotes.py``: a path, ``git
+serves one bare repository on 127.0.0.1 (``tests/remotes.py``: a path, ``git
 daemon``, ``sshd``, ``git http-backend``), once plain and once guarded by the hook of
 ``catan-p2p host init``, which checks every push. Both peers live in this process,
 each with its own clone; bots choose the moves, and rounds in which the acting seat
@@ -38,7 +38,7 @@ from catan_p2p.sim import next_actor
 from catan_p2p.store import gitcmd
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "sync"))  # the servers are the tests' fixtures
+sys.path.insert(0, str(ROOT / "tests"))  # the servers are the tests' fixtures
 
 from remotes import KINDS, ServerUnavailable, serve  # noqa: E402
 

@@ -1,6 +1,6 @@
 """``python -m benchmarks.wan``: four bot peers playing through a 100 ms round-trip link.
 
-The remotes (``tests/sync/remotes.py``: ``git daemon``, an sshd of our own, smart HTTP
+The remotes (``tests/remotes.py``: ``git daemon``, an sshd of our own, smart HTTP
 by ``git http-backend``) sit behind ``benchmarks.wan_link``, a proxy on 127.0.0.1 that
 holds every chunk for half the round trip each way (the kernel here has no ``netem``);
 its added round trip is checked by a TCP ping-pong and saved beside the figures. Two
@@ -53,7 +53,7 @@ from benchmarks.wan_link import WanLink, check
 from catan_p2p.store import gitcmd
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "sync"))  # the servers are the tests' fixtures
+sys.path.insert(0, str(ROOT / "tests"))  # the servers are the tests' fixtures
 
 from remotes import ServerUnavailable, serve  # noqa: E402
 

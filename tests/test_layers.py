@@ -299,7 +299,7 @@ SOURCE_SET = re.compile(
 )
 #: Where the process clock is set: the fixture, and the model's virtual clock (skewed per
 #: peer, inside a ``with``).
-SETS_THE_SOURCE = ("tests/conftest.py", "tests/sync/peernet.py")
+SETS_THE_SOURCE = ("tests/conftest.py", "tests/peernet.py")
 
 
 def _test_lines(patterns, allowed=()) -> list[str]:

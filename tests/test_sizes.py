@@ -1,7 +1,7 @@
 """Small modules with one job: no module over 800 lines, and no function over 80 lines
 unless a comment right above it says why it stays long (``# Long on purpose (...): why``).
 
-``GitSession`` only orchestrates (the protocol is in ``sync/``), so it stays under 250
+``GitSession`` only orchestrates (the protocol is in ``protocol/``, the seats in ``replica/``), so it stays under 250
 lines, and the rules' engine under 1,000 (issue 23).
 """
 

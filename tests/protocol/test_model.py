@@ -1,6 +1,6 @@
 """A model of the protocol, checked: generated interleavings of peers under faults.
 
-Four peers (one seat each, each in its own in-memory repository, tests/sync/peernet.py)
+Four peers (one seat each, each in its own in-memory repository, tests/peernet.py)
 play one game through a plain remote that anyone may force. Hypothesis' stateful testing
 picks the next step among: a seat's bot acts (honestly, offline or not), a peer syncs
 (with or without its push), a peer is cut from the remote or back, a peer crashes and

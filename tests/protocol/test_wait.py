@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from test_liveness import _two_players
+from gitgames import two_players
 
 from catan_p2p import clock
 from catan_p2p.cli import main
@@ -52,7 +52,7 @@ def _verifies_everywhere(red, blue, now: float, fake_clock) -> None:
 
 
 def test_a_move_dated_ahead_does_not_stretch_the_wait(tmp_path, fake_clock, capsys):
-    remote, red, blue = _two_players(tmp_path, "1m")
+    remote, red, blue = two_players(tmp_path, "1m")
     now = time.time() + 5
     moved = _red_moves_at(red, now + 290, fake_clock)  # Red's clock runs 290 s fast
     _at(fake_clock, now)
@@ -78,7 +78,7 @@ def test_a_move_dated_ahead_does_not_stretch_the_wait(tmp_path, fake_clock, caps
 
 
 def test_a_move_dated_back_does_not_shorten_the_wait(tmp_path, fake_clock, capsys):
-    remote, red, blue = _two_players(tmp_path, "1m")
+    remote, red, blue = two_players(tmp_path, "1m")
     now = time.time() + 5
     _red_moves_at(red, now - 3600, fake_clock)  # Red's clock runs an hour slow
     _at(fake_clock, now + 600)  # Blue comes online ten minutes later and sees it
@@ -93,7 +93,7 @@ def test_a_move_dated_back_does_not_shorten_the_wait(tmp_path, fake_clock, capsy
 
 
 def test_the_first_sight_survives_a_restart_and_no_remote_reaches_it(tmp_path, fake_clock):
-    remote, red, blue = _two_players(tmp_path, "1m")
+    remote, red, blue = two_players(tmp_path, "1m")
     now = time.time() + 5
     _red_moves_at(red, now, fake_clock)
     _at(fake_clock, now + 10)
@@ -117,7 +117,7 @@ def test_the_first_sight_survives_a_restart_and_no_remote_reaches_it(tmp_path, f
 def test_an_honest_abandon_on_a_line_dated_ahead_verifies_at_once(tmp_path, fake_clock):
     """The abandon is dated as the verifier counts (``liveness.abandon_time``): at most
     300 s ahead of its writer's clock, and so taken by a peer whose clock agrees."""
-    remote, red, blue = _two_players(tmp_path, "1m")
+    remote, red, blue = two_players(tmp_path, "1m")
     now = time.time() + 5
     _red_moves_at(red, now + 299, fake_clock)
     _at(fake_clock, now)

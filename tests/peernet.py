@@ -1,6 +1,6 @@
 """Peers of one game, each in its own in-memory repository, around one plain remote.
 
-The model of tests/sync/test_model.py drives these. A ``Node`` is one machine: its
+The model of tests/protocol/test_model.py drives these. A ``Node`` is one machine: its
 repository (``MemoryRepo()``, its "disk": it survives a crash), a ``GitSession``
 of its one seat, whether it can reach the remote, and how far its clock is off. The
 ``Remote`` is a forge without hooks: anyone may force any ref, as on GitHub.

@@ -12,6 +12,7 @@ import pytest
 from builders import git_identity
 
 from catan_p2p.bots import make_bot
+from catan_p2p.cli import main as cli_main
 from catan_p2p.net.driver import Driver
 from catan_p2p.protocol.message import action_message
 from catan_p2p.protocol.signing import SeatKey
@@ -152,3 +153,18 @@ def settle(sessions, rounds: int = 6) -> None:  # type: ignore[no-untyped-def]
             return
         before = heads
     raise AssertionError(f"the peers did not settle in {rounds} rounds of sync: {before}")
+
+
+def two_players(tmp_path: Path, timeout: str | None, remote: Path | None = None):
+    """Red creates a game on a bare remote (or ``remote``), Blue joins, set-up starts."""
+    if remote is None:
+        remote = tmp_path / "remote.git"
+        git("init", "-q", "--bare", str(remote))
+    red, blue = tmp_path / "red", tmp_path / "blue"
+    limit = ["--timeout", timeout] if timeout else []
+    new = ["new", "--players", "red,blue", *limit, "--game", "g", "--repo", str(red)]
+    assert cli_main([*new, "--remote", str(remote)]) == 0
+    assert cli_main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
+    assert cli_main(["sync", "--repo", str(red)]) == 0  # red merges the claims: set-up starts
+    assert cli_main(["sync", "--repo", str(blue)]) == 0
+    return remote, red, blue

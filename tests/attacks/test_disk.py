@@ -19,8 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gitgames import CLI
-from test_liveness import _two_players
+from gitgames import CLI, two_players
 
 from catan_p2p.cli import main
 from catan_p2p.net import runtime
@@ -46,7 +45,7 @@ def test_disk_problems_are_named_in_one_sentence():
 
 @pytest.mark.slow  # starts processes (git, the CLI)
 def test_a_bot_on_a_full_disk_keeps_saying_so(tmp_path, monkeypatch, capsys):
-    remote, red, blue = _two_players(tmp_path, None)
+    remote, red, blue = two_players(tmp_path, None)
     capsys.readouterr()
     monkeypatch.setattr(objects, "write_pack", _full)
     monkeypatch.setattr(runtime, "DISK_RETRY", 0.0)
@@ -69,7 +68,7 @@ def test_a_bot_on_a_full_disk_keeps_saying_so(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.slow  # starts processes (git, the CLI)
 def test_a_command_on_a_full_disk_says_so_and_fails(tmp_path, monkeypatch, capsys, fake_clock):
-    remote, red, blue = _two_players(tmp_path, "1h")
+    remote, red, blue = two_players(tmp_path, "1h")
     capsys.readouterr()
     monkeypatch.setattr(objects, "write_pack", _full)
     later = time.time() + 3600 + 60
@@ -81,7 +80,7 @@ def test_a_command_on_a_full_disk_says_so_and_fails(tmp_path, monkeypatch, capsy
 
 @pytest.mark.slow  # starts processes (git, the CLI)
 def test_the_window_names_a_full_or_read_only_disk(tmp_path, monkeypatch):
-    remote, red, blue = _two_players(tmp_path, None)
+    remote, red, blue = two_players(tmp_path, None)
     session = GitSession.open(red, "g", ("red",))
     syncer = Runtime(session)
     try:
@@ -148,7 +147,7 @@ def _thaw(repo: Path) -> None:
 @pytest.mark.network
 @pytest.mark.parametrize("how", ["read-only", "full"])
 def test_sync_and_bot_name_the_disk_and_the_bot_keeps_going(tmp_path, how):
-    remote, red, blue = _two_players(tmp_path, None)
+    remote, red, blue = two_players(tmp_path, None)
     prefix = _confined(red, how, tmp_path)
     if prefix is None:
         pytest.skip(f"this machine cannot make a {how} disk for a test")

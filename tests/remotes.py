@@ -17,7 +17,7 @@ raised. Kinds:
 
 Every kind serves the same bare repository, so a guard hook installed in it by
 ``catan-p2p host init`` runs whichever way a push arrives. Used by
-``tests/sync/test_transports.py`` and ``benchmarks/transports.py``. Standard library only,
+``tests/net/test_transports.py`` and ``benchmarks/transports.py``. Standard library only,
 so that running this file as a script needs nothing on ``sys.path``.
 """
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gitgames import git, new_repo
+from gitgames import git, new_repo, two_players
 
 from catan_p2p.cli import main
 from catan_p2p.errors import IllegalAction, VerificationError
@@ -149,27 +149,12 @@ def test_a_timeout_is_declared_in_the_genesis_and_checked_there(tmp_path):
     assert GitSession(tmp_path / "y", "y").info.timeout == 2 * HOUR
 
 
-def _two_players(tmp_path: Path, timeout: str | None, remote: Path | None = None):
-    """Red creates a game on a bare remote (or ``remote``), Blue joins, set-up starts."""
-    if remote is None:
-        remote = tmp_path / "remote.git"
-        git("init", "-q", "--bare", str(remote))
-    red, blue = tmp_path / "red", tmp_path / "blue"
-    limit = ["--timeout", timeout] if timeout else []
-    new = ["new", "--players", "red,blue", *limit, "--game", "g", "--repo", str(red)]
-    assert main([*new, "--remote", str(remote)]) == 0
-    assert main(["join", str(remote), "--game", "g", "--as", "blue", "--repo", str(blue)]) == 0
-    assert main(["sync", "--repo", str(red)]) == 0  # red merges the claims: set-up starts
-    assert main(["sync", "--repo", str(blue)]) == 0
-    return remote, red, blue
-
-
 # --- end to end --------------------------------------------------------------------------------
 
 
 @pytest.mark.slow  # repositories on disk, the CLI, a remote
 def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, fake_clock, capsys):
-    remote, red, blue = _two_players(tmp_path, "2h")
+    remote, red, blue = two_players(tmp_path, "2h")
     capsys.readouterr()
     # Red must place its first settlement, and is gone. Too early for Blue:
     assert main(["abandon", "--repo", str(blue)]) == 1
@@ -192,7 +177,7 @@ def test_blue_ends_a_game_red_left_and_both_repositories_verify(tmp_path, fake_c
 
 @pytest.mark.slow  # repositories on disk, the CLI, a remote
 def test_abandon_explains_a_game_without_timeout(tmp_path, capsys):
-    remote, red, blue = _two_players(tmp_path, None)
+    remote, red, blue = two_players(tmp_path, None)
     capsys.readouterr()
     assert main(["abandon", "--repo", str(blue)]) == 1
     assert "no timeout" in capsys.readouterr().err
@@ -210,7 +195,7 @@ def test_a_late_move_after_an_abandon_is_joined_by_a_closing_merge(tmp_path, fak
     lines. The abandon wins; Blue, who wrote it, joins both with a closing merge at its
     next sync (Red's sync meanwhile says it waits for it), every branch fast-forwards
     to it, and both repositories verify."""
-    remote, red, blue = _two_players(tmp_path, "1h")
+    remote, red, blue = two_players(tmp_path, "1h")
     later = time.time() + HOUR + 60
     fake_clock.set(later)
     assert main(["abandon", "--repo", str(blue)]) == 0
@@ -284,7 +269,7 @@ def test_a_guarded_remote_refuses_an_abandon_before_the_agreed_time(tmp_path, ca
     remote = tmp_path / "remote.git"
     made = cli("host", "init", str(remote))
     assert made.returncode == 0, made.stderr
-    remote, red, blue = _two_players(tmp_path, "1h", remote)
+    remote, red, blue = two_players(tmp_path, "1h", remote)
     session = GitSession.open(blue, "g", ("blue",))
     since = session.repo.commit(session.head).when
     early = _abandon_commit(session, "blue", "red", since + 60)
@@ -306,7 +291,7 @@ def test_a_move_from_a_fast_clock_waits_for_its_time_and_is_then_taken(tmp_path,
     """Red's clock runs 20 minutes fast: Blue's running session refuses Red's move for now
     (a move dated ahead could otherwise put off an abandon for ever), says so once, tries
     it again at every sync, and takes it when Blue's clock reaches its date."""
-    remote, red, blue = _two_players(tmp_path, "1h")
+    remote, red, blue = two_players(tmp_path, "1h")
     now = time.time()
     watching = GitSession.open(blue, "g", ("blue",))
     fake_clock.set(now + 1200)

@@ -3,7 +3,7 @@
 The remote is one bare repository (``catan-p2p host init`` for the guarded variant, a
 plain ``git init --bare`` for the other, as a forge would be) served as a path, by
 ``git daemon``, by an ``sshd`` of the test's own, and by ``git http-backend`` behind a
-small HTTP server (``tests/sync/remotes.py``), all on 127.0.0.1. Red creates the game
+small HTTP server (``tests/remotes.py``), all on 127.0.0.1. Red creates the game
 and Blue joins through the URL with the real CLI; over git daemon, ssh and HTTP, guarded
 and plain alike (``PLAYED``; bots on a path remote are test_network's games), a
 ``catan-p2p bot`` process per seat then plays a short game (3 victory points) until

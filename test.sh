@@ -7,7 +7,10 @@
 #                        tests taking 10 % more CPU: this machine's speed drifts;
 #                        2026-11-28: 1,939 tests, 12 min each with two runs at once;
 #                        later that day 1,960 tests: 5 min 17 s alone, 10 min 5 s each
-#                        with two fresh clones run at once)
+#                        with two fresh clones run at once; in the evening 1,971 tests:
+#                        7 min 21 s alone, 12 min 14-21 s each with two at once, on a
+#                        machine that ran slower all session: the network tests of the
+#                        session's start and end, side by side, took 203 and 195 s)
 #   ./test.sh --quick    skips tests marked slow or network (every test that starts a
 #                        process; tests/conftest.py fails one that is not marked): the
 #                        edit-test loop: 33-41 s on 2 quiet cores (1,400 tests)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the whole test suite: creates .venv with the dev tools on first use, then lint,
 # the state-schema check and pytest on one worker per core. Extra arguments go to pytest.
-#   ./test.sh            everything (what .ci/run runs): about 5 minutes on 2 quiet cores
+#   ./test.sh            everything (what .ci/run runs): 5 to 8 minutes on 2 cores
 #                        (2026-11-26: 1,705 tests, pytest 3 min 43 s, about 420 s of CPU;
 #                        later that day 1,710 tests in 4 min 8 s to 4 min 21 s, the same
 #                        tests taking 10 % more CPU: this machine's speed drifts;

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import itertools
 import os
 import struct
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from zlib_ng import zlib_ng
 
 from catan_p2p.errors import DamagedRepository, StateFileError
 from catan_p2p.store.catfile import CatFile
@@ -206,6 +209,19 @@ def deflate(data: bytes) -> bytes:
     return z.compress(data) + z.flush()
 
 
+def deflate_quick(data: bytes) -> bytes:
+    """``data`` as a zlib stream from zlib-ng's level 1, for the trees and blobs of a
+    commit's pack: a third of ``deflate``'s time for a few hundred bytes, in 16 % more.
+
+    Those bytes are temporary: packing a game turns nearly every tree and blob into a
+    delta, which Git compresses anew, while the objects it keeps whole, the signed
+    commits mostly, stay as they were written; so commits keep ``deflate``.
+    benchmarks/ab_deflate.py, a 4-player game in turn: compute per commit x0.92-0.94,
+    1.5 % more bytes per finished game (zlib-ng for commits too: x0.88-0.95, 6.8 %).
+    """
+    return zlib_ng.compress(data, 1)
+
+
 _PACK_TYPES = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}
 
 
@@ -220,7 +236,7 @@ def _pack_entry(kind: bytes, data: bytes) -> bytes:
         byte = size & 0x7F
         size >>= 7
     head.append(byte)
-    return bytes(head) + deflate(data)
+    return bytes(head) + (deflate(data) if kind == b"commit" else deflate_quick(data))
 
 
 def pack_bytes(objects: dict[str, tuple[bytes, bytes]]) -> tuple[bytes, bytes]:
@@ -234,15 +250,11 @@ def pack_bytes(objects: dict[str, tuple[bytes, bytes]]) -> tuple[bytes, bytes]:
     pack_sum = hashlib.sha1(body).digest()
     body += pack_sum
     rows.sort()
-    fanout = [0] * 256
+    counts = [0] * 256
     for binsha, _, _ in rows:
-        fanout[binsha[0]] += 1
-    total = 0
-    for i in range(256):
-        total += fanout[i]
-        fanout[i] = total
+        counts[binsha[0]] += 1
     idx = bytearray(b"\xfftOc" + struct.pack(">I", 2))
-    idx += struct.pack(">256I", *fanout)
+    idx += struct.pack(">256I", *itertools.accumulate(counts))
     idx += b"".join(r[0] for r in rows)
     idx += struct.pack(f">{len(rows)}I", *(r[1] for r in rows))
     idx += struct.pack(f">{len(rows)}I", *(r[2] for r in rows))
@@ -271,10 +283,8 @@ def write_pack(
     folder = os.fspath(pack_dir)  # plain strings: Path objects cost more than the writes
     pack_path = f"{folder}/{name}.pack"
     idx_path = f"{folder}/{name}.idx"
-    try:
-        os.mkdir(folder)
-    except FileExistsError:
-        pass
+    if not os.path.isdir(folder):  # a stat: cheaper than the refused mkdir of each commit
+        os.makedirs(folder, exist_ok=True)
     for path, data in ((pack_path, pack), (idx_path, idx)):
         if spares is not None and spares.place(path, data):
             continue  # linked, or there already (a spare is never linked over a file)

@@ -191,16 +191,15 @@ class Peer:
         offer = liveness.offered(self.repo, head, target)
         if offer is Offer.HELD:
             return 0
+        # Verified before any fork is reported: a line that does not verify is a refused
+        # commit, not a fork; a fork report is evidence that the seat signed two versions,
+        # which a stranger's unsigned or illegal commit on a diverging line must not fake.
+        state = self.verifier.verify(target)
         if offer is Offer.APART:
-            # A line that does not verify is a refused commit, not a fork: a fork report
-            # is evidence that the seat signed two versions, which a stranger's unsigned
-            # or illegal commit on a diverging line must not fake.
-            self.verifier.verify(target)
             raise ForkError(
                 f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
                 f"{target[:10]}, which does not extend it; both are kept, nothing was merged"
             )
-        state = self.verifier.verify(target)
         gained = len(self.repo.first_parents(target, stop=head))
         self._move(target)
         if state.settled:

@@ -200,8 +200,7 @@ class Seats:
         if isinstance(plan, MergeThenRecord):
             peer.record_merge(plan.kind, plan.answers, plan.state)
         elif isinstance(plan, SettleThenRecord):
-            self.merge_due()
-            peer.advance(self.head)
+            self.merge_due()  # its ``_committed`` brings this seat up to the merge
         peer.record(action, filled_on=opening)  # filled again only if a merge moved the head
         self._committed(peer)
 

@@ -81,6 +81,7 @@ class Peer:
         self._dice: list[str] | None = None
         self._deck_secret: bytes | None = None
         self._dice_at: dict[str, int] = {}
+        self._filled: tuple[tuple[str, Action], Action] | None = None  # see filled
         self._head = repo.refs.get(self.ref)
         if self._head is not None:
             verifier.verify(self._head)
@@ -140,6 +141,17 @@ class Peer:
     def _card_proof(self, state: GameState, pos: int) -> str:
         seat = state.players.index(self.player)
         return filling.card_proof(state, seat, self.deck_secret, pos)
+
+    def filled(self, action: Action, state: GameState, at: str) -> Action:
+        """``with_secrets(action, state)`` for ``state``, the one at commit ``at``; the last
+        one is kept, so the window's check and the submit after it fill them in once (a
+        first settlement's shuffle takes a tenth of a second or more). The key is the
+        commit and the action: the secrets are a function of the two and of this seat's key."""
+        if self._filled is not None and self._filled[0] == (at, action):
+            return self._filled[1]
+        filled = self.with_secrets(action, state)
+        self._filled = ((at, action), filled)
+        return filled
 
     def with_secrets(self, action: Action, state: GameState) -> Action:
         """``action`` with what only this player can add: its dice-chain element, and what

@@ -21,8 +21,7 @@ from enum import Enum
 
 from catan_p2p.errors import VerificationError
 from catan_p2p.protocol.graph import CommitGraph
-from catan_p2p.protocol.message import ABANDON, MergeInfo, parse_action, trailer, who
-from catan_p2p.rules.actions import Abandon
+from catan_p2p.protocol.message import ABANDON, MergeInfo, is_abandon, is_closing, who
 from catan_p2p.rules.state import NOBODY, GameState
 from catan_p2p.store.formats import Commit
 
@@ -62,19 +61,6 @@ def abandon_time(repo: CommitGraph, parent: str, timeout: int, now: int) -> int:
     return max(now, wait_start(repo, parent) + timeout)
 
 
-def is_closing(c: Commit) -> bool:
-    """Whether ``c`` is a closing merge (two parents, ``Catan-Merge`` of kind ``abandon``)."""
-    return len(c.parents) == 2 and f'"kind":"{KIND}"' in (trailer(c, "Catan-Merge") or "")
-
-
-def _is_abandon(c: Commit) -> bool:
-    return (
-        len(c.parents) == 1
-        and trailer(c, "Catan-Action") is not None
-        and isinstance(parse_action(c), Abandon)
-    )
-
-
 def abandon_on(repo: CommitGraph, tip: str) -> Commit | None:
     """The abandon commit on ``tip``'s first-parent line, if any (searched backwards
     over the deck reveals and closing merges that may follow it; an abandoned game has
@@ -82,7 +68,7 @@ def abandon_on(repo: CommitGraph, tip: str) -> Commit | None:
     oid = tip
     for _ in range(64):
         c = repo.commit(oid)
-        if _is_abandon(c):
+        if is_abandon(c):
             return c
         if len(c.parents) != 1 and not is_closing(c):
             return None
@@ -146,7 +132,7 @@ def _joined(repo: CommitGraph, old: str, new: str) -> bool:
                 if repo.is_ancestor(old, c.parents[1]):
                     return True
                 todo.append(c.parents[1])
-            elif len(c.parents) != 1 or _is_abandon(c):
+            elif len(c.parents) != 1 or is_abandon(c):
                 break  # nothing before an abandon (or a genesis, or a step's merge) is closed
             oid = c.parents[0]
     return False

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 
 from catan_p2p.errors import VerificationError
-from catan_p2p.rules.actions import Action
+from catan_p2p.rules.actions import Abandon, Action
 from catan_p2p.rules.steps import STEPS
 from catan_p2p.store.formats import Commit
 from catan_p2p.store.schema import MAX_TIMEOUT
@@ -146,6 +146,21 @@ def trailer(commit: Commit, key: str) -> str | None:
         if line.startswith(prefix):
             return line[len(prefix) :]
     return None
+
+
+def is_closing(commit: Commit) -> bool:
+    """Whether ``commit`` is a closing merge: two parents, ``Catan-Merge`` of kind
+    ``abandon`` (``protocol.liveness``)."""
+    return len(commit.parents) == 2 and f'"kind":"{ABANDON}"' in (trailer(commit, MERGE) or "")
+
+
+def is_abandon(commit: Commit) -> bool:
+    """Whether ``commit`` records an ``abandon`` (``rules.actions.Abandon``) on one parent."""
+    return (
+        len(commit.parents) == 1
+        and trailer(commit, ACTION) is not None
+        and isinstance(parse_action(commit), Abandon)
+    )
 
 
 def check_stamp(commit: Commit, game: str) -> None:

@@ -18,6 +18,7 @@ from catan_p2p.protocol.concurrent import ANSWER_KINDS
 from catan_p2p.protocol.graph import Clock, CommitGraph
 from catan_p2p.protocol.liveness import CLOCK_SKEW
 from catan_p2p.protocol.message import (
+    MergeInfo,
     action_message,
     check_stamp,
     merge_message,
@@ -306,13 +307,31 @@ class Verifier:
         return action, new
 
     def _verify_merge(self, c: Commit, opening_state: GameState, signed: bool) -> GameState:
+        """A merge of either kind: its kind's own checks, then the one vouching all share
+        (canonical bytes, the merger's signature) for the state it produces."""
         info = parse_merge(c)
         if info.kind == liveness.KIND:  # an abandon's line joined with the late moves
-            liveness.check_closing(self.repo, c, info, opening_state)
-            self.verify(c.parents[1])
-            message = merge_message(c.author, info.kind, list(info.answers), self.info.game)
-            check_vouched(c, opening_state, message, signed)
-            return opening_state
+            state, answers = self._verify_closing(c, info, opening_state)
+        else:
+            state, answers = self._verify_step_merge(c, info, opening_state)
+        message = merge_message(c.author, info.kind, answers, self.info.game)
+        check_vouched(c, state, message, signed)
+        return state
+
+    def _verify_closing(
+        self, c: Commit, info: MergeInfo, over: GameState
+    ) -> tuple[GameState, list[str]]:
+        """A closing merge (``protocol.liveness``): it keeps its abandoned line's state
+        ``over``; its late line verifies on its own."""
+        liveness.check_closing(self.repo, c, info, over)
+        self.verify(c.parents[1])
+        return over, list(info.answers)
+
+    def _verify_step_merge(
+        self, c: Commit, info: MergeInfo, opening_state: GameState
+    ) -> tuple[GameState, list[str]]:
+        """The merge closing a concurrent step (``protocol.concurrent``): the verified
+        answers applied to the opening's state, and their authors."""
         concurrent.check_merger(c, info, opening_state)
         opening = c.parents[0]
         answers = c.parents[1:]
@@ -323,5 +342,4 @@ class Verifier:
             action, _ = self.verify_answer(a, opening, info.kind)
             state = concurrent.combine(c, opening_state, state, a, action)
         concurrent.check_merged(c, info.kind, state)
-        check_vouched(c, state, merge_message(c.author, info.kind, authors, self.info.game), signed)
-        return state
+        return state, authors

@@ -81,6 +81,7 @@ class Peer:
         self._dice: list[str] | None = None
         self._deck_secret: bytes | None = None
         self._dice_at: dict[str, int] = {}
+        self._filled: tuple[tuple[str, Action], Action] | None = None  # see filled
         self._head = repo.refs.get(self.ref)
         if self._head is not None:
             verifier.verify(self._head)
@@ -141,6 +142,17 @@ class Peer:
         seat = state.players.index(self.player)
         return filling.card_proof(state, seat, self.deck_secret, pos)
 
+    def filled(self, action: Action, state: GameState, at: str) -> Action:
+        """``with_secrets(action, state)`` for ``state``, the one at commit ``at``; the last
+        one is kept, so the window's check and the submit after it fill them in once (a
+        first settlement's shuffle takes a tenth of a second or more). The key is the
+        commit and the action: the secrets are a function of the two and of this seat's key."""
+        if self._filled is not None and self._filled[0] == (at, action):
+            return self._filled[1]
+        filled = self.with_secrets(action, state)
+        self._filled = ((at, action), filled)
+        return filled
+
     def with_secrets(self, action: Action, state: GameState) -> Action:
         """``action`` with what only this player can add: its dice-chain element, and what
         its deck secret adds (``trust.filling``: its shuffle, its shares of other seats'
@@ -191,16 +203,15 @@ class Peer:
         offer = liveness.offered(self.repo, head, target)
         if offer is Offer.HELD:
             return 0
+        # Verified before any fork is reported: a line that does not verify is a refused
+        # commit, not a fork; a fork report is evidence that the seat signed two versions,
+        # which a stranger's unsigned or illegal commit on a diverging line must not fake.
+        state = self.verifier.verify(target)
         if offer is Offer.APART:
-            # A line that does not verify is a refused commit, not a fork: a fork report
-            # is evidence that the seat signed two versions, which a stranger's unsigned
-            # or illegal commit on a diverging line must not fake.
-            self.verifier.verify(target)
             raise ForkError(
                 f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
                 f"{target[:10]}, which does not extend it; both are kept, nothing was merged"
             )
-        state = self.verifier.verify(target)
         gained = len(self.repo.first_parents(target, stop=head))
         self._move(target)
         if state.settled:

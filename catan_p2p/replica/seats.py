@@ -85,7 +85,6 @@ class Seats:
         self.on_commit, self.on_answer = on_commit, on_answer
         self.deleted: list[str] = []  # finished answer branches, for the remotes to lose
         self._claims: list[ClaimSeat] | None = None  # the merged claims, once the lobby closed
-        self._filled: tuple[tuple[str, Action], Action] | None = None  # see _with_secrets
         self._lead: tuple[tuple[str | None, ...], Peer] | None = None  # see lead
 
     @classmethod
@@ -143,21 +142,10 @@ class Seats:
             if peer is not None and self.open_answers():  # not the state record fills on
                 action = peer.with_secrets(action, state)
             elif peer is not None:
-                action = self._with_secrets(peer, action, state, self.head)
+                action = peer.filled(action, state, self.head)
         except IllegalAction as exc:
             return str(exc)
         return refusal(state, action)
-
-    def _with_secrets(self, peer: Peer, action: Action, state: GameState, head: str) -> Action:
-        """``peer.with_secrets(action, state)`` for ``state``, the one at ``head``; the last
-        one is kept, so the window's check and the submit after it fill them in once (a
-        first settlement's shuffle takes a tenth of a second or more). The key is the head
-        and the action: the secrets are a function of the two and of the seat's key."""
-        if self._filled is not None and self._filled[0] == (head, action):
-            return self._filled[1]
-        filled = peer.with_secrets(action, state)
-        self._filled = ((head, action), filled)
-        return filled
 
     def only_local_can_act(self) -> bool:
         """True while nobody but these seats can do anything (mid-turn)."""
@@ -189,7 +177,7 @@ class Seats:
         peer.advance(self.head)
         opening = peer.head or self.genesis
         # What only this seat can add is filled in before the plan judges the action.
-        action = self._with_secrets(peer, action, peer.state, opening)  # record reuses it
+        action = peer.filled(action, peer.state, opening)  # record reuses it
         plan = concurrent.plan_action(self.game, opening, peer.state, action, self.open_answers)
         if isinstance(plan, AnswerOnBranch):
             oid, resolved = peer.record_answer(plan.ref, action)
@@ -200,8 +188,7 @@ class Seats:
         if isinstance(plan, MergeThenRecord):
             peer.record_merge(plan.kind, plan.answers, plan.state)
         elif isinstance(plan, SettleThenRecord):
-            self.merge_due()
-            peer.advance(self.head)
+            self.merge_due()  # its ``_committed`` brings this seat up to the merge
         peer.record(action, filled_on=opening)  # filled again only if a merge moved the head
         self._committed(peer)
 

@@ -58,7 +58,8 @@ def with_secrets(action: Action, state: GameState, player: str, secret: bytes) -
         and state.is_setup
         and state.setup_step < len(state.players)
     ):
-        action = replace(action, **_shuffle(deck, seat, secret))
+        after, proof = poker.seat_shuffle(deck, seat, secret)
+        action = replace(action, deck=after, proof=proof)
     elif isinstance(action, MoveRobber) and action.victim in state.players and not action.token:
         tile = state.board.graph.tile_index.get(action.tile)  # type: ignore[arg-type]
         if tile is not None:
@@ -104,11 +105,3 @@ def _with_steals(action: Action, state: GameState, seat: int, secret: bytes) -> 
         return action
     proofs = tuple(poker.exchange(secret, s.other_value(seat)) for s in mine)
     return replace(action, steals=proofs)
-
-
-def _shuffle(deck: Deck, seat: int, secret: bytes) -> dict:
-    """This seat's pass over the deck and the proof that it is a shuffle."""
-    before = deck.passes[-1] if deck.passes else poker.first_cards(deck.size)
-    context = poker.shuffle_context(deck.keys, seat)
-    after, proof = poker.prove_shuffle(before, secret, context)
-    return {"deck": after, "proof": proof}

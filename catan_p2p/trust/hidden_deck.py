@@ -32,7 +32,7 @@ def take_shuffle(state: GameState, seat: int, a: BuildSettlement) -> GameState:
             f"deck: {name}'s first settlement carries its shuffle of the development cards "
             "and the proof that it is one"
         )
-    before = deck.passes[-1] if deck.passes else cards_deck.first_cards(deck.size)
+    before = cards_deck.pass_before(deck)
     try:
         cards_deck.check_pass(a.deck, deck.size)
         cards_deck.check_shuffle(

@@ -48,7 +48,7 @@ from nacl.exceptions import RuntimeError as NaclRuntimeError
 
 from catan_p2p.rules.cards import DevCard
 from catan_p2p.rules.chance import Chance
-from catan_p2p.rules.deck import CARD_TYPES, DECK_SIZE, MAX_DECK_SIZE
+from catan_p2p.rules.deck import CARD_TYPES, DECK_SIZE, MAX_DECK_SIZE, Deck
 
 POINT_HEX = 64  # one compressed Ed25519 point (one card of a pass), hex
 PROOF_HEX = 3 * POINT_HEX  # a layer removed and its proof (point, c, z)
@@ -277,6 +277,17 @@ def shuffle_context(keys: tuple[str, ...], seat: int) -> bytes:
     """What a shuffle proof is bound to: the game's deck keys (unique to one genesis) and
     the seat, so no proof made for another game or seat is accepted."""
     return "".join(keys).encode() + b"\0%d" % seat
+
+
+def pass_before(deck: Deck) -> tuple[str, ...]:
+    """The cards the next seat's shuffle starts from: the last pass, or the first cards."""
+    return deck.passes[-1] if deck.passes else first_cards(deck.size)
+
+
+def seat_shuffle(deck: Deck, seat: int, secret: bytes) -> tuple[tuple[str, ...], str]:
+    """``seat``'s pass over ``deck`` and the proof that it is a shuffle of the one before,
+    bound to the game's deck keys and the seat (``trust.hidden_deck.take_shuffle`` checks it)."""
+    return prove_shuffle(pass_before(deck), secret, shuffle_context(deck.keys, seat))
 
 
 def _round(seed: bytes, size: int = DECK_SIZE) -> tuple[bytes, tuple[int, ...]]:

@@ -136,19 +136,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"catan-p2p {name}: {said}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
-        said = getattr(module, "INTERRUPTED", None)
-        if said is None:
-            said = (
-                "interrupted; everything played so far is saved" if name in SAVES else "interrupted"
-            )
-        if isinstance(exc, Terminated):
-            said = said.replace("interrupted", "terminated", 1)
-        print(f"catan-p2p {name}: {said}.", file=sys.stderr)
-        return 128 + signal.SIGTERM if isinstance(exc, Terminated) else 130
+        return _interrupted(name, module, exc)
+    except Exception as exc:
+        # A signal that lands while a module is still being imported can come out wrapped
+        # (a class body's ``__set_name__`` turns it into a RuntimeError): still a stop.
+        stop = _interrupt_behind(exc)
+        if stop is None:
+            raise
+        return _interrupted(name, module, stop)
     finally:
         sys.stdout, sys.stderr = streams
         if in_main and before is not None:
             signal.signal(signal.SIGTERM, before)
+
+
+def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or SIGTERM that caused ``exc``, if one did (its chain of causes)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def _interrupted(name: str, module: object, exc: KeyboardInterrupt) -> int:
+    """One sentence for a stopped command, and its exit status (130, or 143 for SIGTERM)."""
+    said = getattr(module, "INTERRUPTED", None)
+    if said is None:
+        said = "interrupted; everything played so far is saved" if name in SAVES else "interrupted"
+    if isinstance(exc, Terminated):
+        said = said.replace("interrupted", "terminated", 1)
+    print(f"catan-p2p {name}: {said}.", file=sys.stderr)
+    return 128 + signal.SIGTERM if isinstance(exc, Terminated) else 130
 
 
 if __name__ == "__main__":

@@ -304,3 +304,54 @@ def test_the_readmes_git_bisect_recipe_finds_what_catan_p2p_bisect_finds(capsys,
     assert proc.returncode == 0, proc.stderr
     assert re.search(rf"{expected}[0-9a-f]* is the first bad commit", proc.stdout), proc.stdout
     assert "warning" not in proc.stderr, proc.stderr
+
+
+class _StoppedWhileImporting:
+    """A command module whose import is cut by SIGTERM inside a class body, where Python
+    wraps the signal's exception in a RuntimeError (``__set_name__``): seen once when a
+    bot was killed while it was still starting on a loaded machine."""
+
+    INTERRUPTED = None
+
+    @staticmethod
+    def run(args: object) -> int:
+        from catan_p2p.cli import Terminated
+
+        class Field:
+            def __set_name__(self, owner: type, name: str) -> None:
+                raise Terminated()
+
+        class Job:
+            procs = Field()
+
+        return 0
+
+
+class _BrokenWhileImporting:
+    """A module whose import fails for a reason of its own: still a traceback."""
+
+    INTERRUPTED = None
+
+    @staticmethod
+    def run(args: object) -> int:
+        class Field:
+            def __set_name__(self, owner: type, name: str) -> None:
+                raise ValueError("a bug")
+
+        class Job:
+            procs = Field()
+
+        return 0
+
+
+def test_a_sigterm_wrapped_by_an_import_still_stops_with_one_sentence(capsys, monkeypatch):
+    from catan_p2p import cli
+
+    monkeypatch.setattr(cli, "command_module", lambda name: _StoppedWhileImporting)
+    code, _, err = run(capsys, "bot")
+    assert code == 128 + signal.SIGTERM
+    assert one_sentence(err) == "catan-p2p bot: terminated; everything played so far is saved."
+    monkeypatch.setattr(cli, "command_module", lambda name: _BrokenWhileImporting)
+    with pytest.raises(RuntimeError) as raised:
+        main(["bot"])
+    assert isinstance(raised.value.__cause__, ValueError)

@@ -283,8 +283,10 @@ def write_pack(
     folder = os.fspath(pack_dir)  # plain strings: Path objects cost more than the writes
     pack_path = f"{folder}/{name}.pack"
     idx_path = f"{folder}/{name}.idx"
-    if not os.path.isdir(folder):  # a stat: cheaper than the refused mkdir of each commit
-        os.makedirs(folder, exist_ok=True)
+    try:
+        os.mkdir(folder)
+    except FileExistsError:
+        pass
     for path, data in ((pack_path, pack), (idx_path, idx)):
         if spares is not None and spares.place(path, data):
             continue  # linked, or there already (a spare is never linked over a file)

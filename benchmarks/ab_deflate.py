@@ -69,10 +69,12 @@ def _ways() -> dict[str, Way]:
 
 
 class _Swapped:
-    """``objects._pack_entry`` compressing with ``way`` (and timing it) while in use."""
+    """``objects._pack_entry`` compressing with ``way`` (and timing it) while in use;
+    with ``keep``, the objects it compressed are kept in ``seen``."""
 
-    def __init__(self, way: Way) -> None:
-        self.way, self.seconds, self.seen = way, 0.0, []
+    def __init__(self, way: Way, keep: bool = False) -> None:
+        self.way, self.seconds, self.keep = way, 0.0, keep
+        self.seen: list[tuple[bytes, bytes]] = []
 
     def __enter__(self) -> _Swapped:
         self._saved = objects.deflate, objects.deflate_quick
@@ -81,7 +83,8 @@ class _Swapped:
 
         def entry(kind: bytes, data: bytes) -> bytes:
             kind_now[0] = kind
-            self.seen.append((kind, data))
+            if self.keep:
+                self.seen.append((kind, data))
             return original_entry(kind, data)
 
         def compress(data: bytes) -> bytes:
@@ -102,7 +105,7 @@ class _Swapped:
 
 
 def alone(rounds: int) -> dict:
-    with _Swapped(_ways()["zlib"]) as swapped:
+    with _Swapped(_ways()["zlib"], keep=True) as swapped:
         ab_commit.game()
     data = swapped.seen
     out = {}

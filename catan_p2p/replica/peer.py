@@ -208,15 +208,40 @@ class Peer:
         # which a stranger's unsigned or illegal commit on a diverging line must not fake.
         state = self.verifier.verify(target)
         if offer is Offer.APART:
-            raise ForkError(
-                f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
-                f"{target[:10]}, which does not extend it; both are kept, nothing was merged"
-            )
+            raise self._fork(target)
         gained = len(self.repo.first_parents(target, stop=head))
+        self._moved_to(target, state)
+        return gained
+
+    def fast_forward(self, target: str) -> None:
+        """Fast-forward to ``target``, the commit another local seat has just written.
+
+        The seats of one session share a verifier and the writer computed the state
+        itself (``_took``), so it is not verified again; a ``target`` off the own line is
+        a fork, as in ``advance``.
+        """
+        state = self.verifier.states.get(target)
+        if state is None:
+            raise LookupError(f"{target[:10]} is not a state the local seats' verifier holds")
+        head = self.head or self.genesis
+        if target == head:
+            return
+        if not self.repo.is_ancestor(head, target):
+            raise self._fork(target)
+        self._moved_to(target, state)
+
+    def _fork(self, target: str) -> ForkError:
+        """The fork of the own head and ``target``, which does not extend it."""
+        head = self.head or self.genesis
+        return ForkError(
+            f"fork: {self.player.capitalize()}'s branch is at {head[:10]} and a peer offers "
+            f"{target[:10]}, which does not extend it; both are kept, nothing was merged"
+        )
+
+    def _moved_to(self, target: str, state: GameState) -> None:
         self._move(target)
         if state.settled:
             self.repo.finish(target)  # the game leaves its repository packed
-        return gained
 
     def record(self, action: Action, filled_on: str | None = None) -> tuple[str, GameState, Action]:
         """Apply an own action on the head, commit it and move the branch.

@@ -219,10 +219,11 @@ class Seats:
                 self.record(self.peers[p].claim_seat(publish_url))
 
     def _committed(self, peer: Peer) -> None:
-        """Every other seat verifies and fast-forwards; finished answer branches go."""
+        """Every other seat fast-forwards to ``peer``'s new commit; finished answer
+        branches go."""
         for other in self.peers.values():
             if other is not peer:
-                other.advance(peer.head or self.genesis)
+                other.fast_forward(peer.head or self.genesis)
         self.finish_answers()
         self.on_commit(peer.ref)
 

@@ -159,6 +159,38 @@ def test_two_commits_on_one_parent_are_a_fork_and_neither_is_adopted():
     assert blue.head == first
 
 
+def test_a_local_seat_fast_forwards_only_to_what_the_shared_verifier_holds():
+    """``Seats._committed`` moves the other local seats without verifying again: the
+    commit's state is in the verifier they share. A commit it does not hold (written into
+    the repository by anyone) moves nobody, and neither does a trusted one off the line."""
+    repo, everyone = _past_setup()
+    red, blue = everyone.peers["red"], everyone.peers["blue"]
+    parent = everyone.head
+    first, _, _ = red.record(RollDice("red"))
+    blue.fast_forward(first)
+    assert blue.head == first and repo.refs.get(blue.ref) == first
+    tree = repo.writer(everyone.info).write(blue.state)
+    bad = forge_commit(repo, first, "blue", EndTurn("blue"), tree)
+    with pytest.raises(LookupError, match=bad[:10]):
+        blue.fast_forward(bad)
+    state = red.verifier.verify(parent)
+    new, resolved = step(
+        state, red.with_secrets(RollDice("red"), state), derive_chance(everyone.info.seed, parent)
+    )
+    sibling = repo.write_commit(
+        repo.writer(everyone.info).write(new),
+        [parent],
+        "red",
+        action_message(resolved, "g"),
+        red.key,
+        when=repo.commit(first).when + 1,
+    )
+    red.verifier.trust(sibling, new)  # as if a local seat had written it
+    with pytest.raises(ForkError, match="fork"):
+        blue.fast_forward(sibling)
+    assert blue.head == first and repo.refs.get(blue.ref) == first
+
+
 def test_a_ref_moved_by_another_writer_stops_the_peer_from_recording():
     repo, everyone = _past_setup()
     red = everyone.peers["red"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from catan_p2p import clock
-from catan_p2p.errors import IllegalAction, StateFileError, UsageError
+from catan_p2p.errors import ForkError, IllegalAction, StateFileError, UsageError
 from catan_p2p.protocol import concurrent, liveness, publish, refpolicy
 from catan_p2p.protocol.concurrent import Answer, AnswerOnBranch, MergeThenRecord, SettleThenRecord
 from catan_p2p.protocol.genesis import genesis_of, open_genesis
@@ -96,14 +96,44 @@ class Seats:
         resume: Callable[[Verifier], object] = _nothing,
         on_commit: Callable[[str], None] = _nothing,
         on_answer: Callable[[str, bool], None] = _nothing,
+        playing: bool = True,
     ) -> Seats:
         """The seats of ``keys`` from the game's ``start`` (``game_start``); ``resume``
-        may let the shared verifier trust a checkpoint before the branches are verified."""
+        may let the shared verifier trust a checkpoint before the branches are verified.
+        Seats ``playing`` are lined up (``line_up``); reading ones record nothing, so no
+        ref is moved on opening."""
         genesis, state, info = start
         verifier = Verifier(repo, info, genesis, state, clock=clock.now)
         resume(verifier)
         peers = {p: Peer(repo, info, p, genesis, key, verifier) for p, key in keys.items()}
-        return cls(repo, info.game, state.players, peers, on_commit, on_answer)
+        seats = cls(repo, info.game, state.players, peers, on_commit, on_answer)
+        if playing:
+            seats.line_up()
+        return seats
+
+    def line_up(self) -> None:
+        """Bring every seat to the one furthest ahead, before any records: a process
+        stopped after one seat moved its branch and before the others followed left them
+        behind. From here on they move together (``_committed``, ``adopt``); a seat apart
+        from the lead is a fork, which ``adopt`` reports, and records nothing (``_at_head``)."""
+        lead = self.lead().head
+        if lead is None:
+            return
+        for peer in self.peers.values():
+            try:
+                peer.advance(lead)
+            except ForkError:
+                pass
+
+    def _at_head(self, peer: Peer) -> None:
+        """Refuse to write for a seat whose branch is not at the head: its commit would
+        fork its own branch off the game the other local seats hold."""
+        if peer.head != self.lead().head:
+            at = (peer.head or self.genesis)[:10]
+            raise ForkError(
+                f"fork: {peer.player.capitalize()}'s branch is at {at}, apart from the game's "
+                f"head {self.head[:10]}; nothing was recorded (sync reports the fork)"
+            )
 
     # --- what they see -------------------------------------------------------------------
 
@@ -174,7 +204,7 @@ class Seats:
             raise IllegalAction(
                 f"players: this session plays {', '.join(self.peers)}, not {action.player!r}"
             )
-        peer.advance(self.head)
+        self._at_head(peer)
         opening = peer.head or self.genesis
         # What only this seat can add is filled in before the plan judges the action.
         action = peer.filled(action, peer.state, opening)  # record reuses it
@@ -206,7 +236,7 @@ class Seats:
         if merge is None:
             return False
         peer = self.peers[merge.merger]
-        peer.advance(self.head)
+        self._at_head(peer)
         peer.record_merge(merge.kind, merge.answers)
         self._committed(peer)
         return True

@@ -71,7 +71,7 @@ class GitSession:
         self.checkpoint = checkpoint.Keeper(self.repo.git_dir, game, self.genesis, seat, self.keys)
         resume = partial(self.checkpoint.resume, self.repo)
         self.seats = Seats.open(
-            self.repo, start, self.keys, resume, self._committed, self._answered
+            self.repo, start, self.keys, resume, self._committed, self._answered, not read_only
         )
         self.peers = self.seats.peers
         self._status = SyncStatus(peers=self.players)

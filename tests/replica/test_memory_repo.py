@@ -191,6 +191,40 @@ def test_a_local_seat_fast_forwards_only_to_what_the_shared_verifier_holds():
     assert blue.head == first and repo.refs.get(blue.ref) == first
 
 
+def test_a_local_seat_apart_from_the_others_records_nothing():
+    """A seat whose branch left the line the other local seats hold (another version of a
+    move written elsewhere) is not moved onto it when the game is opened, and whatever it
+    submits is refused as a fork before anything is written."""
+    repo, everyone = _past_setup()
+    mover = everyone.state.players[everyone.state.current]
+    seat = everyone.peers[mover]
+    parent = everyone.head
+    everyone.seats.record(RollDice(mover))
+    first = everyone.head
+    state = seat.verifier.verify(parent)
+    new, resolved = step(
+        state, seat.with_secrets(RollDice(mover), state), derive_chance(everyone.info.seed, parent)
+    )
+    sibling = repo.write_commit(
+        repo.writer(everyone.info).write(new),
+        [parent],
+        mover,
+        action_message(resolved, "g"),
+        seat.key,
+        when=repo.commit(first).when + 1,
+    )
+    players = everyone.players  # the seat apart comes after one on the line (equal depths)
+    other = players[-1] if mover != players[-1] else players[1]
+    repo.refs.set(player_ref("g", other), sibling, first)
+    everyone.close()
+    again = GitSession(repo, "g")
+    assert again.peers[other].head == sibling and again.head == first
+    refs = repo.refs.list("refs/")
+    with pytest.raises(ForkError, match="fork"):
+        again.submit(EndTurn(other))
+    assert repo.refs.list("refs/") == refs
+
+
 def test_a_ref_moved_by_another_writer_stops_the_peer_from_recording():
     repo, everyone = _past_setup()
     red = everyone.peers["red"]

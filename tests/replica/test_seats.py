@@ -9,6 +9,7 @@ from catan_p2p.bots import make_bot
 from catan_p2p.net.driver import Driver
 from catan_p2p.replica.adopt import Fork
 from catan_p2p.replica.followup import owed_move
+from catan_p2p.replica.peer import Peer
 from catan_p2p.rules.actions import GiveCard
 from catan_p2p.rules.state import Phase
 from catan_p2p.session.git import GitSession
@@ -102,3 +103,42 @@ def test_an_own_answer_dated_ahead_of_a_clock_that_went_back_still_counts(fake_c
         assert again.state.trade is not None and again.state.trade.answers[seat].name == "DECLINE"
     finally:
         again.close()
+
+
+class _Stopped(BaseException):
+    """The process stopping between two ref moves (a kill: nothing after it runs)."""
+
+
+def test_seats_left_behind_by_a_stop_between_two_ref_moves_are_lined_up_when_reopened(
+    monkeypatch,
+):
+    """A process stopped after a seat moved its branch and before the other local seats
+    followed leaves them behind: reopened, every seat is at the new head, and play goes on
+    on one line (no seat records on the old head, which would fork its branch)."""
+    repo = MemoryRepo()
+    create_game(repo, PLAYERS, seed="stopped", game_id="g")
+    session = GitSession(repo, "g")
+    bots = {p: make_bot("random", f"stopped/{p}") for p in PLAYERS}
+    Driver(session, bots).play(40)
+    before = session.head
+
+    def stop(self, target: str) -> None:
+        raise _Stopped
+
+    with monkeypatch.context() as m:
+        m.setattr(Peer, "fast_forward", stop)
+        try:
+            Driver(session, bots).step()
+        except _Stopped:
+            pass
+    heads = {p: repo.refs.get(player_ref("g", p)) for p in PLAYERS}
+    assert len(set(heads.values())) == 2 and before in heads.values()  # one moved, two did not
+    again = GitSession(repo, "g")
+    new = again.head
+    assert new != before and all(p.head == new for p in again.peers.values())
+    driver = Driver(again, bots)
+    for _ in range(40):
+        if driver.step() is None:
+            break
+        assert len({repo.refs.get(player_ref("g", p)) for p in PLAYERS}) == 1
+    assert again.head != new

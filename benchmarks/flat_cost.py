@@ -4,8 +4,8 @@ A relay or club remote holds many games and a bot or window process lives long, 
 time per action and the memory of a process must not grow with the games a repository
 holds or a process has played. This plays ``--games`` 4-player bot games one after
 the other into one repository (as ``catan-p2p simulate --git`` does) and reports, per
-game, the milliseconds per action (recording: apply, write, verify by the other local
-seats, refs) and the process's resident memory after it. Run::
+game, the milliseconds per action (recording: apply, write, the other local seats
+fast-forwarding, refs) and the process's resident memory after it. Run::
 
     python -m benchmarks.flat_cost [--games 50] [--out benchmarks/results/flat_cost.json]
 """

@@ -1,9 +1,9 @@
 """Bot games recorded in Git, timed and measured the way the thesis measured its own.
 
 A ``Stopwatch`` wraps the protocol's entry points (``Peer.record*`` is compute: the
-engine applying the action plus writing the commit and moving the ref; ``Peer.advance``,
-answer verification and the transport are sync) and counts only the outermost call,
-so a verification inside a fast-forward is not counted twice. Packing the repository
+engine applying the action plus writing the commit and moving the ref; ``Peer.advance``
+and ``Peer.fast_forward``, answer verification and the transport are sync) and counts
+only the outermost call, so a verification inside a fast-forward is not counted twice. Packing the repository
 at the end of a game is timed apart (``finish``).
 
 Storage is read with Git itself: ``du -sk`` of ``.git`` as the game leaves it, the
@@ -79,6 +79,7 @@ class Stopwatch:
         for name in ("record", "record_answer", "record_merge"):
             self._wrap(Peer, name, "compute", counts=True)
         self._wrap(Peer, "advance", "sync")
+        self._wrap(Peer, "fast_forward", "sync")
         self._wrap(Verifier, "verify_answer", "sync")
         self._wrap(transport, "fetch", "sync")
         self._wrap(transport, "push", "sync")

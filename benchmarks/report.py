@@ -56,7 +56,7 @@ ROWS = (
     ("empty diffs", "empty_diff_share", "share"),
     ("compute per commit (engine + recording), median", "compute_ms_per_commit", "ms"),
     (
-        "hot-seat sync per commit (every other peer verifies + ff), median",
+        "hot-seat sync per commit (every other local seat fast-forwards), median",
         "sync_ms_per_commit_hotseat",
         "ms",
     ),
@@ -85,7 +85,8 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
         "",
         f"Players: every seat is a bot, {r['bot']}. "
         f"Hot-seat: {r['hotseat_4p']['games']} games per player count, every seat a peer of one "
-        "repository (after each commit every other peer verifies it and fast-forwards). "
+        "repository (after each commit every other local seat fast-forwards to it, without "
+        "verifying it again: they share one verifier). "
         "Networked: one clone per seat, driven in one process; before acting a seat makes one "
         "sync round (one fetch of the game's refs, verify, fast-forward, merge, push) and after "
         "acting it pushes.",

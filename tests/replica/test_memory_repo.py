@@ -131,6 +131,24 @@ def test_a_peer_fast_forwards_only_onto_verified_commits():
     assert blue.head == good and repo.refs.get(blue.ref) == good
 
 
+def _another_roll(repo: Repository, everyone: GitSession, seat: Peer, parent: str, first: str):
+    """``seat``'s roll on ``parent`` signed again a second after ``first``, its first version:
+    a valid commit apart from it (one that does not verify is a rejection, not a fork).
+    Returns its id and state."""
+    state = seat.verifier.verify(parent)
+    action = seat.with_secrets(RollDice(seat.player), state)
+    new, resolved = step(state, action, derive_chance(everyone.info.seed, parent))
+    oid = repo.write_commit(
+        repo.writer(everyone.info).write(new),
+        [parent],
+        seat.player,
+        action_message(resolved, "g"),
+        seat.key,
+        when=repo.commit(first).when + 1,
+    )
+    return oid, new
+
+
 def test_two_commits_on_one_parent_are_a_fork_and_neither_is_adopted():
     repo, everyone = _past_setup()
     red = everyone.peers["red"]
@@ -140,20 +158,7 @@ def test_two_commits_on_one_parent_are_a_fork_and_neither_is_adopted():
     blue.advance(parent)
     first, _, _ = red.record(RollDice("red"))
     blue.advance(first)
-    # Red's peer rewrites its branch: another signed version of the same roll, a second
-    # later (a version that does not verify would be a rejection, not a fork).
-    state = red.verifier.verify(parent)
-    new, resolved = step(
-        state, red.with_secrets(RollDice("red"), state), derive_chance(everyone.info.seed, parent)
-    )
-    other = repo.write_commit(
-        repo.writer(everyone.info).write(new),
-        [parent],
-        "red",
-        action_message(resolved, "g"),
-        red.key,
-        when=repo.commit(first).when + 1,
-    )
+    other, _ = _another_roll(repo, everyone, red, parent, first)  # Red rewrote its branch
     with pytest.raises(ForkError, match="fork"):
         blue.advance(other)
     assert blue.head == first
@@ -173,18 +178,7 @@ def test_a_local_seat_fast_forwards_only_to_what_the_shared_verifier_holds():
     bad = forge_commit(repo, first, "blue", EndTurn("blue"), tree)
     with pytest.raises(LookupError, match=bad[:10]):
         blue.fast_forward(bad)
-    state = red.verifier.verify(parent)
-    new, resolved = step(
-        state, red.with_secrets(RollDice("red"), state), derive_chance(everyone.info.seed, parent)
-    )
-    sibling = repo.write_commit(
-        repo.writer(everyone.info).write(new),
-        [parent],
-        "red",
-        action_message(resolved, "g"),
-        red.key,
-        when=repo.commit(first).when + 1,
-    )
+    sibling, new = _another_roll(repo, everyone, red, parent, first)
     red.verifier.trust(sibling, new)  # as if a local seat had written it
     with pytest.raises(ForkError, match="fork"):
         blue.fast_forward(sibling)
@@ -201,18 +195,7 @@ def test_a_local_seat_apart_from_the_others_records_nothing():
     parent = everyone.head
     everyone.seats.record(RollDice(mover))
     first = everyone.head
-    state = seat.verifier.verify(parent)
-    new, resolved = step(
-        state, seat.with_secrets(RollDice(mover), state), derive_chance(everyone.info.seed, parent)
-    )
-    sibling = repo.write_commit(
-        repo.writer(everyone.info).write(new),
-        [parent],
-        mover,
-        action_message(resolved, "g"),
-        seat.key,
-        when=repo.commit(first).when + 1,
-    )
+    sibling, _ = _another_roll(repo, everyone, seat, parent, first)
     players = everyone.players  # the seat apart comes after one on the line (equal depths)
     other = players[-1] if mover != players[-1] else players[1]
     repo.refs.set(player_ref("g", other), sibling, first)

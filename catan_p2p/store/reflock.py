@@ -84,6 +84,24 @@ def _owner(git_dir: Path) -> _Owner:
         return owner
 
 
+def _forget_owners() -> None:
+    """In a forked child: the parent's owners are not the child's. Taken over, they would
+    make the child's locks look held by the parent while it lives, and a lock left by a
+    killed child would never be cleared; the child makes its own at its first write."""
+    global _owners_mutex
+    _owners_mutex = threading.Lock()  # another thread may have held it at the fork
+    for owner in _owners.values():
+        try:
+            os.close(owner.fd)  # the parent's flock stays: it holds the same file open
+        except OSError:
+            pass
+    _owners.clear()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows
+    os.register_at_fork(after_in_child=_forget_owners)
+
+
 def _remove_dead_owners(folder: Path) -> None:
     """Remove owner files (and their scratch files) of processes that have ended.
 

@@ -68,6 +68,7 @@ class SpareFiles:
         self._stop: weakref.finalize | None = None
         self._linking = True  # False once a link failed: this filesystem cannot
         self._mutex = threading.Lock()
+        _every.add(self)
 
     def start(self) -> None:
         """Start making spares now (the first ``place()`` does it otherwise)."""
@@ -125,6 +126,36 @@ class SpareFiles:
             stop, self._stop, self._pool = self._stop, None, None
         if stop is not None:
             stop()
+
+
+#: Every pool of this process, which a forked child lets go of (``_forget_pools``).
+_every: weakref.WeakSet[SpareFiles] = weakref.WeakSet()
+
+
+def _forget_pools() -> None:
+    """In a forked child: the parent's spares stay the parent's. Handed out here too, one
+    file would be filled by two processes; the child makes its own pool at first use, and
+    its exit removes nothing of the parent's. Only the child's copies of the descriptors
+    are closed (no lock is taken: a thread of the parent may have held one at the fork)."""
+    for spares in list(_every):
+        pool, stop = spares._pool, spares._stop
+        spares._pool, spares._stop, spares._mutex = None, None, threading.Lock()
+        if stop is not None:
+            stop.detach()
+        if pool is None:
+            continue
+        fds = [fd for _, fd in pool.ready.queue]
+        if pool._lock_fd is not None:
+            fds.append(pool._lock_fd)  # else the parent's pool would look alive after it
+        for fd in fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows
+    os.register_at_fork(after_in_child=_forget_pools)
 
 
 class _Pool:

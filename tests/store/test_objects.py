@@ -62,6 +62,45 @@ def test_a_batch_lands_as_one_pack_that_git_reads_and_leaves_no_spares_behind(tm
     assert not spare_dir.exists()  # the spares, their lock and their directory are gone
 
 
+@pytest.mark.slow
+def test_a_forked_child_writes_through_spares_of_its_own(tmp_path: Path):
+    """A child forked while its parent's spares are ready never fills one of them (their
+    descriptors are shared: two writers of one file make a damaged pack), and its exit
+    removes none of them."""
+    git_dir = init_repo(tmp_path / "repo")
+    store = GitObjectStore(git_dir)
+    store.spares.start()
+    assert _eventually(lambda: store.spares.ready == KEEP)
+    pid = os.fork()
+    if pid == 0:  # the child: three commits of its own, then a clean exit
+        code = 1
+        try:
+            with open(tmp_path / "child", "w") as out:
+                for i in range(3):
+                    with store.batch():
+                        out.write(_one_commit(store, f"child {i}\n") + "\n")
+            store.close()
+            code = 0
+        finally:
+            os._exit(code)
+    assert os.waitpid(pid, 0)[1] == 0
+    assert store.spares.ready == KEEP and store.spares.placed == 0
+    commits = [_one_commit_batch(store, f"parent {i}\n") for i in range(3)]
+    assert store.spares.placed == 6  # the parent's own spares, untouched by the child
+    commits += (tmp_path / "child").read_text().split()
+    for c in commits:
+        assert _git(git_dir, "cat-file", "-t", c).stdout.strip() == "commit"
+    fsck = _git(git_dir, "fsck", "--strict")
+    assert fsck.returncode == 0, fsck.stderr
+    store.close()
+
+
+def _one_commit_batch(store: GitObjectStore, text: str) -> str:
+    assert _eventually(lambda: store.spares.ready >= 2)
+    with store.batch():
+        return _one_commit(store, text)
+
+
 def test_a_spare_is_filled_and_linked_and_its_own_name_removed(tmp_path: Path):
     spares = SpareFiles(tmp_path / "spares", keep=2)
     spares.start()

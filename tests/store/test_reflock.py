@@ -123,6 +123,22 @@ def test_a_lock_left_by_a_killed_writer_is_cleared_by_the_next_write(git_dir: Pa
     assert _git(git_dir, "fsck", "--strict").returncode == 0
 
 
+def test_a_lock_left_by_a_killed_forked_child_is_cleared_while_its_parent_lives(git_dir: Path):
+    """A child forked after its parent wrote a ref is a writer of its own: killed holding
+    a lock, the lock is stale although the parent that wrote before it still runs."""
+    Refs(git_dir).set(NAME, B, A)  # this process is an owner in the repository now
+    pid = os.fork()
+    if pid == 0:  # the child: take the lock and die holding it
+        try:
+            RefLock(git_dir, NAME).take()
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert status == 0 and lock_path(git_dir / NAME).exists()
+    Refs(git_dir).set(NAME, C, B)
+    assert Refs(git_dir).get(NAME) == C and not lock_path(git_dir / NAME).exists()
+
+
 def test_a_lock_held_by_a_live_writer_is_never_taken(git_dir: Path):
     holder = _hold(git_dir)
     try:

@@ -14,6 +14,7 @@ GitPython's own persistent ``cat-file`` reader, counting the child's CPU too.
 from __future__ import annotations
 
 import atexit
+import os
 import subprocess
 import tempfile
 import threading
@@ -41,6 +42,30 @@ _running: weakref.WeakSet[CatFile] = weakref.WeakSet()
 def _stop_all() -> None:
     for reader in list(_running):
         reader.close()
+
+
+def _forget_children() -> None:
+    """In a forked child: the parent's ``cat-file`` children answer the parent. Asked here
+    too, the two processes would read each other's answers, and holding the pipes the
+    child would keep the parent's ``cat-file`` from ever seeing the end of its input. The
+    child's copies of the pipes are pointed at the null device (a write still buffered at
+    the fork goes nowhere) and the child starts its own reader at its first read."""
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for reader in list(_running):
+            proc, reader._proc, reader._lock = reader._proc, None, threading.Lock()
+            reader._stderr = None  # the parent's file: its copy is closed with the object
+            if proc is not None:
+                for pipe in (proc.stdin, proc.stdout):
+                    if pipe is not None:
+                        os.dup2(null, pipe.fileno())
+        _running.clear()
+    finally:
+        os.close(null)
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows
+    os.register_at_fork(after_in_child=_forget_children)
 
 
 class CatFile:

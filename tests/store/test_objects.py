@@ -95,6 +95,44 @@ def test_a_forked_child_writes_through_spares_of_its_own(tmp_path: Path):
     store.close()
 
 
+@pytest.mark.slow
+def test_a_forked_child_reads_through_a_cat_file_of_its_own(tmp_path: Path):
+    """A child forked while its parent's ``cat-file`` runs asks one of its own, and lets go
+    of the parent's pipes: the parent's reader still stops at the end of its input."""
+    git_dir = init_repo(tmp_path / "repo")
+    writer = GitObjectStore(git_dir)
+    first, second = _one_commit(writer, "one\n"), _one_commit(writer, "two\n")
+    writer.close()
+    store = GitObjectStore(git_dir)
+    assert store.read(first)[0] == b"commit"  # the parent's cat-file runs now
+    parent_cat_file = store.reader._proc
+    done_r, done_w = os.pipe()
+    go_r, go_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: one read, say so, wait to be let go
+        code = 1
+        try:
+            os.close(done_r)
+            os.close(go_w)
+            code = 0 if store.read(second) == (b"commit", _commit_bytes(git_dir, second)) else 2
+            os.write(done_w, b"x")
+            os.read(go_r, 1)
+            store.close()
+        finally:
+            os._exit(code)
+    os.close(done_w)
+    os.close(go_r)
+    assert os.read(done_r, 1) == b"x"
+    store.close()  # the child still runs, holding its copies of the parent's pipes
+    assert parent_cat_file.returncode == 0  # it saw the end of its input, not a kill
+    os.write(go_w, b"x")
+    assert os.waitpid(pid, 0)[1] == 0
+
+
+def _commit_bytes(git_dir: Path, oid: str) -> bytes:
+    return _git(git_dir, "cat-file", "commit", oid).stdout.encode()
+
+
 def _one_commit_batch(store: GitObjectStore, text: str) -> str:
     assert _eventually(lambda: store.spares.ready >= 2)
     with store.batch():

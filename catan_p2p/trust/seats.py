@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import re
+
+from nacl.bindings import crypto_core_ed25519_is_valid_point
 
 from catan_p2p.errors import IllegalAction
 from catan_p2p.rules.actions import ClaimSeat
@@ -34,6 +37,25 @@ POINT_FORMS: dict[str, re.Pattern[str]] = {
 POINT_CHARS = 200
 
 
+def key_refusal(key: str) -> str | None:
+    """Why ``key`` cannot hold a seat, or None when it is an ``ssh-ed25519`` key whose
+    point lies in Ed25519's prime-order group, as every key made from a secret does.
+
+    A key of small order (the identity, say) is refused: under it anyone's signature
+    checks out with OpenSSL (``git verify-commit``), so any peer could sign as its seat
+    and a fork signed by it would prove nothing.
+    """
+    if not SEAT_KEY.fullmatch(key):
+        return "a seat is claimed with an ssh-ed25519 public key"
+    point = base64.b64decode(key.partition(" ")[2])[19:]
+    if not crypto_core_ed25519_is_valid_point(point):
+        return (
+            "a seat key must be a point of Ed25519's prime-order group (one of small "
+            "order would let anyone sign as the seat); make one with ssh-keygen -t ed25519"
+        )
+    return None
+
+
 def point_refusal(url: str) -> str | None:
     """Why ``url`` cannot be a publication point, or None when it takes one of the
     ``POINT_FORMS`` (at most ``POINT_CHARS`` characters)."""
@@ -63,8 +85,8 @@ def claim_seat(state: GameState, seat: int, a: ClaimSeat) -> GameState:
         raise IllegalAction("seats: every seat is taken; the game has started")
     if state.seats[seat]:
         raise IllegalAction(f"seats: {seat_name(state, seat)}'s seat is already claimed")
-    if not SEAT_KEY.fullmatch(a.key):
-        raise IllegalAction("seats: a seat is claimed with an ssh-ed25519 public key")
+    if (why := key_refusal(a.key)) is not None:
+        raise IllegalAction(f"seats: {why}")
     if a.key in state.seats:
         raise IllegalAction("seats: that key already holds another seat")
     if len(a.dice) != 64 or any(ch not in "0123456789abcdef" for ch in a.dice):

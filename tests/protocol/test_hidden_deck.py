@@ -19,6 +19,7 @@ import pytest
 from catan_p2p.bots import make_bot
 from catan_p2p.errors import IllegalAction, StateFileError, VerificationError
 from catan_p2p.net.driver import Driver
+from catan_p2p.protocol.signing import SeatKey
 from catan_p2p.rules.actions import (
     BuildSettlement,
     BuyDevCard,
@@ -207,10 +208,15 @@ def test_victory_needs_the_points_and_real_victory_point_cards(holding):
     _refused(state, ClaimVictory(player, ()), "at least one")
 
 
+def _key(letter: str) -> str:
+    """A seat key made from a secret, as every key of a real game is."""
+    return SeatKey.from_seed(letter.encode() * 32).public
+
+
 def test_a_seat_claim_must_prove_its_deck_key():
     state = new_game(THREE, seated=True)
     secret = b"\x01" * 32
-    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + "A" * 43
+    key = _key("a")
     honest = ClaimSeat(
         "red", key, "0" * 64, cards_deck.public_key(secret), cards_deck.key_proof(secret, key)
     )
@@ -221,14 +227,14 @@ def test_a_seat_claim_must_prove_its_deck_key():
     _refused(state, rogue, "proof that its claimer knows it")
     # The proof is bound to the seat's signing key: carried over to a claim with another
     # signing key (another seat, another game) it proves nothing.
-    other = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + "B" * 43
+    other = _key("b")
     _refused(state, replace(honest, key=other), "proof that its claimer knows it")
 
 
 def _seated(players: tuple[str, ...], secrets: list[bytes]):
     state = new_game(players, seated=True)
     for p, secret in zip(players, secrets, strict=True):
-        key = f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{p[0].upper() * 43}"
+        key = _key(p[0])
         claim = ClaimSeat(
             p, key, "0" * 64, cards_deck.public_key(secret), cards_deck.key_proof(secret, key)
         )

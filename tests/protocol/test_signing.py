@@ -6,11 +6,24 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from nacl.bindings import crypto_core_ed25519_scalar_reduce, crypto_scalarmult_ed25519_base_noclamp
 
 from catan_p2p.errors import UsageError
-from catan_p2p.protocol.signing import SeatKey, allowed_signers, check_signature, parse_key
+from catan_p2p.protocol.signing import (
+    SeatKey,
+    _armour,
+    _signed_data,
+    _string,
+    _wire_key,
+    allowed_signers,
+    check_signature,
+    key_text,
+    parse_key,
+)
 from catan_p2p.session.keys import load_key, new_key, remember, save_key, seat_key
 from catan_p2p.store.formats import Commit, commit_data
+from catan_p2p.trust.seats import key_refusal
 
 TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # the empty tree
 
@@ -101,3 +114,39 @@ def test_seat_keys_are_made_once_and_remembered_per_repository(tmp_path, monkeyp
     remember(git_dir, "red", other)
     assert seat_key("red", git_dir=git_dir).public == load_key(other).public
     assert seat_key("red").public == first.public
+
+
+#: Ed25519 points of small order: the identity, and (0, -1) of order 2.
+SMALL_ORDER = (b"\x01" + b"\x00" * 31, b"\xec" + b"\xff" * 30 + b"\x7f")
+
+
+def _anyones_signature(payload: bytes) -> str:
+    """A signature that needs no private key: R = sB and S = s, which satisfies the check
+    [S]B = R + [k]A whenever [k]A is the identity, as for a key of small order."""
+    s = crypto_core_ed25519_scalar_reduce(b"\x07" * 64)
+    return crypto_scalarmult_ed25519_base_noclamp(s) + s
+
+
+@pytest.mark.parametrize("point", SMALL_ORDER)
+def test_a_key_of_small_order_vouches_for_nothing(point: bytes):
+    """With such a seat key, OpenSSL (as ``git verify-commit`` and the ``cryptography``
+    package check) takes a signature anybody can make; the peers' check refuses it, and a
+    seat cannot be claimed with the key at all."""
+    key = key_text(point)
+    c = Commit("x", _signed(SeatKey.from_seed(b"r" * 32)))
+    signed = _signed_data(c.signed_data)
+    forged = _anyones_signature(signed)
+    if point == SMALL_ORDER[0]:  # the danger, shown with OpenSSL itself
+        Ed25519PublicKey.from_public_bytes(point).verify(forged, signed)
+    blob = (
+        b"SSHSIG\0\0\0\x01"
+        + _string(_wire_key(point))
+        + _string(b"git")
+        + _string(b"")
+        + _string(b"sha512")
+        + _string(_string(b"ssh-ed25519") + _string(forged))
+    )
+    problem = check_signature(key, c.signed_data, _armour(blob))
+    assert problem is not None and "small order" in problem
+    assert "prime-order group" in key_refusal(key)
+    assert key_refusal(SeatKey.from_seed(b"r" * 32).public) is None

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import ast
 import inspect
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import catan_p2p.rules
 from catan_p2p.errors import IllegalAction, UsageError
+from catan_p2p.protocol.signing import SeatKey, key_text
 from catan_p2p.rules import engine as rules_engine
 from catan_p2p.rules.actions import ClaimSeat, EndTurn, RevealDeck
 from catan_p2p.rules.seat_keys import SeatKeys
@@ -25,7 +27,7 @@ from catan_p2p.trust.engine import SEAT_KEYS
 
 def _claim(player: str = "red") -> ClaimSeat:
     secret = b"\x01" * 32
-    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + player[0].upper() * 43
+    key = SeatKey.from_seed(player[0].encode() * 32).public
     return ClaimSeat(
         player, key, "0" * 64, cards_deck.public_key(secret), cards_deck.key_proof(secret, key)
     )
@@ -75,3 +77,14 @@ def test_the_rules_import_nothing_of_the_layers_above_them_nor_any_cryptography(
                 assert name.split(".")[0] not in ("nacl", "cryptography"), f"{path.name}: {name}"
                 if name.startswith("catan_p2p."):
                     assert name.split(".")[1] in ("rules", "errors"), f"{path.name}: {name}"
+
+
+def test_a_seat_is_not_claimed_with_a_key_of_small_order():
+    """Under the identity as a key anybody's signature would check out with OpenSSL."""
+    state = new_game(("red", "blue"), seated=True)
+    identity = key_text(b"\x01" + b"\x00" * 31)
+    claim = _claim()
+    weak = replace(claim, key=identity, proof=cards_deck.key_proof(b"\x01" * 32, identity))
+    with pytest.raises(IllegalAction, match="prime-order group"):
+        engine.step(state, weak)
+    assert engine.step(state, claim)[0].seats[0] == claim.key

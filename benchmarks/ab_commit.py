@@ -25,7 +25,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from benchmarks import gitgames
+from benchmarks import folders, gitgames
 from catan_p2p import clock
 from catan_p2p.store import objects
 
@@ -51,6 +51,7 @@ def _game(workdir: Path) -> tuple[float, float, int]:
 def game() -> dict:
     _deterministic()
     with tempfile.TemporaryDirectory(prefix="ab-commit-") as tmp:
+        folders.spread(Path(tmp))  # away from the last run's freed files
         wall, compute, commits = _game(Path(tmp))
     return {"wall_ms_per_commit": wall, "compute_ms_median": compute, "commits": commits}
 
@@ -66,6 +67,7 @@ def pool(base: Path, rounds: int) -> dict:
     ways = {"this": objects.SpareFiles, "base": other.SpareFiles}
     got: dict[str, list[tuple[float, float]]] = {k: [] for k in ways}
     with tempfile.TemporaryDirectory(prefix="ab-commit-") as tmp:
+        folders.spread(Path(tmp))
         for r in range(rounds):
             order = list(ways.items()) if r % 2 == 0 else list(ways.items())[::-1]
             for name, cls in order:

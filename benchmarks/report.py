@@ -81,7 +81,13 @@ def write_report(r: dict, path: Path, plots: list[str]) -> None:
         "",
         f"Machine: {m['cpu']}, {m['cpus']} CPUs, {m['memory']}, {m['os']}, Python {m['python']}, "
         f"{m['git']}; temp filesystem `{m['tmp_filesystem']}`; load average at start "
-        f"{m['load_average_at_start']:.2f}.",
+        f"{m['load_average_at_start']:.2f}; making a file there cost "
+        f"{m.get('file_create_us', float('nan')):.0f} µs"
+        + (
+            ", each game in a block group of its own (benchmarks/folders.py)."
+            if m.get("games_spread")
+            else "."
+        ),
         "",
         f"Players: every seat is a bot, {r['bot']}. "
         f"Hot-seat: {r['hotseat_4p']['games']} games per player count, every seat a peer of one "

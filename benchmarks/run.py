@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from benchmarks import engine, gitgames
+from benchmarks import engine, folders, gitgames
 from benchmarks.reference import check_targets
 from catan_p2p.store import gitcmd
 
@@ -312,6 +312,9 @@ def run(
     raw: dict = {}
     with tempfile.TemporaryDirectory(prefix="catan-bench-", dir=workdir) as tmp:
         work = Path(tmp)
+        # Each game in a block group of its own: the last one's clean-up would slow it.
+        result["machine"]["games_spread"] = folders.spread(work)
+        result["machine"]["file_create_us"] = folders.file_create_us(work)
         # Hot-seat games, 2p and 4p interleaved so machine load hits both alike.
         runs: dict[int, list] = {n: [] for n in players}
         stores: dict[int, list] = {n: [] for n in players}
@@ -518,6 +521,11 @@ def summary_text(r: dict, out: Path) -> str:
         lines.append(
             f"  remote move visible: {r['remote_move_visible_ms']:.0f} ms median "
             f"(watching a local remote), {poll:.0f} ms polling alone"
+        )
+    if "file_create_us" in r.get("machine", {}):
+        spread = ", each game in a block group of its own" if r["machine"]["games_spread"] else ""
+        lines.append(
+            f"  a new file in the work folder: {r['machine']['file_create_us']:.0f} µs{spread}"
         )
     lines.append(targets_text(r.get("targets") or check_targets(r), r.get("mode") == "quick"))
     lines.append(f"  wrote {out / 'results.json'}, {out / 'report.md'} and plots")

@@ -11,9 +11,11 @@ compute per commit about a third dearer (benchmarks/ab_commit.py: 0.84-1.03 ms w
 games beside each other in ``/tmp``, 0.64-0.73 ms each in a group of its own).
 
 ``spread`` sets ext4's "top directory" flag (``chattr +T``) on a benchmark's work folder:
-the folders made in it are then placed as top-level ones are, each in a group the
-allocator picks for its free inodes, not next to its siblings. Elsewhere it does
-nothing. ``file_create_us`` measures what making a file costs in a folder, for the record.
+the folders made in it are then placed as top-level ones are (Orlov), in a group with few
+folders, searched from a start the hash of the new folder's *name* gives. A game's folder
+therefore gets a name of its own each run (``fresh``): under one name every run landed in
+the group the last run had just emptied. Elsewhere neither does anything.
+``file_create_us`` measures what making a file costs in a folder, for the record.
 """
 
 from __future__ import annotations
@@ -63,3 +65,9 @@ def file_create_us(folder: Path, files: int = 100) -> float:
         os.close(os.open(probe / str(i), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
         times.append(time.perf_counter() - start)
     return round(statistics.median(times) * 1e6, 1)
+
+
+def fresh(folder: Path, name: str) -> Path:
+    """``folder/name-XXXXXXXX``, a path not used before (not made here): under a spread
+    folder its group is searched for from a start of its own."""
+    return folder / f"{name}-{os.urandom(4).hex()}"

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks import folders
 from catan_p2p.bots import make_bot
 from catan_p2p.net import transport
 from catan_p2p.net.driver import play_round_robin
@@ -148,7 +149,7 @@ def bots_for(players: tuple[str, ...], seed: str) -> dict:
 def play_hotseat(workdir: Path, n_players: int, seed: str, max_actions: int) -> GameRun:
     """A whole bot game, hot-seat: every seat a peer of one repository."""
     players = COLOURS[:n_players]
-    path = workdir / f"hotseat-{n_players}p-{seed.replace('/', '-')}"
+    path = folders.fresh(workdir, f"hotseat-{n_players}p-{seed.replace('/', '-')}")
     game = create_game(path, players, seed=seed)  # a fresh id, as `catan-p2p new` gives
     latency = Latency()
     with Stopwatch() as watch:

@@ -146,10 +146,14 @@ def bots_for(players: tuple[str, ...], seed: str) -> dict:
     return {p: make_bot(BOT, f"{seed}/{p}") for p in players}
 
 
-def play_hotseat(workdir: Path, n_players: int, seed: str, max_actions: int) -> GameRun:
-    """A whole bot game, hot-seat: every seat a peer of one repository."""
+def play_hotseat(
+    workdir: Path, n_players: int, seed: str, max_actions: int, path: Path | None = None
+) -> GameRun:
+    """A whole bot game, hot-seat: every seat a peer of one repository, made at ``path``
+    (by default a new folder of ``workdir``)."""
     players = COLOURS[:n_players]
-    path = folders.fresh(workdir, f"hotseat-{n_players}p-{seed.replace('/', '-')}")
+    if path is None:
+        path = folders.fresh(workdir, f"hotseat-{n_players}p-{seed.replace('/', '-')}")
     game = create_game(path, players, seed=seed)  # a fresh id, as `catan-p2p new` gives
     latency = Latency()
     with Stopwatch() as watch:

@@ -64,7 +64,7 @@ def make_games(workdir: Path, max_actions: int = MAX_ACTIONS) -> dict[int, Path]
         seed = SEED.format(n=n)
         path = workdir / f"hotseat-{n}p-{seed.replace('/', '-')}"
         if not (path / ".git").is_dir():
-            play_hotseat(workdir, n, seed, max_actions)
+            play_hotseat(workdir, n, seed, max_actions, path)
         games[n] = path
     return games
 

@@ -13,7 +13,7 @@ A/B of CPU round by round: the machine is shared, so only paired ratios mean muc
 **The bound.** One more verify of each game runs in this process with the deck's group
 operations counted (``trust.poker``: variable-base and base-point scalar multiplications,
 point validity checks; the ed25519 signature checks beside them), and each operation's
-cost is timed here with libsodium / OpenSSL as PyNaCl and ``cryptography`` give them. The
+cost is timed here with libsodium as PyNaCl gives it (OpenSSL's signature check beside). The
 floor of a verify is then (operations x cost per operation) + an interpreter that imports
 the verifier and exits; set beside the CPU budget of the goal (``commits / goal``).
 The shuffle proofs alone are ``seats x SHUFFLE_ROUNDS x deck size`` multiplications: a
@@ -158,10 +158,10 @@ def op_costs() -> dict[str, float]:
         "base": _per_op(lambda: crypto_scalarmult_ed25519_base_noclamp(k)),
         "valid": _per_op(lambda: crypto_core_ed25519_is_valid_point(p)),
         "add": _per_op(lambda: crypto_core_ed25519_add(p, q)),
-        # What ``signing.check_signature`` pays for a good signature (OpenSSL), and
-        # libsodium's cost beside it (measured, not used: see docs/ARCHITECTURE.md).
-        "ed25519_verify": _per_op(lambda: pub.verify(sig, b"x" * 300), 1000),
-        "ed25519_verify_libsodium": _per_op(lambda: crypto_sign_open(sig + b"x" * 300, raw), 1000),
+        # What ``signing.check_signature`` pays for a good signature (libsodium), and
+        # OpenSSL's cost beside it (the check before 2026-11-29; docs/ARCHITECTURE.md).
+        "ed25519_verify": _per_op(lambda: crypto_sign_open(sig + b"x" * 300, raw), 1000),
+        "ed25519_verify_openssl": _per_op(lambda: pub.verify(sig, b"x" * 300), 1000),
         "x25519": _per_op(lambda: crypto_scalarmult(k, p)),
     }
 

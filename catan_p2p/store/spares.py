@@ -1,9 +1,10 @@
 """Empty files made ahead of need, so writing a commit's pack links files instead of making them.
 
-Recording an action writes a small pack and its index: two new files. On the disks we
-measured (ext4 on a virtual disk), allocating a new file costs 0.2 to 1 ms while linking
-an existing one under a new name costs about 0.02 ms, so making the two files was most
-of the time it takes to record an action. A background thread keeps a few empty files
+Recording an action writes a small pack and its index: two new files. On ext4 without a
+journal, making a file near thousands freed a moment ago (a repack's, a removed game's)
+costs 0.1 to 0.5 ms, since the allocator skips each recently freed inode in turn, while
+linking an existing one under a new name costs about 0.015 ms; elsewhere making one costs
+about as much as the link (docs/ARCHITECTURE.md, "Making files"). A background thread keeps a few empty files
 open and ready in a directory Git ignores, on the same filesystem as the packs; the
 writer fills one and links it into place, and the thread removes the spare's own name.
 Nothing depends on the pool: with no spare ready, or where files cannot be linked, the

@@ -15,7 +15,9 @@ from catan_p2p.rules.state import GameState
 from catan_p2p.trust import poker as cards_deck
 
 #: A seat key as the rules see it: ``ssh-ed25519`` and the base64 of its 51-byte wire form.
-SEAT_KEY = re.compile(r"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43}")
+#: The character after the fixed prefix also holds the low bits of the key's length
+#: (32), which must be zero: ``[A-P]``, so a key has one text.
+SEAT_KEY = re.compile(r"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-P][A-Za-z0-9+/]{42}")
 #: The URL forms a publication point may take (protocol 6, PROTOCOL.md section 2a), one
 #: pattern each: a host, a user, a port and path parts of a few safe characters only, so
 #: that no form can carry a Git option (``-o...``), a command (``ext::``, ``fd::``), a
@@ -42,8 +44,10 @@ def key_refusal(key: str) -> str | None:
     point lies in Ed25519's prime-order group, as every key made from a secret does.
 
     A key of small order (the identity, say) is refused: under it anyone's signature
-    checks out with OpenSSL (``git verify-commit``), so any peer could sign as its seat
-    and a fork signed by it would prove nothing.
+    checks out with OpenSSL and with OpenSSH's check (``git verify-commit``), so any peer
+    could sign as its seat and a fork signed by it would prove nothing; so is a key with
+    a part of small order (``aB + T``), whose holder could make signatures that some
+    checks take and others refuse.
     """
     if not SEAT_KEY.fullmatch(key):
         return "a seat is claimed with an ssh-ed25519 public key"

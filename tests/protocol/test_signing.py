@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
 import subprocess
 from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from nacl.bindings import crypto_core_ed25519_scalar_reduce, crypto_scalarmult_ed25519_base_noclamp
+from nacl.bindings import (
+    crypto_core_ed25519_add,
+    crypto_core_ed25519_scalar_reduce,
+    crypto_scalarmult_ed25519_base_noclamp,
+)
 
 from catan_p2p.errors import UsageError
 from catan_p2p.protocol.signing import (
@@ -150,3 +155,20 @@ def test_a_key_of_small_order_vouches_for_nothing(point: bytes):
     assert problem is not None and "small order" in problem
     assert "prime-order group" in key_refusal(key)
     assert key_refusal(SeatKey.from_seed(b"r" * 32).public) is None
+
+
+def test_a_key_with_a_part_of_small_order_or_a_second_text_holds_no_seat():
+    """``aB + T``: only the holder of ``a`` signs under it, but it may make signatures
+    that one check takes and another refuses; and a key's text whose length field says
+    33 instead of 32 would be a second name for a real key's point."""
+    red = SeatKey.from_seed(b"r" * 32)
+    mixed = key_text(crypto_core_ed25519_add(red.raw_public, SMALL_ORDER[1]))
+    assert "prime-order group" in key_refusal(mixed)
+    c = Commit("x", _signed(red))
+    assert "prime-order group" in check_signature(mixed, c.signed_data, c.signature)
+    wire = bytearray(base64.b64decode(red.public.split()[1]))
+    wire[18] = 33  # the length of the key's 32 bytes, said otherwise
+    renamed = "ssh-ed25519 " + base64.b64encode(bytes(wire)).decode()
+    assert renamed != red.public and renamed[:36] == red.public[:36]
+    assert key_refusal(renamed) is not None
+    assert check_signature(renamed, c.signed_data, c.signature) is not None

@@ -108,6 +108,10 @@ _player_fields = attrgetter(*HAND_FIELDS_BY_FILE["players/"])
 _compact = json.JSONEncoder(sort_keys=True, separators=(", ", ": "), ensure_ascii=False).encode
 
 
+class Rendered(str):
+    """A value already rendered at the depth it is written at, put in as it is."""
+
+
 def _render(value: Any, pad: str) -> str:
     # Strings and integers, most of every file, skip the encoder's own dispatch: the C
     # string encoder and int's repr are what it calls for them (bool is no int here).
@@ -116,6 +120,8 @@ def _render(value: Any, pad: str) -> str:
         return encode_basestring(value)
     if kind is int:
         return int.__repr__(value)
+    if kind is Rendered:
+        return value
     if isinstance(value, dict):
         if not value:
             return "{}"
@@ -198,11 +204,13 @@ def _trade_data(state: GameState) -> dict:
     return data
 
 
-def turn_data(state: GameState) -> dict:
+def turn_data(state: GameState, resources: Rendered | None = None) -> dict:
     """``turn.json``; keys at their default (no dice yet, no trade, ...) are left out.
 
     The resource cards live here too: a roll, a trade or a build then rewrites one
     file instead of the bank's and several players', which keeps diffs and packs small.
+    ``resources``: the table already rendered (``StateWriter`` keeps it while no count
+    changes, as most moves leave it).
     """
     players = state.players
     data: dict[str, Any] = {
@@ -210,7 +218,7 @@ def turn_data(state: GameState) -> dict:
         "current": players[state.current],
         "turn": state.turn,
         "robber": format_tile(state.board.graph.tiles[state.robber]),
-        "resources": resource_table(state),
+        "resources": resource_table(state) if resources is None else resources,
     }
     if state.is_setup:
         data["setup_step"] = state.setup_step
@@ -330,6 +338,7 @@ class StateWriter:
         self._trees: dict[tuple, str] = {}
         self._file_names: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._drawn_of: tuple[object, int, tuple] | None = None  # the last deck's cards
+        self._resources_of: tuple[tuple, Rendered] | None = None  # the last counts, written
 
     def _blob(self, data: bytes) -> str:
         return self.store.write(b"blob", data)
@@ -466,7 +475,13 @@ class StateWriter:
             ("game.json", (False, game_blob)),
             ("map", (True, map_tree)),
             ("players", (True, players_tree)),
-            ("turn.json", (False, self._valued(turn_key, lambda: turn_data(state)))),
+            (
+                "turn.json",
+                (
+                    False,
+                    self._valued(turn_key, lambda: turn_data(state, self._resources(state))),
+                ),
+            ),
         )
         if state.seats:
             root = (
@@ -478,6 +493,16 @@ class StateWriter:
         if deck is not None and any(deck.keys):
             root = (*root, ("deck", (True, self._deck_tree(deck, players, names))))
         return self._tree(root)
+
+    def _resources(self, state: GameState) -> Rendered:
+        """``turn.json``'s resource table as written (at depth 1), kept for the last counts."""
+        key = (state.players, state.bank, tuple(h.resources for h in state.hands))
+        last = self._resources_of
+        if last is not None and last[0] == key:
+            return last[1]
+        text = Rendered(_render(resource_table(state), " "))
+        self._resources_of = (key, text)
+        return text
 
     def _drawn(self, deck: Deck | None, seats: int) -> tuple[tuple, ...]:
         """``drawn_cards``, remembered for the last deck (most actions leave it as it is)."""

@@ -278,3 +278,12 @@ def test_a_cached_writer_agrees_with_a_fresh_one_on_every_file():
     cached = StateWriter(MemoryObjectStore(), INFO)
     for state in states(300, seed="w"):
         assert cached.write(state) == StateWriter(HashingStore(), INFO).write(state)
+
+
+def test_the_resource_table_kept_rendered_writes_the_bytes_of_the_table_itself():
+    """``turn.json`` with the table the writer keeps rendered is byte for byte the file
+    rendered from the table, move after move (counts changing or not)."""
+    writer = StateWriter(MemoryObjectStore(), INFO)
+    for state in states(300, seed="r"):
+        kept = writer._resources(state)
+        assert dumps(turn_data(state, kept)) == dumps(turn_data(state))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import array
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -39,7 +40,7 @@ _TOPDIR = 0x00020000  # FS_TOPDIR_FL
 def spread(folder: Path) -> bool:
     """Mark ``folder`` so that each folder made in it gets a block group of its own;
     False where the filesystem (or platform) has no such flag."""
-    if fcntl is None:
+    if fcntl is None or not sys.platform.startswith("linux"):  # the ioctl is Linux's
         return False
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:

@@ -198,7 +198,7 @@ def count_ops(repo: Path) -> tuple[Counter, int, int]:
     poker.check_shuffle.cache_clear()  # and what this process made (the games, maybe)
     poker._proved.clear()
     poker._made.clear()
-    poker._valid_point.cache_clear()
+    poker.in_group.cache_clear()
     signing.check_signature.cache_clear()
     try:
         repo_ = GameRepo(repo)

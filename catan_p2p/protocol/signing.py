@@ -23,11 +23,12 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign, crypto_sign_open
+from nacl.bindings import crypto_sign, crypto_sign_open
 from nacl.exceptions import BadSignatureError
 
 from catan_p2p.errors import UsageError
 from catan_p2p.store.formats import player_email
+from catan_p2p.trust.poker import in_group
 
 KEY_TYPE = "ssh-ed25519"
 NAMESPACE = b"git"
@@ -67,7 +68,7 @@ def parse_key(text: str) -> bytes:
         raise ValueError(f"malformed {KEY_TYPE} public key: {text[:40]!r}")
     if key_text(wire[19:]) != text:
         raise ValueError(f"public key is not in canonical form: {text[:40]!r}")
-    if not crypto_core_ed25519_is_valid_point(wire[19:]):
+    if not in_group(wire[19:]):
         raise ValueError(
             f"public key is not a point of Ed25519's prime-order group (of small order, "
             f"say), so it vouches for nothing: {text[:40]!r}"

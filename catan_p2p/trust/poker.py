@@ -85,14 +85,15 @@ def _point(text: object) -> bytes:
     if not is_hex(text, POINT_HEX):
         raise ValueError("a point is 64 lower-case hex digits")
     raw = bytes.fromhex(text)  # type: ignore[arg-type]
-    if not _valid_point(raw):
+    if not in_group(raw):
         raise ValueError("not a point of the prime-order group")
     return raw
 
 
 @lru_cache(maxsize=4096)
-def _valid_point(raw: bytes) -> bool:
-    """Whether ``raw`` is a point of the prime-order group: remembered (a pure function
+def in_group(raw: bytes) -> bool:
+    """Whether ``raw`` is a point of the prime-order group (canonical, not of small
+    order): the one check of cards, deck keys and seat keys; remembered (a pure function
     of the bytes, 70 µs a check), since a game reads the same cards and keys again."""
     return crypto_core_ed25519_is_valid_point(raw)
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import base64
 import re
 
-from nacl.bindings import crypto_core_ed25519_is_valid_point
-
 from catan_p2p.errors import IllegalAction
 from catan_p2p.rules.actions import ClaimSeat
 from catan_p2p.rules.chance import follows
@@ -52,7 +50,7 @@ def key_refusal(key: str) -> str | None:
     if not SEAT_KEY.fullmatch(key):
         return "a seat is claimed with an ssh-ed25519 public key"
     point = base64.b64decode(key.partition(" ")[2])[19:]
-    if not crypto_core_ed25519_is_valid_point(point):
+    if not cards_deck.in_group(point):
         return (
             "a seat key must be a point of Ed25519's prime-order group (one of small "
             "order would let anyone sign as the seat); make one with ssh-keygen -t ed25519"

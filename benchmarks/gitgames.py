@@ -3,8 +3,8 @@
 A ``Stopwatch`` wraps the protocol's entry points (``Peer.record*`` is compute: the
 engine applying the action plus writing the commit and moving the ref; ``Peer.advance``
 and ``Peer.fast_forward``, answer verification and the transport are sync) and counts
-only the outermost call, so a verification inside a fast-forward is not counted twice. Packing the repository
-at the end of a game is timed apart (``finish``).
+only the outermost call, so a verification inside a fast-forward is not counted twice.
+Packing the repository at the end of a game is timed apart (``finish``).
 
 Storage is read with Git itself: ``du -sk`` of ``.git`` as the game leaves it, the
 objects' own sizes (``git cat-file --batch-all-objects``), a copy after

@@ -4,8 +4,9 @@ Recording an action writes a small pack and its index: two new files. On ext4 wi
 journal, making a file near thousands freed a moment ago (a repack's, a removed game's)
 costs 0.1 to 0.5 ms, since the allocator skips each recently freed inode in turn, while
 linking an existing one under a new name costs about 0.015 ms; elsewhere making one costs
-about as much as the link (docs/ARCHITECTURE.md, "Making files"). A background thread keeps a few empty files
-open and ready in a directory Git ignores, on the same filesystem as the packs; the
+about as much as the link (docs/ARCHITECTURE.md, "Making files"). A background thread
+keeps a few empty files open and ready in a directory Git ignores, on the same
+filesystem as the packs; the
 writer fills one and links it into place, and the thread removes the spare's own name.
 Nothing depends on the pool: with no spare ready, or where files cannot be linked, the
 writer makes its file as before.
